@@ -1,0 +1,1 @@
+//! Corpus sources, import and audit, generation, calibration and selection.

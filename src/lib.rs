@@ -1,0 +1,16 @@
+//! Binostr: which binary encoding should Nostr use for NIP-01 events?
+//!
+//! The crate is layered; each module depends only on the ones listed below it.
+//!
+//! | module | role |
+//! |---|---|
+//! | [`corpus`] | import, audit, generation, calibration and seeded selection of event corpora |
+//! | [`validate`] | NIP-01 canonical serialisation, id, BIP-340 and structural checks |
+//! | [`model`] | the semantic event ([`Event`], [`EventRef`]) and lowercase-hex helpers |
+#![forbid(unsafe_code)]
+
+pub mod corpus;
+pub mod model;
+pub mod validate;
+
+pub use model::{Event, EventRef};

@@ -1,0 +1,4 @@
+//! The `binostr` command line.
+#![forbid(unsafe_code)]
+
+fn main() {}
