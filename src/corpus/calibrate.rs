@@ -1,0 +1,1 @@
+//! Per-kind comparison of a generated corpus against the real one.

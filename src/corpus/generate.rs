@@ -1,0 +1,1 @@
+//! Deterministic default corpus: real keys, valid signatures, calibrated shapes.
