@@ -3,5 +3,43 @@
 //! Every input record is accounted for: accepted, duplicate, or rejected with
 //! a reason and its position in its source.
 
+use sha2::{Digest, Sha256};
+
+use crate::model::hex;
+
+pub mod audit;
 pub mod calibrate;
 pub mod generate;
+pub mod import;
+pub mod select;
+pub mod source;
+
+/// SHA-256 over the sorted, concatenated 32-byte ids, as lowercase hex.
+///
+/// Order-independent, so it names a set of events whatever file order or
+/// thread count produced it.
+pub fn fingerprint<'a>(ids: impl IntoIterator<Item = &'a [u8; 32]>) -> String {
+    let mut sorted: Vec<&[u8; 32]> = ids.into_iter().collect();
+    sorted.sort_unstable();
+    let mut hasher = Sha256::new();
+    for id in sorted {
+        hasher.update(id);
+    }
+    hex::encode(&hasher.finalize())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn fingerprint_is_order_independent() {
+        let a = [1u8; 32];
+        let b = [2u8; 32];
+        assert_eq!(super::fingerprint([&a, &b]), super::fingerprint([&b, &a]));
+        assert_ne!(super::fingerprint([&a]), super::fingerprint([&a, &b]));
+        // SHA-256 of the empty string.
+        assert_eq!(
+            super::fingerprint([]),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+    }
+}

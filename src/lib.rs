@@ -4,11 +4,13 @@
 //!
 //! | module | role |
 //! |---|---|
+//! | [`cli`] | the `binostr` command line |
 //! | [`corpus`] | import, audit, generation, calibration and seeded selection of event corpora |
 //! | [`validate`] | NIP-01 canonical serialisation, id, BIP-340 and structural checks |
 //! | [`model`] | the semantic event ([`Event`], [`EventRef`]) and lowercase-hex helpers |
 #![forbid(unsafe_code)]
 
+pub mod cli;
 pub mod corpus;
 pub mod model;
 pub mod validate;

@@ -1,4 +1,6 @@
-//! The `binostr` command line.
+//! The `binostr` command line; see [`binostr::cli`].
 #![forbid(unsafe_code)]
 
-fn main() {}
+fn main() {
+    std::process::exit(binostr::cli::main());
+}

@@ -19,7 +19,7 @@ fn nibble(c: u8) -> Option<u8> {
 /// True when `s` is non-empty, of even length and all lowercase hex digits:
 /// exactly the strings that survive a bytes round trip unchanged.
 pub fn is_lower_hex(s: &str) -> bool {
-    !s.is_empty() && s.len() % 2 == 0 && s.bytes().all(|c| nibble(c).is_some())
+    !s.is_empty() && s.len().is_multiple_of(2) && s.bytes().all(|c| nibble(c).is_some())
 }
 
 /// Decodes lowercase hex of exactly `2 * N` characters into `[u8; N]`.

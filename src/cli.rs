@@ -1,0 +1,436 @@
+//! The `binostr` command line (clap). Errors are one line on stderr and a
+//! non-zero exit, never a panic.
+
+use std::fs::{self, File};
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::corpus::audit::{self, AuditOptions, AuditReport, Input};
+use crate::corpus::{calibrate, generate, select, source};
+use crate::model::Event;
+use crate::validate::Limits;
+
+/// Which binary encoding should Nostr use for NIP-01 events? Measure it.
+#[derive(Debug, Parser)]
+#[command(name = "binostr", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Import, audit, generate, calibrate and select event corpora.
+    #[command(subcommand)]
+    Corpus(CorpusCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum CorpusCommand {
+    /// Account for every record of the inputs: accepted, duplicate, or
+    /// rejected with its position and reason.
+    ///
+    /// Inputs may be JSON arrays of events, JSON Lines of events or of relay
+    /// messages (["EVENT",subid,{…}] or ["EVENT",{…}]), or single pretty-printed
+    /// events, optionally gzip- or zstd-compressed; `-` reads standard input.
+    Audit {
+        /// Print one JSON object instead of a summary.
+        #[arg(long)]
+        json: bool,
+        /// Audit the recorded real corpus (provenance/*.toml) instead of PATHs.
+        #[arg(long, value_enum, conflicts_with = "paths")]
+        source: Option<SourceSet>,
+        /// Corpus directory holding upstream/OWNER/REPO/COMMIT/PATH
+        /// (default: $BINOSTR_CORPUS_DIR, then ../shared/corpus).
+        #[arg(long, value_name = "DIR", requires = "source")]
+        from: Option<PathBuf>,
+        #[command(flatten)]
+        limits: LimitArgs,
+        /// Files to audit.
+        #[arg(value_name = "PATH", required_unless_present = "source")]
+        paths: Vec<PathBuf>,
+    },
+    /// Write the deterministic default corpus as JSON Lines: real keys derived
+    /// from the seed, valid ids and signatures, calibrated kinds and shapes.
+    Generate {
+        /// Seed; the same seed and count give the same bytes.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Number of events.
+        #[arg(long, default_value_t = 10_000)]
+        count: usize,
+        /// Output file.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+    },
+    /// Compare a generated corpus with the real one, per kind: count share,
+    /// median and p90 JSON size, median tag count.
+    Calibrate {
+        /// Seed of the generated corpus.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Size of the generated corpus.
+        #[arg(long, default_value_t = 10_000)]
+        count: usize,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Corpus directory (as for `audit --from`).
+        #[arg(long, value_name = "DIR")]
+        from: Option<PathBuf>,
+    },
+    /// Draw a seeded selection, stratified by kind, from the accepted events
+    /// of the inputs; writes JSON Lines and FILE.selection.json.
+    Select {
+        /// Seed.
+        #[arg(long)]
+        seed: u64,
+        /// Number of events to select.
+        #[arg(long)]
+        count: usize,
+        /// Output file (JSON Lines).
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+        #[command(flatten)]
+        limits: LimitArgs,
+        /// Inputs, as for `audit`.
+        #[arg(value_name = "PATH", required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// The main job until campaigns exist: generate the default corpus, audit
+    /// it and select from it, writing everything under OUTDIR.
+    Default {
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Events to generate.
+        #[arg(long, default_value_t = 10_000)]
+        count: usize,
+        /// Events to select.
+        #[arg(long, default_value_t = 5_000)]
+        select: usize,
+        /// Output directory.
+        #[arg(
+            short,
+            long,
+            value_name = "OUTDIR",
+            default_value = "results/corpus/default"
+        )]
+        output: PathBuf,
+    },
+}
+
+/// A recorded set of sources.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum SourceSet {
+    /// The real events recorded in provenance/.
+    Real,
+}
+
+/// Limits applied while reading input.
+#[derive(Debug, clap::Args)]
+struct LimitArgs {
+    /// Largest record in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_event_bytes)]
+    max_event_bytes: usize,
+    /// Most tags per event.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_tags)]
+    max_tags: usize,
+}
+
+impl LimitArgs {
+    fn options(&self) -> AuditOptions {
+        AuditOptions {
+            limits: Limits {
+                max_event_bytes: self.max_event_bytes,
+                max_tags: self.max_tags,
+                ..Limits::default()
+            },
+            progress: io::stderr().is_terminal(),
+        }
+    }
+}
+
+/// Parses arguments, runs the command and returns the process exit code.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("binostr: {e:#}");
+            1
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Corpus(c) => run_corpus(c),
+    }
+}
+
+fn run_corpus(command: CorpusCommand) -> Result<()> {
+    match command {
+        CorpusCommand::Audit {
+            json,
+            source,
+            from,
+            limits,
+            paths,
+        } => {
+            let options = limits.options();
+            let report = match source {
+                Some(SourceSet::Real) => audit_real(from.as_deref(), &options, |_| {})?,
+                None => audit::audit_paths(&paths, &options, |_| {})?,
+            };
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", render_audit(&report));
+            }
+            Ok(())
+        }
+        CorpusCommand::Generate {
+            seed,
+            count,
+            output,
+        } => {
+            let events = generate::generate(seed, count);
+            write_jsonl_atomically(&output, &events)?;
+            let fingerprint = crate::corpus::fingerprint(events.iter().map(|e| &e.id));
+            println!(
+                "wrote {count} events (seed {seed}, fingerprint {fingerprint}) to {}",
+                output.display()
+            );
+            Ok(())
+        }
+        CorpusCommand::Calibrate {
+            seed,
+            count,
+            json,
+            from,
+        } => {
+            let generated = generate::generate(seed, count);
+            let mut real = Vec::new();
+            let options = AuditOptions {
+                progress: io::stderr().is_terminal(),
+                ..AuditOptions::default()
+            };
+            audit_real(from.as_deref(), &options, |e| real.push(e))?;
+            let rows = calibrate::calibrate(&generated, &real);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&rows)?);
+            } else {
+                println!(
+                    "generated: {} events (seed {seed}); real: {} accepted events",
+                    generated.len(),
+                    real.len()
+                );
+                print!("{}", calibrate::render_table(&rows));
+            }
+            Ok(())
+        }
+        CorpusCommand::Select {
+            seed,
+            count,
+            output,
+            limits,
+            paths,
+        } => {
+            let mut accepted = Vec::new();
+            let report = audit::audit_paths(&paths, &limits.options(), |e| accepted.push(e))?;
+            let record = select_and_write(accepted, seed, count, &output)?;
+            println!(
+                "audited {} records ({} accepted, {} duplicates, {} rejected)",
+                report.read,
+                report.accepted,
+                report.duplicates,
+                report.rejected.len()
+            );
+            print_selection(&record, &output);
+            Ok(())
+        }
+        CorpusCommand::Default {
+            seed,
+            count,
+            select,
+            output,
+        } => run_default(seed, count, select, &output),
+    }
+}
+
+fn run_default(seed: u64, count: usize, select_count: usize, outdir: &Path) -> Result<()> {
+    fs::create_dir_all(outdir).with_context(|| format!("creating {}", outdir.display()))?;
+    let corpus_path = outdir.join("corpus.jsonl");
+    let events = generate::generate(seed, count);
+    write_jsonl_atomically(&corpus_path, &events)?;
+    println!(
+        "generated {count} events (seed {seed}) -> {}",
+        corpus_path.display()
+    );
+
+    let mut accepted = Vec::new();
+    let options = LimitArgs {
+        max_event_bytes: Limits::default().max_event_bytes,
+        max_tags: Limits::default().max_tags,
+    }
+    .options();
+    let report = audit::audit_paths(std::slice::from_ref(&corpus_path), &options, |e| {
+        accepted.push(e)
+    })?;
+    let audit_path = outdir.join("audit.json");
+    write_atomically(
+        &audit_path,
+        serde_json::to_string_pretty(&report)?.as_bytes(),
+    )?;
+    print!("{}", render_audit(&report));
+    println!("audit report -> {}", audit_path.display());
+    if report.accepted != count as u64 {
+        bail!(
+            "the generator produced {} events that failed the audit; see {}",
+            count as u64 - report.accepted,
+            audit_path.display()
+        );
+    }
+    let selection_path = outdir.join("selection.jsonl");
+    let record = select_and_write(accepted, seed, select_count, &selection_path)?;
+    print_selection(&record, &selection_path);
+    Ok(())
+}
+
+/// Audits every recorded real source, refusing files whose hash differs.
+fn audit_real(
+    from: Option<&Path>,
+    options: &AuditOptions,
+    accept: impl FnMut(Event),
+) -> Result<AuditReport> {
+    let dir = source::corpus_dir(from)?;
+    let inputs = source::real_sources()
+        .iter()
+        .map(|s| {
+            let path = source::resolve(s, &dir)?;
+            let mut input = Input::open(&path).with_context(|| path.display().to_string())?;
+            input.label = s.label();
+            Ok(input)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(audit::audit(inputs, options, accept)?)
+}
+
+fn select_and_write(
+    accepted: Vec<Event>,
+    seed: u64,
+    count: usize,
+    output: &Path,
+) -> Result<select::SelectionRecord> {
+    let (events, record) = select::select(accepted, seed, count)?;
+    write_jsonl_atomically(output, &events)?;
+    let record_path = selection_record_path(output);
+    write_atomically(
+        &record_path,
+        (serde_json::to_string_pretty(&record)? + "\n").as_bytes(),
+    )?;
+    Ok(record)
+}
+
+/// `FILE.selection.json` beside a selection.
+pub fn selection_record_path(output: &Path) -> PathBuf {
+    let mut name = output.file_name().unwrap_or_default().to_os_string();
+    name.push(".selection.json");
+    output.with_file_name(name)
+}
+
+fn print_selection(record: &select::SelectionRecord, output: &Path) {
+    println!(
+        "selected {} of {} events (seed {}, fingerprint {}) -> {}",
+        record.count,
+        record.available,
+        record.seed,
+        record.fingerprint,
+        output.display()
+    );
+    println!(
+        "selection record -> {}",
+        selection_record_path(output).display()
+    );
+}
+
+fn render_audit(report: &AuditReport) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "read {}  accepted {}  duplicates {}  rejected {}",
+        report.read,
+        report.accepted,
+        report.duplicates,
+        report.rejected.len()
+    );
+    let _ = writeln!(s, "fingerprint {}", report.fingerprint);
+    let _ = writeln!(
+        s,
+        "compact JSON bytes: p50 {}  p90 {}  p99 {}  max {}",
+        report.sizes.p50, report.sizes.p90, report.sizes.p99, report.sizes.max
+    );
+    let kinds: Vec<String> = report
+        .kinds
+        .iter()
+        .map(|(k, n)| format!("{k}:{n}"))
+        .collect();
+    let _ = writeln!(s, "kinds {}", kinds.join(" "));
+    for input in &report.inputs {
+        let _ = writeln!(
+            s,
+            "  {:<10} read {:>6}  accepted {:>6}  duplicates {:>5}  rejected {:>5}  {}",
+            input.shape.name(),
+            input.read,
+            input.accepted,
+            input.duplicates,
+            input.rejected,
+            input.source
+        );
+    }
+    for (reason, n) in report.reasons() {
+        let _ = writeln!(s, "rejected {reason}: {n}");
+    }
+    const SHOWN: usize = 20;
+    for r in report.rejected.iter().take(SHOWN) {
+        let _ = writeln!(s, "  {}: {}: {}", r.source, r.position, r.detail);
+    }
+    if report.rejected.len() > SHOWN {
+        let _ = writeln!(
+            s,
+            "  … {} more (use --json for all)",
+            report.rejected.len() - SHOWN
+        );
+    }
+    s
+}
+
+fn write_jsonl_atomically(path: &Path, events: &[Event]) -> Result<()> {
+    let mut buf = Vec::new();
+    generate::write_jsonl(events, &mut buf)?;
+    write_atomically(path, &buf)
+}
+
+/// Writes `data` to a temporary file beside `path`, then renames it over.
+pub fn write_atomically(path: &Path, data: &[u8]) -> Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut tmp = path.as_os_str().to_os_string();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let mut file =
+        BufWriter::new(File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?);
+    file.write_all(data)?;
+    file.into_inner()
+        .map_err(|e| e.into_error())?
+        .sync_all()
+        .with_context(|| format!("writing {}", tmp.display()))?;
+    fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
+    Ok(())
+}
