@@ -42,9 +42,11 @@ fn file(bytes: &[u8]) -> Case {
 fn audit(bytes: &[u8]) -> AuditReport {
     let case = file(bytes);
     let mut accepted = Vec::new();
-    let report = audit_paths(&[case.path.clone()], &AuditOptions::default(), |e| {
-        accepted.push(e)
-    })
+    let report = audit_paths(
+        std::slice::from_ref(&case.path),
+        &AuditOptions::default(),
+        |e| accepted.push(e),
+    )
     .unwrap();
     assert_eq!(
         report.read,

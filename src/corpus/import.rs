@@ -423,7 +423,10 @@ impl<R: BufRead> Iterator for RecordReader<R> {
 mod tests {
     use super::*;
 
-    fn split(input: &str) -> (Vec<(String, u64, Option<&'static str>)>, Shape) {
+    /// (text, line, problem code) of each record.
+    type Split = Vec<(String, u64, Option<&'static str>)>;
+
+    fn split(input: &str) -> (Split, Shape) {
         let mut reader = RecordReader::new(input.as_bytes(), 1000);
         let records = reader
             .by_ref()

@@ -50,7 +50,7 @@ pub fn select(
     seed: u64,
     count: usize,
 ) -> Result<(Vec<Event>, SelectionRecord), SelectError> {
-    events.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+    events.sort_unstable_by_key(|e| e.id);
     events.dedup_by(|a, b| a.id == b.id);
     let available = events.len();
     if count > available {
@@ -78,7 +78,7 @@ pub fn select(
         pool.truncate(quota);
         selected.append(pool);
     }
-    selected.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+    selected.sort_unstable_by_key(|e| e.id);
     let mut kinds = BTreeMap::new();
     for e in &selected {
         *kinds.entry(e.kind).or_default() += 1;

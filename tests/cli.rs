@@ -1,0 +1,210 @@
+//! The `binostr` binary as a user runs it: outputs, exit codes, one-line errors.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn binostr(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_binostr"))
+        .args(args)
+        .output()
+        .expect("binostr runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn generate_is_deterministic_and_audits_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.jsonl");
+    let b = dir.path().join("b.jsonl");
+    for out in [&a, &b] {
+        let o = binostr(&[
+            "corpus",
+            "generate",
+            "--seed",
+            "7",
+            "--count",
+            "300",
+            "-o",
+            path(out),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+
+    let o = binostr(&["corpus", "audit", "--json", path(&a)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["read"], 300);
+    assert_eq!(report["accepted"], 300);
+    assert_eq!(report["duplicates"], 0);
+    assert_eq!(report["rejected"], serde_json::json!([]));
+    assert_eq!(report["fingerprint"].as_str().unwrap().len(), 64);
+    for p in ["p50", "p90", "p99", "max"] {
+        assert!(report["sizes"][p].as_u64().unwrap() > 0, "{p}");
+    }
+}
+
+#[test]
+fn audit_json_accounts_for_every_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c.jsonl");
+    let o = binostr(&[
+        "corpus",
+        "generate",
+        "--seed",
+        "1",
+        "--count",
+        "3",
+        "-o",
+        path(&corpus),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let good = std::fs::read_to_string(&corpus).unwrap();
+    let first = good.lines().next().unwrap();
+    let broken = dir.path().join("broken.jsonl");
+    std::fs::write(
+        &broken,
+        format!("{good}{first}\n{{\"id\":\n[\"NOTICE\",\"hi\"]\n"),
+    )
+    .unwrap();
+    let o = binostr(&["corpus", "audit", "--json", path(&broken)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (r["read"].as_u64(), r["accepted"].as_u64()),
+        (Some(6), Some(3))
+    );
+    assert_eq!(r["duplicates"], 1);
+    let rejected = r["rejected"].as_array().unwrap();
+    let summary: Vec<(&str, u64)> = rejected
+        .iter()
+        .map(|x| {
+            (
+                x["reason"].as_str().unwrap(),
+                x["position"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(summary, vec![("malformed-json", 5), ("not-an-event", 6)]);
+    assert_eq!(rejected[0]["source"], path(&broken));
+}
+
+#[test]
+fn select_writes_selection_and_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c.jsonl");
+    let sel = dir.path().join("s.jsonl");
+    let o = binostr(&[
+        "corpus",
+        "generate",
+        "--seed",
+        "2",
+        "--count",
+        "200",
+        "-o",
+        path(&corpus),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = binostr(&[
+        "corpus",
+        "select",
+        "--seed",
+        "9",
+        "--count",
+        "50",
+        "-o",
+        path(&sel),
+        path(&corpus),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("selected 50 of 200 events (seed 9"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&sel).unwrap().lines().count(), 50);
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("s.jsonl.selection.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        (record["count"].as_u64(), record["seed"].as_u64()),
+        (Some(50), Some(9))
+    );
+    let too_many = binostr(&[
+        "corpus",
+        "select",
+        "--seed",
+        "9",
+        "--count",
+        "201",
+        "-o",
+        path(&sel),
+        path(&corpus),
+    ]);
+    assert_eq!(too_many.status.code(), Some(1));
+    assert!(stderr(&too_many).contains("only 200 distinct accepted events"));
+}
+
+#[test]
+fn errors_are_one_line_and_non_zero() {
+    let o = binostr(&["corpus", "audit", "/nonexistent/file.jsonl"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("binostr: /nonexistent/file.jsonl: "),
+        "{err}"
+    );
+
+    let empty = tempfile::tempdir().unwrap();
+    let o = binostr(&[
+        "corpus",
+        "audit",
+        "--source",
+        "real",
+        "--from",
+        path(empty.path()),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("real corpus not found"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = binostr(&["corpus", "audit"]);
+    assert_eq!(o.status.code(), Some(2), "usage errors exit 2");
+}
+
+#[test]
+fn real_source_with_a_changed_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir
+        .path()
+        .join("upstream/soapbox-pub/nostrify/eb5626e8a63041f68fff37ec9fc60480031a0691/fixtures");
+    std::fs::create_dir_all(&target).unwrap();
+    std::fs::write(target.join("events.json"), "[]").unwrap();
+    let o = binostr(&[
+        "corpus",
+        "audit",
+        "--source",
+        "real",
+        "--from",
+        path(dir.path()),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("differs from the recorded"), "{err}");
+    assert!(err.contains("refusing it"), "{err}");
+}
