@@ -6,13 +6,17 @@
 //! |---|---|
 //! | [`cli`] | the `binostr` command line |
 //! | [`corpus`] | import, audit, generation, calibration and seeded selection of event corpora |
+//! | [`profiles`] | every wire profile and the one registry ([`profiles::PROFILES`]) |
+//! | [`codec`] | codec traits, decode errors with offsets, bounded readers |
 //! | [`validate`] | NIP-01 canonical serialisation, id, BIP-340 and structural checks |
 //! | [`model`] | the semantic event ([`Event`], [`EventRef`]) and lowercase-hex helpers |
 #![forbid(unsafe_code)]
 
 pub mod cli;
+pub mod codec;
 pub mod corpus;
 pub mod model;
+pub mod profiles;
 pub mod validate;
 
 pub use model::{Event, EventRef};

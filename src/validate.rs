@@ -14,7 +14,7 @@ use crate::model::{Event, hex};
 
 mod json;
 
-pub use json::{Record, RecordKind, parse_event_json, parse_record};
+pub use json::{Record, RecordKind, parse_event_json, parse_event_json_at, parse_record};
 
 /// Size and shape limits, enforced while input is read.
 ///

@@ -35,13 +35,7 @@ pub struct Record {
 
 /// Parses one bare event object; checks structure and limits only.
 pub fn parse_event_json(bytes: &[u8], limits: &Limits) -> Result<Event, ValidationError> {
-    match parse_raw(bytes, limits)? {
-        Raw::Object(fields) => event_from_fields(fields, limits),
-        other => Err(ValidationError::NotAnEvent(format!(
-            "expected an event object, found {}",
-            other.describe()
-        ))),
-    }
+    parse_event_json_at(bytes, limits).map_err(|(e, _)| e)
 }
 
 /// Parses an event object or a relay `EVENT` envelope; checks structure and
@@ -85,15 +79,59 @@ pub fn parse_record(bytes: &[u8], limits: &Limits) -> Result<Record, ValidationE
     }
 }
 
-fn parse_raw(bytes: &[u8], limits: &Limits) -> Result<Raw, ValidationError> {
-    if bytes.len() > limits.max_event_bytes {
-        return Err(ValidationError::LimitExceeded {
-            what: "event bytes",
-            limit: limits.max_event_bytes,
-            actual: bytes.len(),
-        });
+/// Like [`parse_event_json`], with the byte offset of a syntax error (0 for
+/// errors that concern the event as a whole).
+pub fn parse_event_json_at(
+    bytes: &[u8],
+    limits: &Limits,
+) -> Result<Event, (ValidationError, usize)> {
+    match parse_raw_at(bytes, limits) {
+        Ok(Raw::Object(fields)) => event_from_fields(fields, limits).map_err(|e| (e, 0)),
+        Ok(other) => Err((
+            ValidationError::NotAnEvent(format!(
+                "expected an event object, found {}",
+                other.describe()
+            )),
+            0,
+        )),
+        Err(e) => Err(e),
     }
-    serde_json::from_slice(bytes).map_err(|e| ValidationError::MalformedJson(e.to_string()))
+}
+
+fn parse_raw(bytes: &[u8], limits: &Limits) -> Result<Raw, ValidationError> {
+    parse_raw_at(bytes, limits).map_err(|(e, _)| e)
+}
+
+fn parse_raw_at(bytes: &[u8], limits: &Limits) -> Result<Raw, (ValidationError, usize)> {
+    if bytes.len() > limits.max_event_bytes {
+        return Err((
+            ValidationError::LimitExceeded {
+                what: "event bytes",
+                limit: limits.max_event_bytes,
+                actual: bytes.len(),
+            },
+            limits.max_event_bytes,
+        ));
+    }
+    serde_json::from_slice(bytes).map_err(|e| {
+        let offset = byte_offset(bytes, e.line(), e.column());
+        (ValidationError::MalformedJson(e.to_string()), offset)
+    })
+}
+
+/// Converts serde_json's 1-based line and column to a byte offset.
+fn byte_offset(bytes: &[u8], line: usize, column: usize) -> usize {
+    let line_start = if line <= 1 {
+        0
+    } else {
+        bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'\n')
+            .nth(line - 2)
+            .map_or(bytes.len(), |(i, _)| i + 1)
+    };
+    (line_start + column.saturating_sub(1)).min(bytes.len())
 }
 
 /// The outer shape of a record, with object fields kept in order so that

@@ -1,0 +1,155 @@
+//! The codec layer: traits every wire profile implements, decode errors with
+//! byte offsets, and length framing.
+//!
+//! Limits ([`Limits`]) apply *while* decoding: a decoder checks each declared
+//! length or count against the limit and against the bytes that remain before
+//! it allocates, and Nostr's fixed nesting depth means deeper input is an
+//! early error, never recursion.
+
+use crate::model::{Event, EventRef};
+pub use crate::validate::Limits;
+
+/// What went wrong while decoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecodeErrorKind {
+    /// The input ended before the value did.
+    Truncated,
+    /// A variable-length integer is malformed or overflows.
+    BadVarint,
+    /// A valid but non-canonical encoding where the profile requires canonical form.
+    NonCanonical,
+    /// A [`Limits`] bound (named) was exceeded.
+    LimitExceeded(&'static str),
+    /// A string is not UTF-8.
+    BadUtf8,
+    /// Bytes remain after a complete event.
+    TrailingBytes,
+    /// The bytes do not form an event of this profile (named reason).
+    Invalid(&'static str),
+}
+
+/// A decode failure: its kind and the byte offset where it was detected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{} at byte {offset}", describe(kind))]
+pub struct DecodeError {
+    /// What went wrong.
+    pub kind: DecodeErrorKind,
+    /// Byte offset into the input.
+    pub offset: usize,
+}
+
+fn describe(kind: &DecodeErrorKind) -> String {
+    match kind {
+        DecodeErrorKind::Truncated => "unexpected end of input".into(),
+        DecodeErrorKind::BadVarint => "malformed varint".into(),
+        DecodeErrorKind::NonCanonical => "non-canonical encoding".into(),
+        DecodeErrorKind::LimitExceeded(what) => format!("limit exceeded ({what})"),
+        DecodeErrorKind::BadUtf8 => "invalid UTF-8".into(),
+        DecodeErrorKind::TrailingBytes => "trailing bytes".into(),
+        DecodeErrorKind::Invalid(why) => format!("invalid: {why}"),
+    }
+}
+
+impl DecodeError {
+    /// An error of `kind` at `offset`.
+    pub fn at(kind: DecodeErrorKind, offset: usize) -> Self {
+        Self { kind, offset }
+    }
+}
+
+/// An event this profile cannot represent losslessly; encoding refuses it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("not representable in {profile}: {reason}")]
+pub struct EncodeError {
+    /// The profile id.
+    pub profile: &'static str,
+    /// Why, as a short phrase.
+    pub reason: String,
+}
+
+/// Encode an event and decode it back to an owned [`Event`].
+pub trait Codec: Sync {
+    /// Appends the encoding of `event` to `out` (a reused buffer).
+    fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError>;
+
+    /// Decodes exactly one event from all of `bytes`, enforcing `limits`.
+    fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError>;
+
+    /// The borrowed view, where the format allows one.
+    fn borrowed(&self) -> Option<&dyn BorrowDecode> {
+        None
+    }
+}
+
+/// A borrowed view of an encoded event.
+pub trait BorrowDecode: Sync {
+    /// Decodes a view borrowing from `bytes` where the layout allows.
+    fn decode_ref<'a>(&self, bytes: &'a [u8], limits: &Limits)
+    -> Result<EventRef<'a>, DecodeError>;
+
+    /// Reads kind and pubkey without materialising tags or content.
+    fn kind_and_pubkey(
+        &self,
+        bytes: &[u8],
+        limits: &Limits,
+    ) -> Result<(u16, [u8; 32]), DecodeError>;
+}
+
+mod reader;
+
+pub use reader::Reader;
+
+/// The family a profile belongs to, as in the paper's tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Family {
+    /// JSON as Nostr uses it today.
+    NostrBaseline,
+    /// Open, standardised serialisation formats.
+    OpenStandard,
+    /// Newer formats.
+    Emerging,
+    /// A standard envelope with Nostr-specific packing.
+    StandardEnvelope,
+    /// Formats only Rust speaks.
+    RustOnly,
+    /// Binary layouts designed for Nostr.
+    NostrSpecific,
+    /// OTNetstring and relatives.
+    Streaming,
+}
+
+/// What a profile can do, for reports and for choosing workloads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Capabilities {
+    /// `decode(encode(e))` then `encode` gives identical bytes.
+    pub deterministic: bool,
+    /// The bytes carry their own structure (no schema needed to walk them).
+    pub self_describing: bool,
+}
+
+/// One registry entry.
+pub struct Profile {
+    /// Stable id used in results and the paper.
+    pub id: &'static str,
+    /// Family.
+    pub family: Family,
+    /// Capabilities.
+    pub capabilities: Capabilities,
+    /// Measured by default (disabled variants are kept for comparison runs).
+    pub enabled: bool,
+    /// The implementation.
+    pub codec: &'static dyn Codec,
+}
+
+impl std::fmt::Debug for Profile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Profile")
+            .field("id", &self.id)
+            .field("family", &self.family)
+            .field("capabilities", &self.capabilities)
+            .field("enabled", &self.enabled)
+            .field("borrowed", &self.codec.borrowed().is_some())
+            .finish()
+    }
+}

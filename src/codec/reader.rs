@@ -1,0 +1,169 @@
+//! A bounds-checked cursor for hand-written decoders.
+//!
+//! Every read checks the remaining input first and reports the offset where
+//! it failed; counts are checked against a limit *and* against the bytes left
+//! before anything is allocated.
+
+use super::{DecodeError, DecodeErrorKind};
+
+/// A cursor over an input slice.
+#[derive(Clone, Debug)]
+pub struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    /// Starts at offset 0.
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Self { bytes, pos: 0 }
+    }
+
+    /// Current offset.
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
+    /// Bytes not yet read.
+    pub fn remaining(&self) -> usize {
+        self.bytes.len() - self.pos
+    }
+
+    /// An error of `kind` at the current offset.
+    pub fn error(&self, kind: DecodeErrorKind) -> DecodeError {
+        DecodeError::at(kind, self.pos)
+    }
+
+    /// The next `n` bytes.
+    pub fn take(&mut self, n: usize) -> Result<&'a [u8], DecodeError> {
+        if n > self.remaining() {
+            return Err(self.error(DecodeErrorKind::Truncated));
+        }
+        let out = &self.bytes[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(out)
+    }
+
+    /// The next `N` bytes as an array reference.
+    pub fn array<const N: usize>(&mut self) -> Result<&'a [u8; N], DecodeError> {
+        Ok(self.take(N)?.try_into().expect("take returned N bytes"))
+    }
+
+    /// One byte.
+    pub fn u8(&mut self) -> Result<u8, DecodeError> {
+        Ok(self.take(1)?[0])
+    }
+
+    /// The next byte without consuming it.
+    pub fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    /// A LEB128 unsigned varint of at most 10 bytes. Rejects overflow and,
+    /// when `canonical`, over-long encodings (a trailing zero byte).
+    pub fn uvarint(&mut self, canonical: bool) -> Result<u64, DecodeError> {
+        let start = self.pos;
+        let mut value: u64 = 0;
+        for i in 0..10 {
+            let b = self.u8()?;
+            let bits = u64::from(b & 0x7f);
+            if i == 9 && b > 1 {
+                return Err(DecodeError::at(DecodeErrorKind::BadVarint, start));
+            }
+            value |= bits << (7 * i);
+            if b & 0x80 == 0 {
+                if canonical && i > 0 && b == 0 {
+                    return Err(DecodeError::at(DecodeErrorKind::NonCanonical, start));
+                }
+                return Ok(value);
+            }
+        }
+        Err(DecodeError::at(DecodeErrorKind::BadVarint, start))
+    }
+
+    /// `n` bytes of UTF-8.
+    pub fn str(&mut self, n: usize) -> Result<&'a str, DecodeError> {
+        let start = self.pos;
+        let bytes = self.take(n)?;
+        std::str::from_utf8(bytes)
+            .map_err(|e| DecodeError::at(DecodeErrorKind::BadUtf8, start + e.valid_up_to()))
+    }
+
+    /// Checks a declared count: at most `limit`, and small enough that
+    /// `count * min_item_bytes` fits in the remaining input.
+    pub fn count(
+        &self,
+        count: u64,
+        min_item_bytes: usize,
+        limit: usize,
+        what: &'static str,
+    ) -> Result<usize, DecodeError> {
+        let n = usize::try_from(count).unwrap_or(usize::MAX);
+        if n > limit {
+            return Err(self.error(DecodeErrorKind::LimitExceeded(what)));
+        }
+        if n.saturating_mul(min_item_bytes) > self.remaining() {
+            return Err(self.error(DecodeErrorKind::Truncated));
+        }
+        Ok(n)
+    }
+
+    /// Fails unless the input is fully consumed.
+    pub fn finish(&self) -> Result<(), DecodeError> {
+        if self.remaining() == 0 {
+            Ok(())
+        } else {
+            Err(self.error(DecodeErrorKind::TrailingBytes))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varints() {
+        assert_eq!(Reader::new(&[0x00]).uvarint(true), Ok(0));
+        assert_eq!(Reader::new(&[0xac, 0x02]).uvarint(true), Ok(300));
+        let max = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
+        assert_eq!(Reader::new(&max).uvarint(true), Ok(u64::MAX));
+        let overflow = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02];
+        assert_eq!(
+            Reader::new(&overflow).uvarint(true).unwrap_err().kind,
+            DecodeErrorKind::BadVarint
+        );
+        assert_eq!(
+            Reader::new(&[0x80, 0x00]).uvarint(true).unwrap_err().kind,
+            DecodeErrorKind::NonCanonical
+        );
+        assert_eq!(Reader::new(&[0x80, 0x00]).uvarint(false), Ok(0));
+        assert_eq!(
+            Reader::new(&[0x80]).uvarint(true).unwrap_err(),
+            DecodeError::at(DecodeErrorKind::Truncated, 1)
+        );
+    }
+
+    #[test]
+    fn counts_are_bounded_before_allocation() {
+        let r = Reader::new(&[0; 10]);
+        assert_eq!(r.count(5, 2, 100, "tags"), Ok(5));
+        assert_eq!(
+            r.count(6, 2, 100, "tags").unwrap_err().kind,
+            DecodeErrorKind::Truncated
+        );
+        assert_eq!(
+            r.count(u64::MAX, 1, 100, "tags").unwrap_err().kind,
+            DecodeErrorKind::LimitExceeded("tags")
+        );
+    }
+
+    #[test]
+    fn utf8_errors_point_at_the_bad_byte() {
+        let mut r = Reader::new(b"ab\xffc");
+        assert_eq!(
+            r.str(4).unwrap_err(),
+            DecodeError::at(DecodeErrorKind::BadUtf8, 2)
+        );
+    }
+}
