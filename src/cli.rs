@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::corpus::audit::{self, AuditOptions, AuditReport, Input};
 use crate::corpus::{calibrate, generate, select, source};
-use crate::model::Event;
+use crate::model::{Event, hex};
 use crate::validate::Limits;
 
 /// Which binary encoding should Nostr use for NIP-01 events? Measure it.
@@ -26,6 +26,47 @@ enum Command {
     /// Import, audit, generate, calibrate and select event corpora.
     #[command(subcommand)]
     Corpus(CorpusCommand),
+    /// List the wire profiles of the registry.
+    Profiles {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Encode the valid events of IN (any shape `corpus audit` reads) with a
+    /// profile, as a stream of 4-byte big-endian length + record.
+    Encode {
+        /// Profile id (see `binostr profiles`).
+        #[arg(long, short)]
+        profile: String,
+        /// Output file (default: standard output).
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// Input events.
+        #[arg(value_name = "IN")]
+        input: PathBuf,
+    },
+    /// Decode a length-framed stream of a profile to JSON Lines (compact,
+    /// NIP-01 field order). Bad input: one line with the byte offset on
+    /// stderr and exit status 65.
+    Decode {
+        /// Profile id (see `binostr profiles`).
+        #[arg(long, short)]
+        profile: String,
+        /// Framed input (`-` for standard input).
+        #[arg(value_name = "IN")]
+        input: PathBuf,
+    },
+}
+
+/// Exit status for undecodable input (EX_DATAERR).
+const EXIT_BAD_DATA: i32 = 65;
+
+/// An error that carries its own exit status.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+struct ExitError {
+    message: String,
+    code: i32,
 }
 
 #[derive(Debug, Subcommand)]
@@ -142,6 +183,14 @@ struct LimitArgs {
 }
 
 impl LimitArgs {
+    fn default_options() -> AuditOptions {
+        Self {
+            max_event_bytes: Limits::default().max_event_bytes,
+            max_tags: Limits::default().max_tags,
+        }
+        .options()
+    }
+
     fn options(&self) -> AuditOptions {
         AuditOptions {
             limits: Limits {
@@ -161,7 +210,7 @@ pub fn main() -> i32 {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("binostr: {e:#}");
-            1
+            e.downcast_ref::<ExitError>().map_or(1, |x| x.code)
         }
     }
 }
@@ -169,7 +218,137 @@ pub fn main() -> i32 {
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Corpus(c) => run_corpus(c),
+        Command::Profiles { json } => {
+            print_profiles(json)?;
+            Ok(())
+        }
+        Command::Encode {
+            profile,
+            output,
+            input,
+        } => run_encode(&profile, output.as_deref(), &input),
+        Command::Decode { profile, input } => run_decode(&profile, &input),
     }
+}
+
+fn profile(id: &str) -> Result<&'static crate::codec::Profile> {
+    crate::profiles::find(id).with_context(|| {
+        let ids: Vec<&str> = crate::profiles::PROFILES.iter().map(|p| p.id).collect();
+        format!("unknown profile `{id}`; known: {}", ids.join(", "))
+    })
+}
+
+fn print_profiles(json: bool) -> Result<()> {
+    let rows: Vec<serde_json::Value> = crate::profiles::PROFILES
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "id": p.id,
+                "family": p.family,
+                "enabled": p.enabled,
+                "deterministic": p.capabilities.deterministic,
+                "self_describing": p.capabilities.self_describing,
+                "borrowed_view": p.codec.borrowed().is_some(),
+            })
+        })
+        .collect();
+    if json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+        return Ok(());
+    }
+    println!(
+        "{:<22} {:<18} {:<8} {:<13} {:<15} borrowed",
+        "id", "family", "enabled", "deterministic", "self-describing"
+    );
+    for p in crate::profiles::PROFILES {
+        let yes = |b: bool| if b { "yes" } else { "no" };
+        println!(
+            "{:<22} {:<18} {:<8} {:<13} {:<15} {}",
+            p.id,
+            serde_json::to_value(p.family)?.as_str().unwrap_or_default(),
+            yes(p.enabled),
+            yes(p.capabilities.deterministic),
+            yes(p.capabilities.self_describing),
+            yes(p.codec.borrowed().is_some())
+        );
+    }
+    Ok(())
+}
+
+fn run_encode(id: &str, output: Option<&Path>, input: &Path) -> Result<()> {
+    let profile = profile(id)?;
+    let mut events = Vec::new();
+    let report = audit::audit_paths(&[input.to_path_buf()], &LimitArgs::default_options(), |e| {
+        events.push(e)
+    })?;
+    let mut stream = Vec::new();
+    let mut record = Vec::new();
+    let mut refused = Vec::new();
+    for e in &events {
+        record.clear();
+        match profile.codec.encode(e, &mut record) {
+            Ok(()) => crate::codec::framing::write_frame(&mut stream, &record)?,
+            Err(err) => refused.push((hex::encode(&e.id), err.reason)),
+        }
+    }
+    match output {
+        Some(path) => write_atomically(path, &stream)?,
+        None => io::stdout().lock().write_all(&stream)?,
+    }
+    eprintln!(
+        "encoded {} of {} records with {}: {} bytes; {} rejected by the audit, {} not representable, {} duplicates",
+        events.len() - refused.len(),
+        report.read,
+        profile.id,
+        stream.len(),
+        report.rejected.len(),
+        refused.len(),
+        report.duplicates
+    );
+    for (id, reason) in &refused {
+        eprintln!("  not representable: {id}: {reason}");
+    }
+    for r in &report.rejected {
+        eprintln!("  rejected: {}: {}: {}", r.source, r.position, r.detail);
+    }
+    Ok(())
+}
+
+fn run_decode(id: &str, input: &Path) -> Result<()> {
+    let profile = profile(id)?;
+    let bytes = if input.as_os_str() == "-" {
+        let mut b = Vec::new();
+        io::Read::read_to_end(&mut io::stdin().lock(), &mut b)?;
+        b
+    } else {
+        fs::read(input).with_context(|| input.display().to_string())?
+    };
+    let limits = Limits::default();
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut line = Vec::new();
+    for (n, frame) in crate::codec::framing::Frames::new(&bytes, limits.max_event_bytes).enumerate()
+    {
+        let bad = |offset: usize, what: String| ExitError {
+            message: format!(
+                "{}: record {}: {what} (stream byte {offset})",
+                input.display(),
+                n + 1
+            ),
+            code: EXIT_BAD_DATA,
+        };
+        let (start, record) = frame.map_err(|e| bad(e.offset, format!("bad frame: {e}")))?;
+        let event = profile
+            .codec
+            .decode(record, &limits)
+            .map_err(|e| bad(start + e.offset, format!("{}: {e}", profile.id)))?;
+        line.clear();
+        event.write_json(&mut line);
+        line.push(b'\n');
+        out.write_all(&line)?;
+    }
+    out.flush()?;
+    Ok(())
 }
 
 fn run_corpus(command: CorpusCommand) -> Result<()> {
@@ -273,11 +452,7 @@ fn run_default(seed: u64, count: usize, select_count: usize, outdir: &Path) -> R
     );
 
     let mut accepted = Vec::new();
-    let options = LimitArgs {
-        max_event_bytes: Limits::default().max_event_bytes,
-        max_tags: Limits::default().max_tags,
-    }
-    .options();
+    let options = LimitArgs::default_options();
     let report = audit::audit_paths(std::slice::from_ref(&corpus_path), &options, |e| {
         accepted.push(e)
     })?;

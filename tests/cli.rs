@@ -208,3 +208,64 @@ fn real_source_with_a_changed_file_is_refused() {
     assert!(err.contains("differs from the recorded"), "{err}");
     assert!(err.contains("refusing it"), "{err}");
 }
+
+#[test]
+fn encode_then_decode_every_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c.jsonl");
+    let o = binostr(&[
+        "corpus",
+        "generate",
+        "--seed",
+        "3",
+        "--count",
+        "60",
+        "-o",
+        path(&corpus),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let original = std::fs::read_to_string(&corpus).unwrap();
+    let listed = binostr(&["profiles", "--json"]);
+    let profiles: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+    let ids: Vec<&str> = binostr::profiles::PROFILES.iter().map(|p| p.id).collect();
+    let listed_ids: Vec<&str> = profiles
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed_ids, ids);
+    for id in ids {
+        let framed = dir.path().join(format!("{id}.bin"));
+        let o = binostr(&[
+            "encode",
+            "--profile",
+            id,
+            "-o",
+            path(&framed),
+            path(&corpus),
+        ]);
+        assert!(o.status.success(), "{id}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("encoded 60 of 60 records"),
+            "{id}: {}",
+            stderr(&o)
+        );
+        let o = binostr(&["decode", "--profile", id, path(&framed)]);
+        assert!(o.status.success(), "{id}: {}", stderr(&o));
+        assert_eq!(stdout(&o), original, "{id}: decode(encode(x)) differs");
+
+        // Cut the last record short: a clean error, exit 65, one line.
+        let mut bytes = std::fs::read(&framed).unwrap();
+        let cut = bytes.len() - 3;
+        bytes.truncate(cut);
+        std::fs::write(&framed, &bytes).unwrap();
+        let o = binostr(&["decode", "--profile", id, path(&framed)]);
+        assert_eq!(o.status.code(), Some(65), "{id}: {}", stderr(&o));
+        assert_eq!(stderr(&o).lines().count(), 1, "{id}: {}", stderr(&o));
+        assert!(stderr(&o).contains("stream byte"), "{id}: {}", stderr(&o));
+    }
+    let o = binostr(&["decode", "--profile", "nope", "-"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("unknown profile `nope`"));
+}

@@ -1,0 +1,238 @@
+//! One conformance suite, run for every registry entry: round trips of the
+//! real and generated corpora, golden bytes, byte-identical re-encoding for
+//! deterministic profiles, every truncation of the golden, and limits.
+//!
+//! Goldens live in `tests/golden/<profile>.hex`; regenerate them with
+//! `BINOSTR_BLESS=1 cargo test --release --test conformance` and review the
+//! diff (CI fails when code and goldens drift).
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use binostr::Event;
+use binostr::codec::{DecodeErrorKind, Limits, Profile};
+use binostr::corpus::audit::{AuditOptions, Input, audit};
+use binostr::corpus::source::{corpus_dir_or_skip, real_sources, resolve};
+use binostr::model::hex;
+use binostr::profiles::PROFILES;
+
+const GENERATED: usize = 10_000;
+
+fn generated() -> &'static [Event] {
+    static EVENTS: OnceLock<Vec<Event>> = OnceLock::new();
+    EVENTS.get_or_init(|| binostr::corpus::generate::generate(1, GENERATED))
+}
+
+/// The golden event: every tag-value class a profile must keep apart.
+fn golden_event() -> Event {
+    Event {
+        id: core::array::from_fn(|i| i as u8),
+        pubkey: [0x22; 32],
+        sig: core::array::from_fn(|i| 0xff - i as u8),
+        created_at: 1_700_000_000,
+        kind: 1,
+        tags: vec![
+            vec![
+                "e".into(),
+                "ab".repeat(32),
+                "wss://relay.example".into(),
+                "root".into(),
+            ],
+            vec!["p".into(), "cd".repeat(32)],
+            vec![
+                "t".into(),
+                "ABCDEF".into(),
+                "abc".into(),
+                "".into(),
+                "00".into(),
+            ],
+            vec![],
+        ],
+        content: "gm 🌅 \"quoted\"\n\t日本語 עברית \u{1}".into(),
+    }
+}
+
+fn encode(p: &Profile, e: &Event) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    p.codec.encode(e, &mut out).map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+/// Round-trips `events`; returns how many the profile refused to encode.
+fn round_trip(p: &Profile, events: &[Event], what: &str) -> usize {
+    let limits = Limits::default();
+    let mut refused = 0;
+    let mut buf = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        buf.clear();
+        if let Err(err) = p.codec.encode(e, &mut buf) {
+            assert_eq!(err.profile, p.id);
+            assert!(!err.reason.is_empty(), "{}: empty reason", p.id);
+            refused += 1;
+            continue;
+        }
+        let back = p
+            .codec
+            .decode(&buf, &limits)
+            .unwrap_or_else(|err| panic!("{}: {what} event {i} does not decode: {err}", p.id));
+        assert_eq!(
+            &back, e,
+            "{}: {what} event {i} changed in a round trip",
+            p.id
+        );
+        if p.capabilities.deterministic {
+            let again = encode(p, &back).unwrap();
+            assert_eq!(
+                again, buf,
+                "{}: {what} event {i} re-encodes differently",
+                p.id
+            );
+        }
+        if let Some(view) = p.codec.borrowed() {
+            let (kind, pubkey) = view.kind_and_pubkey(&buf, &limits).unwrap();
+            assert_eq!(
+                (kind, pubkey),
+                (e.kind, e.pubkey),
+                "{}: borrowed view",
+                p.id
+            );
+            let r = view.decode_ref(&buf, &limits).unwrap();
+            assert_eq!(&r.to_owned_event(), e, "{}: borrowed decode", p.id);
+        }
+    }
+    refused
+}
+
+#[test]
+fn generated_corpus_round_trips() {
+    for p in PROFILES {
+        let refused = round_trip(p, generated(), "generated");
+        eprintln!(
+            "{}: {refused} of {GENERATED} generated events not representable",
+            p.id
+        );
+        assert!(
+            refused < GENERATED / 100,
+            "{}: refuses {refused} events",
+            p.id
+        );
+    }
+}
+
+#[test]
+fn real_corpus_round_trips() {
+    let Some(dir) = corpus_dir_or_skip("real_corpus_round_trips") else {
+        return;
+    };
+    let inputs: Vec<Input> = real_sources()
+        .iter()
+        .map(|s| Input::open(&resolve(s, &dir).unwrap()).unwrap())
+        .collect();
+    let mut events = Vec::new();
+    audit(inputs, &AuditOptions::default(), |e| events.push(e)).unwrap();
+    assert_eq!(events.len(), 2918);
+    for p in PROFILES {
+        let refused = round_trip(p, &events, "real");
+        eprintln!(
+            "{}: {refused} of {} real events not representable",
+            p.id,
+            events.len()
+        );
+    }
+}
+
+fn golden_path(p: &Profile) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(format!("{}.hex", p.id))
+}
+
+#[test]
+fn goldens_match_exact_bytes() {
+    let bless = std::env::var_os("BINOSTR_BLESS").is_some();
+    for p in PROFILES {
+        let Ok(bytes) = encode(p, &golden_event()) else {
+            panic!("{}: the golden event must be representable", p.id);
+        };
+        let path = golden_path(p);
+        let hex_now = hex::encode(&bytes) + "\n";
+        if bless {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &hex_now).unwrap();
+            continue;
+        }
+        let stored = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+            panic!(
+                "{}: no golden at {}; run BINOSTR_BLESS=1 cargo test --test conformance",
+                p.id,
+                path.display()
+            )
+        });
+        assert_eq!(
+            stored, hex_now,
+            "{}: encoding drifted from its golden",
+            p.id
+        );
+    }
+}
+
+#[test]
+fn every_truncation_of_the_golden_is_an_error() {
+    let limits = Limits::default();
+    for p in PROFILES {
+        let bytes = encode(p, &golden_event()).unwrap();
+        for cut in 0..bytes.len() {
+            let result = catch_unwind(AssertUnwindSafe(|| p.codec.decode(&bytes[..cut], &limits)));
+            match result {
+                Ok(Err(_)) => {}
+                Ok(Ok(_)) => panic!("{}: a {cut}-byte prefix decoded as an event", p.id),
+                Err(_) => panic!("{}: panicked on a {cut}-byte prefix", p.id),
+            }
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(
+            p.codec.decode(&longer, &limits).is_err(),
+            "{}: trailing byte accepted",
+            p.id
+        );
+    }
+}
+
+#[test]
+fn limits_are_enforced_while_decoding() {
+    for p in PROFILES {
+        let bytes = encode(p, &golden_event()).unwrap();
+        let few_tags = Limits {
+            max_tags: 3,
+            ..Limits::default()
+        };
+        let err = p.codec.decode(&bytes, &few_tags).unwrap_err();
+        assert!(
+            matches!(err.kind, DecodeErrorKind::LimitExceeded(_)),
+            "{}: {err}",
+            p.id
+        );
+        let few_values = Limits {
+            max_values_per_tag: 4,
+            ..Limits::default()
+        };
+        let err = p.codec.decode(&bytes, &few_values).unwrap_err();
+        assert!(
+            matches!(err.kind, DecodeErrorKind::LimitExceeded(_)),
+            "{}: {err}",
+            p.id
+        );
+        let small = Limits {
+            max_event_bytes: bytes.len() - 1,
+            ..Limits::default()
+        };
+        let err = p.codec.decode(&bytes, &small).unwrap_err();
+        assert!(
+            matches!(err.kind, DecodeErrorKind::LimitExceeded(_)),
+            "{}: {err}",
+            p.id
+        );
+    }
+}
