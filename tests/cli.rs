@@ -22,24 +22,28 @@ fn path(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+fn generate(out: &Path, seed: u64, count: usize) {
+    let (seed, count) = (seed.to_string(), count.to_string());
+    let o = binostr(&[
+        "corpus",
+        "generate",
+        "--seed",
+        &seed,
+        "--count",
+        &count,
+        "-o",
+        path(out),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
 #[test]
 fn generate_is_deterministic_and_audits_clean() {
     let dir = tempfile::tempdir().unwrap();
     let a = dir.path().join("a.jsonl");
     let b = dir.path().join("b.jsonl");
-    for out in [&a, &b] {
-        let o = binostr(&[
-            "corpus",
-            "generate",
-            "--seed",
-            "7",
-            "--count",
-            "300",
-            "-o",
-            path(out),
-        ]);
-        assert!(o.status.success(), "{}", stderr(&o));
-    }
+    generate(&a, 7, 300);
+    generate(&b, 7, 300);
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
 
     let o = binostr(&["corpus", "audit", "--json", path(&a)]);
@@ -59,17 +63,7 @@ fn generate_is_deterministic_and_audits_clean() {
 fn audit_json_accounts_for_every_record() {
     let dir = tempfile::tempdir().unwrap();
     let corpus = dir.path().join("c.jsonl");
-    let o = binostr(&[
-        "corpus",
-        "generate",
-        "--seed",
-        "1",
-        "--count",
-        "3",
-        "-o",
-        path(&corpus),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    generate(&corpus, 1, 3);
     let good = std::fs::read_to_string(&corpus).unwrap();
     let first = good.lines().next().unwrap();
     let broken = dir.path().join("broken.jsonl");
@@ -105,17 +99,7 @@ fn select_writes_selection_and_record() {
     let dir = tempfile::tempdir().unwrap();
     let corpus = dir.path().join("c.jsonl");
     let sel = dir.path().join("s.jsonl");
-    let o = binostr(&[
-        "corpus",
-        "generate",
-        "--seed",
-        "2",
-        "--count",
-        "200",
-        "-o",
-        path(&corpus),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    generate(&corpus, 2, 200);
     let o = binostr(&[
         "corpus",
         "select",
@@ -213,17 +197,7 @@ fn real_source_with_a_changed_file_is_refused() {
 fn encode_then_decode_every_profile() {
     let dir = tempfile::tempdir().unwrap();
     let corpus = dir.path().join("c.jsonl");
-    let o = binostr(&[
-        "corpus",
-        "generate",
-        "--seed",
-        "3",
-        "--count",
-        "60",
-        "-o",
-        path(&corpus),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    generate(&corpus, 3, 60);
     let original = std::fs::read_to_string(&corpus).unwrap();
     let listed = binostr(&["profiles", "--json"]);
     let profiles: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();

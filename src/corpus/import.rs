@@ -242,18 +242,26 @@ impl<R: BufRead> RecordReader<R> {
                 }
             }
             let n = end.as_ref().map_or(chunk.len(), |(n, _)| *n);
-            if !too_large && buf.len() + n <= self.max_record_bytes {
-                buf.extend_from_slice(&chunk[..n]);
-            } else {
-                too_large = true;
-                buf.clear();
-            }
-            self.input.consume(n);
-            self.position.byte += n as u64;
+            too_large = self.keep(buf, n, too_large);
             if let Some((_, how)) = end {
                 return Ok((how, too_large));
             }
         }
+    }
+
+    /// Consumes the next `n` buffered bytes into `buf` while the record stays
+    /// within the limit; past it, drops what was kept. Returns `too_large`.
+    fn keep(&mut self, buf: &mut Vec<u8>, n: usize, too_large: bool) -> bool {
+        let too_large = too_large || buf.len() + n > self.max_record_bytes;
+        if too_large {
+            buf.clear();
+        } else {
+            let chunk = self.input.fill_buf().unwrap_or_default();
+            buf.extend_from_slice(&chunk[..n]);
+        }
+        self.input.consume(n);
+        self.position.byte += n as u64;
+        too_large
     }
 
     /// Scans bytes that cannot start an event up to the end of the line (or,
@@ -269,14 +277,7 @@ impl<R: BufRead> RecordReader<R> {
                 .iter()
                 .position(|&b| b == b'\n' || (in_array && (b == b',' || b == b']')));
             let n = stop.unwrap_or(chunk.len());
-            if !too_large && buf.len() + n <= self.max_record_bytes {
-                buf.extend_from_slice(&chunk[..n]);
-            } else {
-                too_large = true;
-                buf.clear();
-            }
-            self.input.consume(n);
-            self.position.byte += n as u64;
+            too_large = self.keep(buf, n, too_large);
             if stop.is_some() {
                 return Ok(too_large);
             }
