@@ -6,9 +6,10 @@
 use crate::codec::Profile;
 
 pub mod json;
+pub mod tnetstring;
 
 /// The registry, in report order.
-pub static PROFILES: &[Profile] = &[json::PROFILE];
+pub static PROFILES: &[Profile] = &[json::PROFILE, tnetstring::PROFILE];
 
 /// The profile with this id.
 pub fn find(id: &str) -> Option<&'static Profile> {
