@@ -6,10 +6,11 @@
 use crate::codec::Profile;
 
 pub mod json;
+pub mod otnetstring;
 pub mod tnetstring;
 
 /// The registry, in report order.
-pub static PROFILES: &[Profile] = &[json::PROFILE, tnetstring::PROFILE];
+pub static PROFILES: &[Profile] = &[json::PROFILE, tnetstring::PROFILE, otnetstring::PROFILE];
 
 /// The profile with this id.
 pub fn find(id: &str) -> Option<&'static Profile> {
