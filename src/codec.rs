@@ -95,6 +95,7 @@ pub trait BorrowDecode: Sync {
     ) -> Result<(u16, [u8; 32]), DecodeError>;
 }
 
+pub mod ascii;
 pub mod framing;
 mod reader;
 

@@ -5,10 +5,18 @@
 
 use crate::codec::Profile;
 
+pub mod bencode;
 pub mod json;
+pub mod otnetstring;
+pub mod tnetstring;
 
 /// The registry, in report order.
-pub static PROFILES: &[Profile] = &[json::PROFILE];
+pub static PROFILES: &[Profile] = &[
+    json::PROFILE,
+    tnetstring::PROFILE,
+    otnetstring::PROFILE,
+    bencode::PROFILE,
+];
 
 /// The profile with this id.
 pub fn find(id: &str) -> Option<&'static Profile> {

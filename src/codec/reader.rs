@@ -108,6 +108,58 @@ impl<'a> Reader<'a> {
         Ok(n)
     }
 
+    /// The byte `n` positions ahead of the cursor, without consuming anything.
+    pub fn peek_at(&self, n: usize) -> Option<u8> {
+        self.bytes.get(self.pos.checked_add(n)?).copied()
+    }
+
+    /// Consumes one byte that must be `byte`: `Truncated` at the end of
+    /// input, `Invalid(what)` on any other byte (nothing consumed).
+    pub fn expect(&mut self, byte: u8, what: &'static str) -> Result<(), DecodeError> {
+        match self.peek() {
+            None => Err(self.error(DecodeErrorKind::Truncated)),
+            Some(b) if b == byte => {
+                self.pos += 1;
+                Ok(())
+            }
+            Some(_) => Err(self.error(DecodeErrorKind::Invalid(what))),
+        }
+    }
+
+    /// A canonical unsigned ASCII decimal: one to `max_digits` digits, no
+    /// sign, no leading zero unless the number is `0`. Stops before the first
+    /// non-digit or after `max_digits` digits (the caller checks what
+    /// follows). Rejects values above `u64::MAX`.
+    pub fn ascii_decimal(&mut self, max_digits: usize) -> Result<u64, DecodeError> {
+        let start = self.pos;
+        let mut value: u64 = 0;
+        let mut n = 0;
+        while n < max_digits {
+            match self.peek() {
+                Some(c @ b'0'..=b'9') => {
+                    if n == 1 && value == 0 {
+                        return Err(DecodeError::at(DecodeErrorKind::NonCanonical, start));
+                    }
+                    value = value
+                        .checked_mul(10)
+                        .and_then(|v| v.checked_add(u64::from(c - b'0')))
+                        .ok_or(DecodeError::at(
+                            DecodeErrorKind::Invalid("number out of range"),
+                            start,
+                        ))?;
+                    self.pos += 1;
+                    n += 1;
+                }
+                None if n == 0 => return Err(self.error(DecodeErrorKind::Truncated)),
+                _ => break,
+            }
+        }
+        if n == 0 {
+            return Err(self.error(DecodeErrorKind::Invalid("expected a decimal digit")));
+        }
+        Ok(value)
+    }
+
     /// Fails unless the input is fully consumed.
     pub fn finish(&self) -> Result<(), DecodeError> {
         if self.remaining() == 0 {
@@ -155,6 +207,46 @@ mod tests {
         assert_eq!(
             r.count(u64::MAX, 1, 100, "tags").unwrap_err().kind,
             DecodeErrorKind::LimitExceeded("tags")
+        );
+    }
+
+    #[test]
+    fn ascii_decimals_are_canonical_and_bounded() {
+        let mut r = Reader::new(b"1700000000:");
+        assert_eq!(r.ascii_decimal(20), Ok(1_700_000_000));
+        assert_eq!(r.offset(), 10);
+        assert_eq!(r.expect(b':', "colon"), Ok(()));
+        assert_eq!(Reader::new(b"0:").ascii_decimal(9), Ok(0));
+        assert_eq!(
+            Reader::new(b"01:").ascii_decimal(9).unwrap_err(),
+            DecodeError::at(DecodeErrorKind::NonCanonical, 0)
+        );
+        assert_eq!(
+            Reader::new(b"-1").ascii_decimal(9).unwrap_err().kind,
+            DecodeErrorKind::Invalid("expected a decimal digit")
+        );
+        assert_eq!(
+            Reader::new(b"").ascii_decimal(9).unwrap_err().kind,
+            DecodeErrorKind::Truncated
+        );
+        assert_eq!(
+            Reader::new(b"18446744073709551615").ascii_decimal(20),
+            Ok(u64::MAX)
+        );
+        assert_eq!(
+            Reader::new(b"18446744073709551616")
+                .ascii_decimal(20)
+                .unwrap_err()
+                .kind,
+            DecodeErrorKind::Invalid("number out of range")
+        );
+        let mut r = Reader::new(b"12345");
+        assert_eq!(r.ascii_decimal(3), Ok(123));
+        assert_eq!(r.peek_at(1), Some(b'5'));
+        assert_eq!(r.peek_at(2), None);
+        assert_eq!(
+            r.expect(b':', "colon").unwrap_err(),
+            DecodeError::at(DecodeErrorKind::Invalid("colon"), 3)
         );
     }
 
