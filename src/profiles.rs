@@ -6,9 +6,12 @@
 use crate::codec::Profile;
 
 pub mod json;
+#[cfg(test)]
+mod nostr_test_support;
+pub mod notepack;
 
 /// The registry, in report order.
-pub static PROFILES: &[Profile] = &[json::PROFILE];
+pub static PROFILES: &[Profile] = &[json::PROFILE, notepack::PROFILE];
 
 /// The profile with this id.
 pub fn find(id: &str) -> Option<&'static Profile> {
