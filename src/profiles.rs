@@ -5,13 +5,18 @@
 
 use crate::codec::Profile;
 
+pub mod gonostr_binary;
 pub mod json;
 #[cfg(test)]
 mod nostr_test_support;
 pub mod notepack;
 
 /// The registry, in report order.
-pub static PROFILES: &[Profile] = &[json::PROFILE, notepack::PROFILE];
+pub static PROFILES: &[Profile] = &[
+    json::PROFILE,
+    notepack::PROFILE,
+    gonostr_binary::PROFILE,
+];
 
 /// The profile with this id.
 pub fn find(id: &str) -> Option<&'static Profile> {

@@ -301,7 +301,7 @@ mod tests {
 
     #[test]
     fn limits() {
-        support::limits_enforced(&Notepack);
+        support::limits_enforced(&Notepack, golden_event());
         let mut huge = golden_bytes()[..129].to_vec();
         huge.extend_from_slice(&[0x00, 0x01, 0x00]);
         huge.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0x0f]);
