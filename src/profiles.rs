@@ -5,6 +5,7 @@
 
 use crate::codec::Profile;
 
+pub mod dannypack;
 pub mod gonostr_binary;
 pub mod json;
 #[cfg(test)]
@@ -16,6 +17,7 @@ pub static PROFILES: &[Profile] = &[
     json::PROFILE,
     notepack::PROFILE,
     gonostr_binary::PROFILE,
+    dannypack::PROFILE,
 ];
 
 /// The profile with this id.
