@@ -6,6 +6,7 @@
 use crate::codec::Profile;
 
 pub mod dannypack;
+pub mod event2;
 pub mod gonostr_binary;
 pub mod json;
 #[cfg(test)]
@@ -18,6 +19,7 @@ pub static PROFILES: &[Profile] = &[
     notepack::PROFILE,
     gonostr_binary::PROFILE,
     dannypack::PROFILE,
+    event2::PROFILE,
 ];
 
 /// The profile with this id.
