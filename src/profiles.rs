@@ -6,13 +6,23 @@
 use crate::codec::Profile;
 
 pub mod bencode;
+pub mod dannypack;
+pub mod event2;
+pub mod gonostr_binary;
 pub mod json;
+#[cfg(test)]
+mod nostr_test_support;
+pub mod notepack;
 pub mod otnetstring;
 pub mod tnetstring;
 
 /// The registry, in report order.
 pub static PROFILES: &[Profile] = &[
     json::PROFILE,
+    notepack::PROFILE,
+    gonostr_binary::PROFILE,
+    dannypack::PROFILE,
+    event2::PROFILE,
     tnetstring::PROFILE,
     otnetstring::PROFILE,
     bencode::PROFILE,

@@ -1,0 +1,405 @@
+//! `dannypack`: DannyPack, the compact layout of dannym-arx/binostr and
+//! andotherstuff/binostr (`src/dannypack.rs`, the hex-packing
+//! `serialize_compact` variant), made lossless and bounded.
+//!
+//! | offset | field | encoding |
+//! |---|---|---|
+//! | 0 | id | 32 raw bytes |
+//! | 32 | pubkey | 32 raw bytes |
+//! | 64 | sig | 64 raw bytes |
+//! | 128 | created_at | i64 little-endian (non-negative) |
+//! | 136 | kind | u16 little-endian |
+//! | 138 | tag section length | LEB128 varint |
+//! | … | tag section | `varint(n_tags)`; per tag `u8 n_values`; per value `hdr` + bytes |
+//! | … | content | `hdr` + bytes |
+//!
+//! `hdr` is one byte: bit 7 = is_hex; bits 0–6 hold the byte length when it
+//! is below 127, otherwise they are `0x7F` and a LEB128 length follows.
+//! There is no version byte and no magic.
+//!
+//! Hex policy: a tag value or the content that is lowercase, even-length hex
+//! of at least 8 characters is written as its bytes with is_hex set, and
+//! decoded back to lowercase hex. Upstream also packs uppercase hex and any
+//! length, which loses case (`"ABCD"` comes back as `"abcd"`); we restrict
+//! packing to strings that survive the round trip.
+//!
+//! Canonical form (enforced by the decoder, so decode→encode is the
+//! identity): minimal varints; the `0x7F` escape only for lengths ≥ 127; a
+//! hex value decodes to ≥ 4 bytes; a text value is not packable hex; the tag
+//! section length matches its contents exactly (upstream treats length 0 as
+//! "no tags"; we always write `n_tags`, so the section is never empty); no
+//! trailing bytes.
+//!
+//! Not representable: a tag with more than 255 values (upstream's `as u8`
+//! silently truncates the count and corrupts the record) and `created_at`
+//! above `i64::MAX`.
+//!
+//! Differences from the upstream decoder, which we fix: it skips UTF-8
+//! validation (`from_utf8_unchecked`), reads the header and `hdr` bytes
+//! without checking the remaining input, has no varint length limit (the
+//! shift overflows past 64 bits), and sizes `Vec::with_capacity` from input
+//! counts. Ours validates UTF-8, bounds every read, rejects over-long
+//! varints and checks counts against [`Limits`] and the remaining input.
+
+use std::borrow::Cow;
+
+use crate::codec::{
+    BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
+    Profile, Reader,
+};
+use crate::model::hex::{self, is_lower_hex};
+use crate::model::{Event, EventRef};
+
+/// The registry entry.
+pub const PROFILE: Profile = Profile {
+    id: "dannypack",
+    family: Family::NostrSpecific,
+    capabilities: Capabilities {
+        deterministic: true,
+        self_describing: false,
+    },
+    enabled: true,
+    codec: &DannyPack,
+};
+
+const HEADER: usize = 138;
+const MIN_HEX_CHARS: usize = 8;
+const ESCAPE: u8 = 0x7f;
+
+/// DannyPack.
+pub struct DannyPack;
+
+fn put_varint(out: &mut Vec<u8>, mut n: u64) {
+    while n >= 0x80 {
+        out.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+fn packable(s: &str) -> bool {
+    s.len() >= MIN_HEX_CHARS && is_lower_hex(s)
+}
+
+fn put_hdr(out: &mut Vec<u8>, len: usize, is_hex: bool) {
+    let flag = if is_hex { 0x80 } else { 0 };
+    if len < usize::from(ESCAPE) {
+        out.push(flag | len as u8);
+    } else {
+        out.push(flag | ESCAPE);
+        put_varint(out, len as u64);
+    }
+}
+
+fn put_value(out: &mut Vec<u8>, s: &str) {
+    if packable(s) {
+        put_hdr(out, s.len() / 2, true);
+        hex::decode_into(s, out);
+    } else {
+        put_hdr(out, s.len(), false);
+        out.extend_from_slice(s.as_bytes());
+    }
+}
+
+fn refuse(reason: String) -> EncodeError {
+    EncodeError {
+        profile: PROFILE.id,
+        reason,
+    }
+}
+
+impl Codec for DannyPack {
+    fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        let created_at = i64::try_from(event.created_at)
+            .map_err(|_| refuse(format!("created_at {} exceeds i64", event.created_at)))?;
+        if let Some(tag) = event.tags.iter().find(|t| t.len() > usize::from(u8::MAX)) {
+            return Err(refuse(format!("a tag of {} values exceeds 255", tag.len())));
+        }
+        out.extend_from_slice(&event.id);
+        out.extend_from_slice(&event.pubkey);
+        out.extend_from_slice(&event.sig);
+        out.extend_from_slice(&created_at.to_le_bytes());
+        out.extend_from_slice(&event.kind.to_le_bytes());
+        let start = out.len();
+        put_varint(out, event.tags.len() as u64);
+        for tag in &event.tags {
+            out.push(tag.len() as u8);
+            for value in tag {
+                put_value(out, value);
+            }
+        }
+        let mut len = Vec::with_capacity(10);
+        put_varint(&mut len, (out.len() - start) as u64);
+        out.splice(start..start, len);
+        put_value(out, &event.content);
+        Ok(())
+    }
+
+    fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
+        let p = parse::<String>(bytes, limits)?;
+        Ok(Event {
+            id: *p.id,
+            pubkey: *p.pubkey,
+            sig: *p.sig,
+            created_at: p.created_at,
+            kind: p.kind,
+            tags: p.tags,
+            content: p.content,
+        })
+    }
+
+    fn borrowed(&self) -> Option<&dyn BorrowDecode> {
+        Some(self)
+    }
+}
+
+impl BorrowDecode for DannyPack {
+    fn decode_ref<'a>(
+        &self,
+        bytes: &'a [u8],
+        limits: &Limits,
+    ) -> Result<EventRef<'a>, DecodeError> {
+        let p = parse::<Cow<'a, str>>(bytes, limits)?;
+        Ok(EventRef {
+            id: Cow::Borrowed(p.id),
+            pubkey: Cow::Borrowed(p.pubkey),
+            sig: Cow::Borrowed(p.sig),
+            created_at: p.created_at,
+            kind: p.kind,
+            tags: p.tags,
+            content: p.content,
+        })
+    }
+
+    /// Fixed offsets: pubkey at 32, kind at 136. Only the header is checked.
+    fn kind_and_pubkey(
+        &self,
+        bytes: &[u8],
+        limits: &Limits,
+    ) -> Result<(u16, [u8; 32]), DecodeError> {
+        size_ok(bytes, limits)?;
+        if bytes.len() < HEADER {
+            return Err(DecodeError::at(DecodeErrorKind::Truncated, bytes.len()));
+        }
+        let pubkey: [u8; 32] = bytes[32..64].try_into().expect("32 bytes");
+        Ok((u16::from_le_bytes([bytes[136], bytes[137]]), pubkey))
+    }
+}
+
+fn size_ok(bytes: &[u8], limits: &Limits) -> Result<(), DecodeError> {
+    if bytes.len() > limits.max_event_bytes {
+        return Err(DecodeError::at(
+            DecodeErrorKind::LimitExceeded("event bytes"),
+            0,
+        ));
+    }
+    Ok(())
+}
+
+struct Parsed<'a, S> {
+    id: &'a [u8; 32],
+    pubkey: &'a [u8; 32],
+    sig: &'a [u8; 64],
+    created_at: u64,
+    kind: u16,
+    tags: Vec<Vec<S>>,
+    content: S,
+}
+
+fn parse<'a, S: From<&'a str> + From<String>>(
+    bytes: &'a [u8],
+    limits: &Limits,
+) -> Result<Parsed<'a, S>, DecodeError> {
+    size_ok(bytes, limits)?;
+    let mut r = Reader::new(bytes);
+    let id = r.array::<32>()?;
+    let pubkey = r.array::<32>()?;
+    let sig = r.array::<64>()?;
+    let created_at = u64::try_from(i64::from_le_bytes(*r.array::<8>()?))
+        .map_err(|_| DecodeError::at(DecodeErrorKind::Invalid("negative created_at"), 128))?;
+    let kind = u16::from_le_bytes(*r.array::<2>()?);
+    let section = r.uvarint(true)?;
+    let section = r.count(section, 1, usize::MAX, "tag section bytes")?;
+    let end = r.offset() + section;
+    let n_tags = r.uvarint(true)?;
+    let n_tags = r.count(n_tags, 1, limits.max_tags, "tags")?;
+    let mut tags = Vec::with_capacity(n_tags);
+    for _ in 0..n_tags {
+        let n = r.u8()?;
+        let n = r.count(u64::from(n), 1, limits.max_values_per_tag, "values per tag")?;
+        let mut tag = Vec::with_capacity(n);
+        for _ in 0..n {
+            tag.push(value(&mut r, limits.max_value_bytes)?);
+        }
+        tags.push(tag);
+    }
+    if r.offset() != end {
+        return Err(r.error(DecodeErrorKind::Invalid("tag section length mismatch")));
+    }
+    let content = value(&mut r, usize::MAX)?;
+    r.finish()?;
+    Ok(Parsed {
+        id,
+        pubkey,
+        sig,
+        created_at,
+        kind,
+        tags,
+        content,
+    })
+}
+
+fn value<'a, S: From<&'a str> + From<String>>(
+    r: &mut Reader<'a>,
+    max_text: usize,
+) -> Result<S, DecodeError> {
+    let at = r.offset();
+    let hdr = r.u8()?;
+    let is_hex = hdr & 0x80 != 0;
+    let mut len = u64::from(hdr & ESCAPE);
+    if len == u64::from(ESCAPE) {
+        len = r.uvarint(true)?;
+        if len < u64::from(ESCAPE) {
+            return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
+        }
+    }
+    let text = if is_hex { len.saturating_mul(2) } else { len };
+    if text > max_text as u64 {
+        return Err(DecodeError::at(
+            DecodeErrorKind::LimitExceeded("tag value bytes"),
+            at,
+        ));
+    }
+    let len = r.count(len, 1, usize::MAX, "value bytes")?;
+    if is_hex {
+        if len * 2 < MIN_HEX_CHARS {
+            return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
+        }
+        Ok(S::from(hex::encode(r.take(len)?)))
+    } else {
+        let s = r.str(len)?;
+        if packable(s) {
+            return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
+        }
+        Ok(S::from(s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profiles::nostr_test_support::{self as support, golden_event, unhex};
+
+    fn golden_bytes() -> Vec<u8> {
+        unhex(&format!(
+            "{} {} {} 00f1536500000000 0100 38 03 \
+             02 0165 a0{} \
+             02 0170 06414243444546 \
+             02 0174 056e6f737472 \
+             03 68690a",
+            "11".repeat(32),
+            "22".repeat(32),
+            "33".repeat(64),
+            "ab".repeat(32),
+        ))
+    }
+
+    #[test]
+    fn golden_vector() {
+        let mut out = Vec::new();
+        DannyPack.encode(&golden_event(), &mut out).unwrap();
+        assert_eq!(support::hex(&out), support::hex(&golden_bytes()));
+        let limits = Limits::default();
+        assert_eq!(DannyPack.decode(&out, &limits).unwrap(), golden_event());
+        assert_eq!(
+            DannyPack.kind_and_pubkey(&out, &limits).unwrap(),
+            (1, [0x22; 32])
+        );
+    }
+
+    #[test]
+    fn long_values_and_hex_content() {
+        let mut e = golden_event();
+        e.content = "ab".repeat(200);
+        e.tags = vec![vec!["x".repeat(127), "abcdef".into(), "abcdef01".into()]];
+        let mut out = Vec::new();
+        DannyPack.encode(&e, &mut out).unwrap();
+        assert_eq!(
+            support::hex(&out[out.len() - 203..out.len() - 200]),
+            "ffc801"
+        );
+        let tags = support::hex(&out[HEADER..HEADER + 5]);
+        assert_eq!(tags, "8f01".to_owned() + "01" + "03" + "7f");
+        assert_eq!(DannyPack.decode(&out, &Limits::default()).unwrap(), e);
+    }
+
+    #[test]
+    fn generated_round_trip() {
+        let (refused, total, json) = support::round_trip_generated(&DannyPack, true);
+        assert_eq!(refused, 0);
+        eprintln!("dannypack: {total} bytes vs json {json}");
+    }
+
+    #[test]
+    fn truncations_and_trailing_bytes() {
+        support::truncations_fail(&DannyPack, &golden_bytes());
+    }
+
+    #[test]
+    fn limits() {
+        support::limits_enforced(&DannyPack, golden_event());
+        let limits = Limits::default();
+        let mut huge = golden_bytes()[..HEADER].to_vec();
+        huge.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0x0f, 0x00]);
+        let err = DannyPack.decode(&huge, &limits).unwrap_err();
+        assert!(support::is_bounded_failure(err.kind), "{err}");
+        let mut tags = golden_bytes()[..HEADER].to_vec();
+        tags.extend_from_slice(&[0x04, 0xff, 0xff, 0xff, 0x0f]);
+        let err = DannyPack.decode(&tags, &limits).unwrap_err();
+        assert!(support::is_bounded_failure(err.kind), "{err}");
+        let mut value = golden_bytes()[..HEADER].to_vec();
+        value.extend_from_slice(&[0x07, 0x01, 0x01, 0x7f, 0xff, 0xff, 0xff, 0x0f]);
+        let err = DannyPack.decode(&value, &limits).unwrap_err();
+        assert!(support::is_bounded_failure(err.kind), "{err}");
+        let mut bad_utf8 = golden_bytes()[..HEADER].to_vec();
+        bad_utf8.extend_from_slice(&[0x01, 0x00, 0x01, 0xff]);
+        assert_eq!(
+            DannyPack.decode(&bad_utf8, &limits).unwrap_err().kind,
+            DecodeErrorKind::BadUtf8
+        );
+        let mut long_varint = golden_bytes()[..HEADER].to_vec();
+        long_varint.extend_from_slice(&[0x80; 11]);
+        assert_eq!(
+            DannyPack.decode(&long_varint, &limits).unwrap_err().kind,
+            DecodeErrorKind::BadVarint
+        );
+    }
+
+    #[test]
+    fn not_representable() {
+        let mut out = Vec::new();
+        let mut e = golden_event();
+        e.tags = vec![vec!["v".into(); 256]];
+        let err = DannyPack.encode(&e, &mut out).unwrap_err();
+        assert!(err.reason.contains("255"), "{err}");
+        let mut e = golden_event();
+        e.created_at = u64::MAX;
+        assert!(DannyPack.encode(&e, &mut out).is_err());
+        assert!(out.is_empty());
+        let mut edge = golden_event();
+        edge.tags = vec![vec!["v".into(); 255]];
+        DannyPack.encode(&edge, &mut out).unwrap();
+        assert_eq!(DannyPack.decode(&out, &Limits::default()).unwrap(), edge);
+    }
+
+    #[test]
+    fn case_and_short_hex_stay_text() {
+        let mut e = golden_event();
+        e.tags = vec![vec!["ABCDEF01".into(), "abcdef".into(), "abcdef0".into()]];
+        e.content = "DEADBEEF".into();
+        let mut out = Vec::new();
+        DannyPack.encode(&e, &mut out).unwrap();
+        assert!(out[HEADER..].iter().all(|b| b & 0x80 == 0));
+        assert_eq!(DannyPack.decode(&out, &Limits::default()).unwrap(), e);
+    }
+}

@@ -1,0 +1,359 @@
+//! `gonostr-binary`: the deprecated binary layout of go-nostr
+//! (`binary/hybrid.go` `Marshal`/`Unmarshal`, `binary/limits.go`, v0.32.0),
+//! reproduced byte for byte, including its cursor quirk.
+//!
+//! | offset | field | encoding |
+//! |---|---|---|
+//! | 0 | id | 32 raw bytes |
+//! | 32 | pubkey | 32 raw bytes |
+//! | 64 | sig | 64 raw bytes |
+//! | 128 | created_at | u32 big-endian |
+//! | 132 | kind | u16 big-endian |
+//! | 134 | content length | u16 big-endian |
+//! | 136 | content | UTF-8 bytes |
+//! | … | n_tags | u16 big-endian |
+//! | per tag | n_items | u8 |
+//! | per item | len, bytes, pad | u16 big-endian, UTF-8 bytes, one `0x00` byte |
+//!
+//! The pad byte: `Marshal` advances its cursor with `curr++` *before* each
+//! item while the previous item already left it one past its last byte, so
+//! every item is followed by one unused byte, zero in Go's freshly
+//! allocated buffer; the final `buf[0 : curr+1]` keeps the last one. An event
+//! with no tags ends right after `n_tags`. The decoder requires every pad to
+//! be `0x00` (canonical form) and the input to end exactly there.
+//!
+//! Hex policy: none; every tag item is carried as its UTF-8 string.
+//!
+//! Not representable (encoding fails, as `Marshal` does): content over
+//! 65,535 bytes, more than 65,535 tags, more than 255 items in a tag, an item
+//! over 65,535 bytes, `created_at` above `u32::MAX`.
+//!
+//! Differences from upstream: `Unmarshal` does no bounds checks of its own
+//! (it recovers from the Go index panic), ignores trailing bytes and does
+//! not validate UTF-8; ours is bounds-checked against [`Limits`] and the
+//! remaining input, validates UTF-8 and rejects trailing or non-zero pad
+//! bytes. `Marshal` allocates a fixed `136 + len(content) + 65536 +
+//! 40·len(tags)` buffer, so a tag section larger than `65536 + 40·n_tags`
+//! bytes (e.g. a follow list of over ~1,100 `p` tags with relay hints)
+//! indexes past it and panics in Go; ours encodes it.
+
+use std::borrow::Cow;
+
+use crate::codec::{
+    BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
+    Profile, Reader,
+};
+use crate::model::{Event, EventRef};
+
+/// The registry entry.
+pub const PROFILE: Profile = Profile {
+    id: "gonostr-binary",
+    family: Family::NostrSpecific,
+    capabilities: Capabilities {
+        deterministic: true,
+        self_describing: false,
+    },
+    enabled: true,
+    codec: &GoNostrBinary,
+};
+
+const HEADER: usize = 136;
+
+/// go-nostr's `binary` package layout.
+pub struct GoNostrBinary;
+
+fn refuse(reason: String) -> EncodeError {
+    EncodeError {
+        profile: PROFILE.id,
+        reason,
+    }
+}
+
+fn check(event: &Event) -> Result<(), EncodeError> {
+    if event.created_at > u64::from(u32::MAX) {
+        return Err(refuse(format!(
+            "created_at {} exceeds u32",
+            event.created_at
+        )));
+    }
+    if event.content.len() > usize::from(u16::MAX) {
+        return Err(refuse(format!(
+            "content of {} bytes exceeds 65535",
+            event.content.len()
+        )));
+    }
+    if event.tags.len() > usize::from(u16::MAX) {
+        return Err(refuse(format!("{} tags exceed 65535", event.tags.len())));
+    }
+    for tag in &event.tags {
+        if tag.len() > usize::from(u8::MAX) {
+            return Err(refuse(format!("a tag of {} items exceeds 255", tag.len())));
+        }
+        if let Some(v) = tag.iter().find(|v| v.len() > usize::from(u16::MAX)) {
+            return Err(refuse(format!(
+                "a tag item of {} bytes exceeds 65535",
+                v.len()
+            )));
+        }
+    }
+    Ok(())
+}
+
+impl Codec for GoNostrBinary {
+    fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        check(event)?;
+        out.extend_from_slice(&event.id);
+        out.extend_from_slice(&event.pubkey);
+        out.extend_from_slice(&event.sig);
+        out.extend_from_slice(&(event.created_at as u32).to_be_bytes());
+        out.extend_from_slice(&event.kind.to_be_bytes());
+        out.extend_from_slice(&(event.content.len() as u16).to_be_bytes());
+        out.extend_from_slice(event.content.as_bytes());
+        out.extend_from_slice(&(event.tags.len() as u16).to_be_bytes());
+        for tag in &event.tags {
+            out.push(tag.len() as u8);
+            for item in tag {
+                out.extend_from_slice(&(item.len() as u16).to_be_bytes());
+                out.extend_from_slice(item.as_bytes());
+                out.push(0);
+            }
+        }
+        Ok(())
+    }
+
+    fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
+        let p = parse::<String>(bytes, limits)?;
+        Ok(Event {
+            id: *p.id,
+            pubkey: *p.pubkey,
+            sig: *p.sig,
+            created_at: p.created_at,
+            kind: p.kind,
+            tags: p.tags,
+            content: p.content.to_owned(),
+        })
+    }
+
+    fn borrowed(&self) -> Option<&dyn BorrowDecode> {
+        Some(self)
+    }
+}
+
+impl BorrowDecode for GoNostrBinary {
+    fn decode_ref<'a>(
+        &self,
+        bytes: &'a [u8],
+        limits: &Limits,
+    ) -> Result<EventRef<'a>, DecodeError> {
+        let p = parse::<Cow<'a, str>>(bytes, limits)?;
+        Ok(EventRef {
+            id: Cow::Borrowed(p.id),
+            pubkey: Cow::Borrowed(p.pubkey),
+            sig: Cow::Borrowed(p.sig),
+            created_at: p.created_at,
+            kind: p.kind,
+            tags: p.tags,
+            content: Cow::Borrowed(p.content),
+        })
+    }
+
+    /// Fixed offsets: pubkey at 32, kind at 132. Only the header is checked.
+    fn kind_and_pubkey(
+        &self,
+        bytes: &[u8],
+        limits: &Limits,
+    ) -> Result<(u16, [u8; 32]), DecodeError> {
+        size_ok(bytes, limits)?;
+        if bytes.len() < HEADER + 2 {
+            return Err(DecodeError::at(DecodeErrorKind::Truncated, bytes.len()));
+        }
+        let pubkey: [u8; 32] = bytes[32..64].try_into().expect("32 bytes");
+        Ok((u16::from_be_bytes([bytes[132], bytes[133]]), pubkey))
+    }
+}
+
+fn size_ok(bytes: &[u8], limits: &Limits) -> Result<(), DecodeError> {
+    if bytes.len() > limits.max_event_bytes {
+        return Err(DecodeError::at(
+            DecodeErrorKind::LimitExceeded("event bytes"),
+            0,
+        ));
+    }
+    Ok(())
+}
+
+struct Parsed<'a, S> {
+    id: &'a [u8; 32],
+    pubkey: &'a [u8; 32],
+    sig: &'a [u8; 64],
+    created_at: u64,
+    kind: u16,
+    tags: Vec<Vec<S>>,
+    content: &'a str,
+}
+
+fn u16be(r: &mut Reader<'_>) -> Result<u16, DecodeError> {
+    Ok(u16::from_be_bytes(*r.array::<2>()?))
+}
+
+fn parse<'a, S: From<&'a str>>(
+    bytes: &'a [u8],
+    limits: &Limits,
+) -> Result<Parsed<'a, S>, DecodeError> {
+    size_ok(bytes, limits)?;
+    let mut r = Reader::new(bytes);
+    let id = r.array::<32>()?;
+    let pubkey = r.array::<32>()?;
+    let sig = r.array::<64>()?;
+    let created_at = u64::from(u32::from_be_bytes(*r.array::<4>()?));
+    let kind = u16be(&mut r)?;
+    let len = u16be(&mut r)?;
+    let content = r.str(usize::from(len))?;
+    let n_tags = u16be(&mut r)?;
+    let n_tags = r.count(u64::from(n_tags), 1, limits.max_tags, "tags")?;
+    let mut tags = Vec::with_capacity(n_tags);
+    for _ in 0..n_tags {
+        let n = r.u8()?;
+        let n = r.count(u64::from(n), 3, limits.max_values_per_tag, "values per tag")?;
+        let mut tag = Vec::with_capacity(n);
+        for _ in 0..n {
+            let at = r.offset();
+            let len = usize::from(u16be(&mut r)?);
+            if len > limits.max_value_bytes {
+                return Err(DecodeError::at(
+                    DecodeErrorKind::LimitExceeded("tag value bytes"),
+                    at,
+                ));
+            }
+            tag.push(S::from(r.str(len)?));
+            if r.u8()? != 0 {
+                return Err(DecodeError::at(
+                    DecodeErrorKind::NonCanonical,
+                    r.offset() - 1,
+                ));
+            }
+        }
+        tags.push(tag);
+    }
+    r.finish()?;
+    Ok(Parsed {
+        id,
+        pubkey,
+        sig,
+        created_at,
+        kind,
+        tags,
+        content,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profiles::nostr_test_support::{self as support, golden_event, unhex};
+
+    fn golden_bytes() -> Vec<u8> {
+        let e_value = "61 62".repeat(32);
+        unhex(&format!(
+            "{} {} {} 6553f100 0001 0003 68690a 0003 \
+             02 0001 65 00 0040 {e_value} 00 \
+             02 0001 70 00 0006 414243444546 00 \
+             02 0001 74 00 0005 6e6f737472 00",
+            "11".repeat(32),
+            "22".repeat(32),
+            "33".repeat(64),
+        ))
+    }
+
+    #[test]
+    fn golden_vector() {
+        let mut out = Vec::new();
+        GoNostrBinary.encode(&golden_event(), &mut out).unwrap();
+        assert_eq!(support::hex(&out), support::hex(&golden_bytes()));
+        let limits = Limits::default();
+        assert_eq!(GoNostrBinary.decode(&out, &limits).unwrap(), golden_event());
+        assert_eq!(
+            GoNostrBinary.kind_and_pubkey(&out, &limits).unwrap(),
+            (1, [0x22; 32])
+        );
+    }
+
+    #[test]
+    fn no_tags_and_empty_tag_have_no_pad() {
+        let mut e = golden_event();
+        e.tags = vec![vec![], vec!["x".into()]];
+        let mut out = Vec::new();
+        GoNostrBinary.encode(&e, &mut out).unwrap();
+        assert_eq!(
+            support::hex(&out[139..]),
+            "0002".to_owned() + "00" + "01" + "000178" + "00"
+        );
+        e.tags.clear();
+        out.clear();
+        GoNostrBinary.encode(&e, &mut out).unwrap();
+        assert_eq!(out.len(), HEADER + 3 + 2);
+    }
+
+    #[test]
+    fn generated_round_trip() {
+        let (refused, total, json) = support::round_trip_generated(&GoNostrBinary, true);
+        assert_eq!(refused, 0);
+        eprintln!("gonostr-binary: {total} bytes vs json {json}");
+    }
+
+    #[test]
+    fn truncations_and_trailing_bytes() {
+        support::truncations_fail(&GoNostrBinary, &golden_bytes());
+    }
+
+    #[test]
+    fn limits() {
+        support::limits_enforced(&GoNostrBinary, golden_event());
+        let limits = Limits::default();
+        let mut huge = golden_bytes()[..HEADER].to_vec();
+        huge[134..136].copy_from_slice(&[0, 0]);
+        huge.extend_from_slice(&[0xff, 0xff]);
+        let err = GoNostrBinary.decode(&huge, &limits).unwrap_err();
+        assert_eq!(err.kind, DecodeErrorKind::LimitExceeded("tags"), "{err}");
+        huge[136..138].copy_from_slice(&[0x00, 0x01]);
+        huge.extend_from_slice(&[0xff]);
+        let err = GoNostrBinary.decode(&huge, &limits).unwrap_err();
+        assert!(support::is_bounded_failure(err.kind), "{err}");
+        let mut pad = golden_bytes();
+        let last = pad.len() - 1;
+        pad[last] = 1;
+        assert_eq!(
+            GoNostrBinary.decode(&pad, &limits).unwrap_err(),
+            DecodeError::at(DecodeErrorKind::NonCanonical, last)
+        );
+    }
+
+    #[test]
+    fn not_representable() {
+        let mut out = Vec::new();
+        type Mutation = fn(&mut Event);
+        let cases: [(Mutation, &str); 5] = [
+            (|e| e.content = "x".repeat(65_536), "content"),
+            (|e| e.tags = vec![vec![]; 65_536], "tags"),
+            (|e| e.tags = vec![vec!["v".into(); 256]], "items"),
+            (|e| e.tags = vec![vec!["x".repeat(65_536)]], "tag item"),
+            (|e| e.created_at = u64::from(u32::MAX) + 1, "created_at"),
+        ];
+        for (mutate, what) in cases {
+            let mut e = golden_event();
+            mutate(&mut e);
+            let err = GoNostrBinary.encode(&e, &mut out).unwrap_err();
+            assert!(err.reason.contains(what), "{err}");
+            assert!(out.is_empty());
+        }
+        let mut edge = golden_event();
+        edge.content = "x".repeat(65_535);
+        edge.created_at = u64::from(u32::MAX);
+        edge.tags = vec![vec!["v".into(); 255]];
+        GoNostrBinary.encode(&edge, &mut out).unwrap();
+        assert_eq!(
+            GoNostrBinary.decode(&out, &Limits::default()).unwrap(),
+            edge
+        );
+    }
+}

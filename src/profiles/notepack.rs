@@ -1,0 +1,423 @@
+//! `notepack`: jb55's compact binary note format (notepack `SPEC.md`, crates.io
+//! `notepack` 0.3.0), byte-compatible with that crate in both directions.
+//!
+//! | field | encoding |
+//! |---|---|
+//! | version | `varint(1)` (one byte `0x01`) |
+//! | id, pubkey, sig | raw 32, 32, 64 bytes |
+//! | created_at | `varint` (u64) |
+//! | kind | `varint` (≤ 65535 here; upstream allows u64) |
+//! | content | `varint(len)` + UTF-8 bytes |
+//! | tags | `varint(n_tags)`; per tag `varint(n_elems)`; per element `varint((len << 1) \| is_bytes)` + payload |
+//!
+//! Varints are unsigned LEB128. Content comes before the tags.
+//!
+//! Hex policy (the upstream heuristic, which is exact for our model): a tag
+//! element that is non-empty, even-length, lowercase hex
+//! ([`is_lower_hex`]) is written as bytes (`is_bytes = 1`, `len` = decoded
+//! length), whatever its length; every other element, including the empty
+//! string, is UTF-8 text. Decoding re-emits bytes as lowercase hex, so the
+//! round trip is exact. Content is never hex-packed.
+//!
+//! Canonical form, enforced by the decoder so that decode→encode reproduces
+//! the input: the version is exactly `0x01`; every varint is minimal; a bytes
+//! element is non-empty; a text element is not lowercase hex (the encoder
+//! would have packed it). Trailing bytes are an error.
+//!
+//! Differences from upstream 0.3.0, all on the decoding side (the encoder is
+//! byte-identical, see the interop tests):
+//! - `SPEC.md` §3.1 lists a `u8 version` field, §13 says "no version field
+//!   is present" and the §9 test vector has none; the code writes
+//!   `varint(1)`. We follow the code, and reject any other version (upstream
+//!   reads it and ignores it, truncated `as u8`).
+//! - upstream `read_bytes` slices without a length check, so a truncated
+//!   id/pubkey/sig or content panics; ours returns `Truncated`.
+//! - upstream's varint reader accepts a 10th byte and shifts it by 63,
+//!   silently dropping its upper six bits; ours rejects such a varint
+//!   (`BadVarint`), as SPEC §4.2 requires.
+//! - upstream sizes `Vec::with_capacity` from input counts when
+//!   materialising tags (`note.rs`, `main.rs`); ours bounds every count by
+//!   [`Limits`] and the remaining input before allocating.
+//! - upstream accepts non-minimal varints, empty byte elements and text
+//!   elements that look like hex; we reject them as `NonCanonical`.
+//!
+//! The `notepack_` + base64 string form is not part of this profile.
+
+use std::borrow::Cow;
+
+use crate::codec::{
+    BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
+    Profile, Reader,
+};
+use crate::model::hex::{self, is_lower_hex};
+use crate::model::{Event, EventRef};
+
+/// The registry entry.
+pub const PROFILE: Profile = Profile {
+    id: "notepack",
+    family: Family::NostrSpecific,
+    capabilities: Capabilities {
+        deterministic: true,
+        self_describing: false,
+    },
+    enabled: true,
+    codec: &Notepack,
+};
+
+/// The only version byte upstream writes.
+const VERSION: u8 = 1;
+
+/// jb55's notepack.
+pub struct Notepack;
+
+fn put_varint(out: &mut Vec<u8>, mut n: u64) {
+    while n >= 0x80 {
+        out.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+fn put_element(out: &mut Vec<u8>, s: &str) {
+    if is_lower_hex(s) {
+        put_varint(out, ((s.len() / 2) as u64) << 1 | 1);
+        hex::decode_into(s, out);
+    } else {
+        put_varint(out, (s.len() as u64) << 1);
+        out.extend_from_slice(s.as_bytes());
+    }
+}
+
+impl Codec for Notepack {
+    fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        out.push(VERSION);
+        out.extend_from_slice(&event.id);
+        out.extend_from_slice(&event.pubkey);
+        out.extend_from_slice(&event.sig);
+        put_varint(out, event.created_at);
+        put_varint(out, u64::from(event.kind));
+        put_varint(out, event.content.len() as u64);
+        out.extend_from_slice(event.content.as_bytes());
+        put_varint(out, event.tags.len() as u64);
+        for tag in &event.tags {
+            put_varint(out, tag.len() as u64);
+            for value in tag {
+                put_element(out, value);
+            }
+        }
+        Ok(())
+    }
+
+    fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
+        let p = parse::<String>(bytes, limits)?;
+        Ok(Event {
+            id: *p.id,
+            pubkey: *p.pubkey,
+            sig: *p.sig,
+            created_at: p.created_at,
+            kind: p.kind,
+            tags: p.tags,
+            content: p.content.to_owned(),
+        })
+    }
+
+    fn borrowed(&self) -> Option<&dyn BorrowDecode> {
+        Some(self)
+    }
+}
+
+impl BorrowDecode for Notepack {
+    fn decode_ref<'a>(
+        &self,
+        bytes: &'a [u8],
+        limits: &Limits,
+    ) -> Result<EventRef<'a>, DecodeError> {
+        let p = parse::<Cow<'a, str>>(bytes, limits)?;
+        Ok(EventRef {
+            id: Cow::Borrowed(p.id),
+            pubkey: Cow::Borrowed(p.pubkey),
+            sig: Cow::Borrowed(p.sig),
+            created_at: p.created_at,
+            kind: p.kind,
+            tags: p.tags,
+            content: Cow::Borrowed(p.content),
+        })
+    }
+
+    fn kind_and_pubkey(
+        &self,
+        bytes: &[u8],
+        limits: &Limits,
+    ) -> Result<(u16, [u8; 32]), DecodeError> {
+        let mut r = header(bytes, limits)?;
+        r.array::<32>()?;
+        let pubkey = *r.array::<32>()?;
+        r.take(64)?;
+        r.uvarint(true)?;
+        Ok((kind(&mut r)?, pubkey))
+    }
+}
+
+struct Parsed<'a, S> {
+    id: &'a [u8; 32],
+    pubkey: &'a [u8; 32],
+    sig: &'a [u8; 64],
+    created_at: u64,
+    kind: u16,
+    tags: Vec<Vec<S>>,
+    content: &'a str,
+}
+
+fn header<'a>(bytes: &'a [u8], limits: &Limits) -> Result<Reader<'a>, DecodeError> {
+    if bytes.len() > limits.max_event_bytes {
+        return Err(DecodeError::at(
+            DecodeErrorKind::LimitExceeded("event bytes"),
+            0,
+        ));
+    }
+    let mut r = Reader::new(bytes);
+    if r.u8()? != VERSION {
+        return Err(DecodeError::at(
+            DecodeErrorKind::Invalid("unknown version"),
+            0,
+        ));
+    }
+    Ok(r)
+}
+
+fn kind(r: &mut Reader<'_>) -> Result<u16, DecodeError> {
+    let at = r.offset();
+    let k = r.uvarint(true)?;
+    u16::try_from(k).map_err(|_| DecodeError::at(DecodeErrorKind::Invalid("kind above 65535"), at))
+}
+
+fn parse<'a, S: From<&'a str> + From<String>>(
+    bytes: &'a [u8],
+    limits: &Limits,
+) -> Result<Parsed<'a, S>, DecodeError> {
+    let mut r = header(bytes, limits)?;
+    let id = r.array::<32>()?;
+    let pubkey = r.array::<32>()?;
+    let sig = r.array::<64>()?;
+    let created_at = r.uvarint(true)?;
+    let kind = kind(&mut r)?;
+    let len = r.uvarint(true)?;
+    let len = r.count(len, 1, usize::MAX, "content bytes")?;
+    let content = r.str(len)?;
+    let n_tags = r.uvarint(true)?;
+    let n_tags = r.count(n_tags, 1, limits.max_tags, "tags")?;
+    let mut tags = Vec::with_capacity(n_tags);
+    for _ in 0..n_tags {
+        let n = r.uvarint(true)?;
+        let n = r.count(n, 1, limits.max_values_per_tag, "values per tag")?;
+        let mut tag = Vec::with_capacity(n);
+        for _ in 0..n {
+            tag.push(element(&mut r, limits)?);
+        }
+        tags.push(tag);
+    }
+    r.finish()?;
+    Ok(Parsed {
+        id,
+        pubkey,
+        sig,
+        created_at,
+        kind,
+        tags,
+        content,
+    })
+}
+
+fn element<'a, S: From<&'a str> + From<String>>(
+    r: &mut Reader<'a>,
+    limits: &Limits,
+) -> Result<S, DecodeError> {
+    let at = r.offset();
+    let raw = r.uvarint(true)?;
+    let is_bytes = raw & 1 == 1;
+    let len = raw >> 1;
+    let text_len = if is_bytes { len.saturating_mul(2) } else { len };
+    if text_len > limits.max_value_bytes as u64 {
+        return Err(DecodeError::at(
+            DecodeErrorKind::LimitExceeded("tag value bytes"),
+            at,
+        ));
+    }
+    let len = r.count(len, 1, usize::MAX, "tag value bytes")?;
+    if is_bytes {
+        if len == 0 {
+            return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
+        }
+        Ok(S::from(hex::encode(r.take(len)?)))
+    } else {
+        let s = r.str(len)?;
+        if is_lower_hex(s) {
+            return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
+        }
+        Ok(S::from(s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profiles::nostr_test_support::{self as support, golden_event, unhex};
+
+    fn golden_bytes() -> Vec<u8> {
+        unhex(&format!(
+            "01 {} {} {} 80e2cfaa06 01 03 68690a 03 \
+             02 0265 41{} \
+             02 0270 0c414243444546 \
+             02 0274 0a6e6f737472",
+            "11".repeat(32),
+            "22".repeat(32),
+            "33".repeat(64),
+            "ab".repeat(32),
+        ))
+    }
+
+    #[test]
+    fn golden_vector() {
+        let mut out = Vec::new();
+        Notepack.encode(&golden_event(), &mut out).unwrap();
+        assert_eq!(support::hex(&out), support::hex(&golden_bytes()));
+        assert_eq!(
+            Notepack.decode(&out, &Limits::default()).unwrap(),
+            golden_event()
+        );
+    }
+
+    #[test]
+    fn generated_round_trip() {
+        let (refused, total, json) = support::round_trip_generated(&Notepack, true);
+        assert_eq!(refused, 0);
+        eprintln!("notepack: {total} bytes vs json {json}");
+    }
+
+    #[test]
+    fn truncations_and_trailing_bytes() {
+        support::truncations_fail(&Notepack, &golden_bytes());
+    }
+
+    #[test]
+    fn limits() {
+        support::limits_enforced(&Notepack, golden_event());
+        let mut huge = golden_bytes()[..129].to_vec();
+        huge.extend_from_slice(&[0x00, 0x01, 0x00]);
+        huge.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0x0f]);
+        let err = Notepack.decode(&huge, &Limits::default()).unwrap_err();
+        assert!(support::is_bounded_failure(err.kind), "{err}");
+        let mut content = golden_bytes()[..129].to_vec();
+        content.extend_from_slice(&[0x00, 0x01, 0xff, 0xff, 0xff, 0xff, 0x0f]);
+        let err = Notepack.decode(&content, &Limits::default()).unwrap_err();
+        assert!(support::is_bounded_failure(err.kind), "{err}");
+    }
+
+    /// Inputs that break upstream 0.3.0 give clean errors here.
+    #[test]
+    fn upstream_defect_inputs_fail_cleanly() {
+        let limits = Limits::default();
+        // Truncated fixed fields and content: upstream `read_bytes` panics.
+        assert_eq!(
+            Notepack.decode(&[1, 0, 0], &limits).unwrap_err().kind,
+            DecodeErrorKind::Truncated
+        );
+        let mut short_content = golden_bytes()[..129].to_vec();
+        short_content.extend_from_slice(&[0x00, 0x01, 0x10, b'x']);
+        assert_eq!(
+            Notepack.decode(&short_content, &limits).unwrap_err().kind,
+            DecodeErrorKind::Truncated
+        );
+        // A 10-byte created_at whose last byte carries bits beyond 64.
+        let mut wide = golden_bytes()[..129].to_vec();
+        wide.extend_from_slice(&[0x80; 9]);
+        wide.extend_from_slice(&[0x02, 0x01, 0x00, 0x00]);
+        assert_eq!(
+            Notepack.decode(&wide, &limits).unwrap_err(),
+            DecodeError::at(DecodeErrorKind::BadVarint, 129)
+        );
+        // Huge declared tag and element counts in a few bytes.
+        let mut many = golden_bytes()[..129].to_vec();
+        many.extend_from_slice(&[0x00, 0x01, 0x00, 0x01, 0xff, 0xff, 0x03]);
+        let err = Notepack.decode(&many, &limits).unwrap_err();
+        assert!(support::is_bounded_failure(err.kind), "{err}");
+        // Version other than 1, and non-canonical encodings.
+        let mut v2 = golden_bytes();
+        v2[0] = 2;
+        assert!(Notepack.decode(&v2, &limits).is_err());
+        let mut text_hex = golden_bytes()[..129].to_vec();
+        text_hex.extend_from_slice(&[0x00, 0x01, 0x00, 0x01, 0x01, 0x04, b'a', b'b']);
+        assert_eq!(
+            Notepack.decode(&text_hex, &limits).unwrap_err().kind,
+            DecodeErrorKind::NonCanonical
+        );
+    }
+
+    /// Upstream 0.3.0 panics on truncated input (finding, checked cheaply).
+    #[test]
+    fn upstream_panics_on_truncated_input() {
+        let truncated = golden_bytes()[..40].to_vec();
+        let result =
+            std::panic::catch_unwind(|| notepack::NoteParser::new(&truncated).into_note().is_ok());
+        assert!(result.is_err(), "upstream 0.3.0 no longer panics");
+        // The 10th varint byte 0x02 is silently dropped upstream: reads as 0.
+        let mut wide = golden_bytes()[..129].to_vec();
+        wide.extend_from_slice(&[0x80; 9]);
+        wide.extend_from_slice(&[0x02, 0x01, 0x00, 0x00]);
+        let note = notepack::NoteParser::new(&wide).into_note().unwrap();
+        assert_eq!(note.created_at, 0, "upstream drops the 10th byte's bits");
+    }
+
+    fn to_upstream(e: &Event) -> notepack::NoteBuf {
+        notepack::NoteBuf {
+            id: hex::encode(&e.id),
+            pubkey: hex::encode(&e.pubkey),
+            created_at: e.created_at,
+            kind: u64::from(e.kind),
+            tags: e.tags.clone(),
+            content: e.content.clone(),
+            sig: hex::encode(&e.sig),
+        }
+    }
+
+    fn from_upstream(bytes: &[u8]) -> Event {
+        let note = notepack::NoteParser::new(bytes).into_note().unwrap();
+        let mut tags = Vec::new();
+        let mut cursor = note.tags.clone();
+        while let Some(elems) = cursor.next_tag().unwrap() {
+            let mut tag = Vec::new();
+            for elem in elems {
+                tag.push(match elem.unwrap() {
+                    notepack::StringType::Str(s) => s.to_owned(),
+                    notepack::StringType::Bytes(b) => hex::encode(b),
+                });
+            }
+            tags.push(tag);
+        }
+        Event {
+            id: *note.id,
+            pubkey: *note.pubkey,
+            sig: *note.sig,
+            created_at: note.created_at,
+            kind: u16::try_from(note.kind).unwrap(),
+            tags,
+            content: note.content.to_owned(),
+        }
+    }
+
+    /// Byte-compatible with crates.io notepack 0.3.0 in both directions.
+    #[test]
+    fn interop_with_upstream_crate() {
+        let mut events = crate::corpus::generate::generate(1, 300);
+        events.push(golden_event());
+        let limits = Limits::default();
+        for (i, e) in events.iter().enumerate() {
+            let mut ours = Vec::new();
+            Notepack.encode(e, &mut ours).unwrap();
+            let theirs = notepack::pack_note(&to_upstream(e)).unwrap();
+            assert_eq!(ours, theirs, "event {i}: encodings differ");
+            assert_eq!(from_upstream(&ours), *e, "event {i}: upstream decode");
+            assert_eq!(Notepack.decode(&theirs, &limits).unwrap(), *e, "event {i}");
+        }
+    }
+}
