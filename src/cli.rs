@@ -45,6 +45,20 @@ enum Command {
         #[arg(value_name = "IN")]
         input: PathBuf,
     },
+    /// Encoded size per profile over the valid events of the inputs: bytes per
+    /// event (mean, median, p99) overall and by kind, framed, and zstd over
+    /// the framed stream, each as a share of JSON over the same events.
+    Sizes {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Include disabled profiles.
+        #[arg(long)]
+        all: bool,
+        /// Input events (any shape `corpus audit` reads).
+        #[arg(value_name = "IN", required = true)]
+        inputs: Vec<PathBuf>,
+    },
     /// Decode a length-framed stream of a profile to JSON Lines (compact,
     /// NIP-01 field order). Bad input: one line with the byte offset on
     /// stderr and exit status 65.
@@ -228,6 +242,7 @@ fn run(cli: Cli) -> Result<()> {
             input,
         } => run_encode(&profile, output.as_deref(), &input),
         Command::Decode { profile, input } => run_decode(&profile, &input),
+        Command::Sizes { json, all, inputs } => run_sizes(json, all, &inputs),
     }
 }
 
@@ -310,6 +325,38 @@ fn run_encode(id: &str, output: Option<&Path>, input: &Path) -> Result<()> {
     }
     for r in &report.rejected {
         eprintln!("  rejected: {}: {}: {}", r.source, r.position, r.detail);
+    }
+    Ok(())
+}
+
+fn run_sizes(json: bool, all: bool, inputs: &[PathBuf]) -> Result<()> {
+    let mut events = Vec::new();
+    let report = audit::audit_paths(inputs, &LimitArgs::default_options(), |e| events.push(e))?;
+    let rows = crate::profiles::PROFILES
+        .iter()
+        .filter(|p| all || p.enabled)
+        .map(|p| crate::bench::sizes::measure(p, &events))
+        .collect::<io::Result<Vec<_>>>()?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+        return Ok(());
+    }
+    println!(
+        "{} valid events ({} records read, {} rejected, {} duplicates); zstd level {}",
+        events.len(),
+        report.read,
+        report.rejected.len(),
+        report.duplicates,
+        crate::bench::sizes::ZSTD_LEVEL
+    );
+    print!("{}", crate::bench::sizes::render(&rows));
+    for r in rows.iter().filter(|r| r.not_representable > 0) {
+        println!(
+            "{}: {} not representable, e.g. {}",
+            r.profile,
+            r.not_representable,
+            r.not_representable_reasons.join("; ")
+        );
     }
     Ok(())
 }

@@ -5,6 +5,7 @@
 //! | module | role |
 //! |---|---|
 //! | [`cli`] | the `binostr` command line |
+//! | [`bench`] | measurements over the registry (sizes) |
 //! | [`corpus`] | import, audit, generation, calibration and seeded selection of event corpora |
 //! | [`profiles`] | every wire profile and the one registry ([`profiles::PROFILES`]) |
 //! | [`codec`] | codec traits, decode errors with offsets, bounded readers |
@@ -12,6 +13,7 @@
 //! | [`model`] | the semantic event ([`Event`], [`EventRef`]) and lowercase-hex helpers |
 #![forbid(unsafe_code)]
 
+pub mod bench;
 pub mod cli;
 pub mod codec;
 pub mod corpus;

@@ -243,3 +243,32 @@ fn encode_then_decode_every_profile() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("unknown profile `nope`"));
 }
+
+#[test]
+fn sizes_cover_every_enabled_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c.jsonl");
+    generate(&corpus, 4, 80);
+    let o = binostr(&["sizes", "--json", path(&corpus)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    let enabled: Vec<&str> = binostr::profiles::enabled().map(|p| p.id).collect();
+    let measured: Vec<&str> = rows
+        .iter()
+        .map(|r| r["profile"].as_str().unwrap())
+        .collect();
+    assert_eq!(measured, enabled);
+    let json = &rows[0];
+    assert_eq!(json["profile"], "json");
+    assert_eq!(json["raw_total"], json["json_total"]);
+    for r in rows {
+        let events =
+            r["raw"]["events"].as_u64().unwrap() + r["not_representable"].as_u64().unwrap();
+        assert_eq!(events, 80, "{}", r["profile"]);
+        assert_eq!(
+            r["framed_total"].as_u64().unwrap(),
+            r["raw_total"].as_u64().unwrap() + 4 * r["raw"]["events"].as_u64().unwrap()
+        );
+    }
+}

@@ -1,0 +1,182 @@
+//! Encoded size per profile: raw bytes per event (mean, median, p99), by
+//! kind, length-framed, and zstd over the framed stream, each as a share of
+//! JSON over the *same* events, with not-representable events counted.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::codec::Profile;
+use crate::codec::framing::{FRAME_HEADER, write_frame};
+use crate::corpus::calibrate::percentile;
+use crate::model::Event;
+
+/// zstd level used for stream sizes.
+pub const ZSTD_LEVEL: i32 = 3;
+
+/// Per-event size statistics in bytes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Stats {
+    /// Events measured.
+    pub events: usize,
+    /// Mean bytes per event.
+    pub mean: f64,
+    /// Median.
+    pub p50: usize,
+    /// 99th percentile.
+    pub p99: usize,
+}
+
+impl Stats {
+    fn of(mut sizes: Vec<usize>) -> Self {
+        sizes.sort_unstable();
+        let total: usize = sizes.iter().sum();
+        Self {
+            events: sizes.len(),
+            mean: if sizes.is_empty() {
+                0.0
+            } else {
+                total as f64 / sizes.len() as f64
+            },
+            p50: percentile(&sizes, 50.0),
+            p99: percentile(&sizes, 99.0),
+        }
+    }
+}
+
+/// Sizes of one profile over a corpus.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProfileSizes {
+    /// Profile id.
+    pub profile: &'static str,
+    /// Events the profile refused to encode.
+    pub not_representable: usize,
+    /// The first refusal reasons, for the report.
+    pub not_representable_reasons: Vec<String>,
+    /// Raw record sizes over all represented events.
+    pub raw: Stats,
+    /// Raw record sizes per kind.
+    pub by_kind: BTreeMap<u16, Stats>,
+    /// Total bytes of the raw records.
+    pub raw_total: usize,
+    /// Total bytes with a 4-byte length per record.
+    pub framed_total: usize,
+    /// zstd (level [`ZSTD_LEVEL`]) of the framed stream.
+    pub zstd_total: usize,
+    /// Compact JSON bytes of the same events.
+    pub json_total: usize,
+    /// JSON of the same events, framed and zstd-compressed.
+    pub json_zstd_total: usize,
+}
+
+impl ProfileSizes {
+    /// Raw size as a share of JSON of the same events.
+    pub fn raw_share(&self) -> f64 {
+        ratio(self.raw_total, self.json_total)
+    }
+
+    /// Compressed size as a share of compressed JSON of the same events.
+    pub fn zstd_share(&self) -> f64 {
+        ratio(self.zstd_total, self.json_zstd_total)
+    }
+}
+
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 { 0.0 } else { a as f64 / b as f64 }
+}
+
+/// Measures `profile` over `events`.
+pub fn measure(profile: &Profile, events: &[Event]) -> std::io::Result<ProfileSizes> {
+    let mut record = Vec::new();
+    let mut json = Vec::new();
+    let mut framed = Vec::new();
+    let mut json_framed = Vec::new();
+    let mut sizes = Vec::with_capacity(events.len());
+    let mut by_kind: BTreeMap<u16, Vec<usize>> = BTreeMap::new();
+    let mut refused = Vec::new();
+    let mut json_total = 0;
+    for e in events {
+        record.clear();
+        if let Err(err) = profile.codec.encode(e, &mut record) {
+            refused.push(err.reason);
+            continue;
+        }
+        json.clear();
+        e.write_json(&mut json);
+        json_total += json.len();
+        write_frame(&mut framed, &record).map_err(std::io::Error::other)?;
+        write_frame(&mut json_framed, &json).map_err(std::io::Error::other)?;
+        sizes.push(record.len());
+        by_kind.entry(e.kind).or_default().push(record.len());
+    }
+    let raw_total = sizes.iter().sum();
+    Ok(ProfileSizes {
+        profile: profile.id,
+        not_representable: refused.len(),
+        not_representable_reasons: refused.into_iter().take(5).collect(),
+        framed_total: raw_total + FRAME_HEADER * sizes.len(),
+        raw: Stats::of(sizes),
+        by_kind: by_kind
+            .into_iter()
+            .map(|(k, v)| (k, Stats::of(v)))
+            .collect(),
+        raw_total,
+        zstd_total: zstd::bulk::compress(&framed, ZSTD_LEVEL)?.len(),
+        json_total,
+        json_zstd_total: zstd::bulk::compress(&json_framed, ZSTD_LEVEL)?.len(),
+    })
+}
+
+/// A Markdown table of `rows`, one line per profile.
+pub fn render(rows: &[ProfileSizes]) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::from(
+        "| profile | events | not repr. | mean B | p50 B | p99 B | raw % JSON | framed B | zstd B | zstd % JSON zstd |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {:.1} | {} | {} | {:.1} | {} | {} | {:.1} |",
+            r.profile,
+            r.raw.events,
+            r.not_representable,
+            r.raw.mean,
+            r.raw.p50,
+            r.raw.p99,
+            100.0 * r.raw_share(),
+            r.framed_total,
+            r.zstd_total,
+            100.0 * r.zstd_share()
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_is_exactly_its_own_baseline() {
+        let events = crate::corpus::generate::generate(5, 40);
+        let json = crate::profiles::find("json").unwrap();
+        let r = measure(json, &events).unwrap();
+        assert_eq!(r.raw.events, 40);
+        assert_eq!(r.not_representable, 0);
+        assert_eq!(r.raw_total, r.json_total);
+        assert_eq!(r.zstd_total, r.json_zstd_total);
+        assert_eq!(r.framed_total, r.raw_total + 4 * 40);
+        let expected: usize = events.iter().map(|e| e.to_json().len()).sum();
+        assert_eq!(r.json_total, expected);
+        assert_eq!(r.by_kind.values().map(|s| s.events).sum::<usize>(), 40);
+        assert!((r.raw_share() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn stats_are_exact() {
+        let s = Stats::of(vec![4, 1, 3, 2]);
+        assert_eq!((s.events, s.p50, s.p99), (4, 2, 4));
+        assert!((s.mean - 2.5).abs() < 1e-12);
+    }
+}
