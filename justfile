@@ -1,0 +1,35 @@
+# Binostr pipeline. Get just with `cargo install just`.
+# Recipes for later stages (campaign, aggregate, manifest, paper, ...) arrive with their issues.
+
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+export CARGO_TARGET_DIR := env_var_or_default("CARGO_TARGET_DIR", env_var("HOME") + "/.cache/binostr-target")
+
+# List recipes.
+default:
+    @just --list
+
+# The same gates as CI.
+ci:
+    bash .ci/run
+
+# Generate, audit and select the default corpus.
+corpus seed="1" count="10000" select="5000":
+    cargo run --release -- corpus default --seed {{seed}} --count {{count}} --select {{select}}
+
+# Audit the recorded real corpus (../shared/corpus or $BINOSTR_CORPUS_DIR).
+audit-real:
+    cargo run --release -- corpus audit --source real
+
+# Encoded sizes of every enabled profile on the default selection.
+sizes: corpus
+    cargo run --release -- sizes results/corpus/default/selection.jsonl
+
+# Rewrite the golden vectors from the code; review the diff before committing.
+bless:
+    BINOSTR_BLESS=1 cargo test --release --test conformance goldens
+
+# Criterion benches (audit throughput; encode/decode per profile).
+bench:
+    cargo bench --bench audit
+    cargo bench --bench codec
