@@ -6,9 +6,11 @@
 use crate::codec::Profile;
 
 pub mod json;
+pub mod msgpack;
+pub mod positional;
 
 /// The registry, in report order.
-pub static PROFILES: &[Profile] = &[json::PROFILE];
+pub static PROFILES: &[Profile] = &[json::PROFILE, msgpack::PROFILE];
 
 /// The profile with this id.
 pub fn find(id: &str) -> Option<&'static Profile> {
