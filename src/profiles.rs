@@ -5,9 +5,11 @@
 
 use crate::codec::Profile;
 
+pub mod bincode;
 pub mod json;
 pub mod msgpack;
 pub mod positional;
+pub mod postcard;
 
 /// The registry, in report order.
 pub static PROFILES: &[Profile] = &[json::PROFILE, msgpack::PROFILE];
