@@ -7,6 +7,7 @@ use crate::codec::Profile;
 
 pub mod bincode;
 pub mod cbor_packed;
+pub mod flexbuffers;
 pub mod json;
 pub mod msgpack;
 pub mod positional;

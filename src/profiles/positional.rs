@@ -208,6 +208,7 @@ pub struct PositionalSeed<'l, const TAGGED: bool> {
     input_len: usize,
     failure: Cell<Option<DecodeErrorKind>>,
     end: Cell<usize>,
+    budget: Cell<usize>,
 }
 
 impl<'l, const TAGGED: bool> PositionalSeed<'l, TAGGED> {
@@ -219,6 +220,7 @@ impl<'l, const TAGGED: bool> PositionalSeed<'l, TAGGED> {
             input_len: input.len(),
             failure: Cell::new(None),
             end: Cell::new(0),
+            budget: Cell::new(input.len()),
         }
     }
 
@@ -254,6 +256,24 @@ impl<'l, const TAGGED: bool> PositionalSeed<'l, TAGGED> {
         let start = (s.as_ptr() as usize).wrapping_sub(self.base);
         if start <= self.input_len {
             self.end.set(start + s.len());
+        }
+    }
+
+    /// Charges `n` bytes (at least 1) of decoded output against the input
+    /// length. Every element takes at least one input byte and every payload
+    /// byte its own input byte in the formats here, except where a format
+    /// can point several elements at shared data (FlexBuffers offsets): the
+    /// budget refuses such amplification.
+    fn charge<E: de::Error>(&self, n: usize) -> Result<(), E> {
+        match self.budget.get().checked_sub(n.max(1)) {
+            Some(left) => {
+                self.budget.set(left);
+                Ok(())
+            }
+            None => Err(self.fail(
+                DecodeErrorKind::LimitExceeded("decoded bytes exceed input"),
+                "amplification",
+            )),
         }
     }
 
@@ -359,15 +379,12 @@ impl<'de, const TAGGED: bool> Visitor<'de> for Text<'_, '_, TAGGED> {
 
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<String, E> {
         self.0.borrowed(v.as_bytes());
-        Ok(v.to_owned())
+        self.visit_str(v)
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+        self.0.charge(v.len())?;
         Ok(v.to_owned())
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<String, E> {
-        Ok(v)
     }
 }
 
@@ -396,6 +413,7 @@ impl<'de, const TAGGED: bool> Visitor<'de> for TagsSeed<'_, '_, TAGGED> {
         }
         let mut tags = Vec::with_capacity(s.cap(seq.size_hint(), max));
         while let Some(tag) = seq.next_element_seed(TagSeed(s))? {
+            s.charge(1)?;
             if tags.len() == max {
                 return Err(s.fail(DecodeErrorKind::LimitExceeded("tags"), "tags"));
             }
@@ -443,6 +461,10 @@ struct ValueSeed<'s, 'l, const TAGGED: bool>(&'s PositionalSeed<'l, TAGGED>);
 
 impl<const TAGGED: bool> ValueSeed<'_, '_, TAGGED> {
     fn restore<E: de::Error>(&self, v: TagValue<'_>) -> Result<String, E> {
+        self.0.charge(match v {
+            TagValue::Bytes(b) => b.len(),
+            TagValue::Text(t) => t.len(),
+        })?;
         restore(v, self.0.limits).map_err(|k| self.0.fail(k, "tag value"))
     }
 }
