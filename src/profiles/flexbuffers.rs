@@ -31,10 +31,11 @@
 //! `&buffer[address..]` and indexes `cursor[0]` without a bounds check (an
 //! element address computed from an unchecked vector length can reach past
 //! the end), `get_str`/`get_blob` add an input-controlled length to an
-//! address without overflow checks, and `deserialize_any` ends in
-//! `unreachable!` for unhandled type/width pairs. This was found by reading
-//! the code; the single-byte mutation sweep in the tests did not trigger a
-//! panic through this model, so no crashing input is pinned yet. There is no verifier in the
+//! address without overflow checks, `get_bool` slices
+//! `buffer[address..address + width]` unchecked, and `deserialize_any` ends
+//! in `unreachable!` for unhandled type/width pairs. The 3-byte input
+//! `00 6b 01` (root: a 64-bit Bool) panics in `get_bool`; it is pinned in
+//! the tests. There is no verifier in the
 //! Rust crate (the C++ library has one). This profile contains such panics
 //! with `catch_unwind` and reports `Invalid("flexbuffers reader panicked")`;
 //! that is a containment, not a bounded decoder (a panic=abort build would
@@ -171,6 +172,77 @@ mod tests {
         println!("flexbuffers: {total} bytes vs json {}", json_total());
     }
 
+    /// A hand-built event whose `tags` slots all point at ONE tag vector
+    /// holding ONE 1,000-byte string: FlexBuffers offsets allow sharing, so
+    /// the decoded size is not bounded by the input. (The crate's builder
+    /// declares `SHARE_STRINGS` but does not implement it.)
+    fn shared_tags(tags: usize) -> Vec<u8> {
+        let mut b: Vec<u8> = Vec::new();
+        let align = |b: &mut Vec<u8>, n: usize| b.resize(b.len().next_multiple_of(n), 0);
+        let blob = |b: &mut Vec<u8>, byte: u8, n: usize| {
+            b.push(u8::try_from(n).unwrap());
+            let at = b.len();
+            b.resize(at + n, byte);
+            at
+        };
+        let id = blob(&mut b, 0x11, 32);
+        let pubkey = blob(&mut b, 0x22, 32);
+        align(&mut b, 2);
+        b.extend(1_000u16.to_le_bytes());
+        let big = b.len();
+        b.resize(big + 1_000, b'x');
+        b.push(0);
+        align(&mut b, 2);
+        b.extend(1u16.to_le_bytes());
+        let tag = b.len();
+        b.extend(u16::try_from(tag - big).unwrap().to_le_bytes());
+        b.push(0x15); // String, 16-bit length
+        align(&mut b, 2);
+        b.extend(u16::try_from(tags).unwrap().to_le_bytes());
+        let tags_at = b.len();
+        for i in 0..tags {
+            let slot = tags_at + 2 * i;
+            b.extend(u16::try_from(slot - tag).unwrap().to_le_bytes());
+        }
+        b.resize(b.len() + tags, 0x29); // Vector, 16-bit slots
+        b.push(0);
+        let content = b.len();
+        b.push(0);
+        let sig = blob(&mut b, 0x33, 64);
+        align(&mut b, 4);
+        b.extend(7u32.to_le_bytes());
+        let ev = b.len();
+        let off = |b: &Vec<u8>, target: usize| u32::try_from(b.len() - target).unwrap();
+        for target in [id, pubkey] {
+            let o = off(&b, target);
+            b.extend(o.to_le_bytes());
+        }
+        b.extend(1_700_000_000u32.to_le_bytes());
+        b.extend(1u32.to_le_bytes());
+        for target in [tags_at, content, sig] {
+            let o = off(&b, target);
+            b.extend(o.to_le_bytes());
+        }
+        b.extend([0x64, 0x64, 0x0a, 0x0a, 0x29, 0x14, 0x64]);
+        let root = u8::try_from(b.len() - ev).unwrap();
+        b.extend([root, 0x2a, 0x01]);
+        b
+    }
+
+    #[test]
+    fn shared_offsets_cannot_amplify() {
+        let l = Limits::default();
+        let one = FlexBuffers.decode(&shared_tags(1), &l).unwrap();
+        assert_eq!(one.tags, vec![vec!["x".repeat(1_000)]]);
+        assert_eq!(one.created_at, 1_700_000_000);
+        let many = shared_tags(100);
+        assert!(many.len() < 1_500, "{}", many.len());
+        assert_eq!(
+            FlexBuffers.decode(&many, &l).unwrap_err().kind,
+            DecodeErrorKind::LimitExceeded("decoded bytes exceed input")
+        );
+    }
+
     #[test]
     fn hostile_bytes_are_contained() {
         let l = Limits::default();
@@ -188,6 +260,16 @@ mod tests {
             }
         }
         println!("flexbuffers: {panicked} single-byte mutations panicked inside the crate");
+        // a 3-byte root claiming a 64-bit Bool: `Reader::get_bool` slices
+        // 8 bytes past the end and panics inside the crate (found by a
+        // random-mutation sweep of the golden bytes)
+        assert_eq!(
+            FlexBuffers
+                .decode(&[0x00, 0x6b, 0x01], &l)
+                .unwrap_err()
+                .kind,
+            DecodeErrorKind::Invalid("flexbuffers reader panicked")
+        );
         // the event vector's length slot changed from 7 to 64
         let mut m = g.clone();
         let len_at = g.len() - 3 - 7 - 28 - 4;
