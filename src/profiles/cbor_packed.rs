@@ -366,7 +366,9 @@ impl<'b> Cbor<'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::positional::tests::{conformance, golden_event, json_total};
+    use crate::profiles::positional::tests::{
+        conformance, golden_event, json_total, mutation_sweep,
+    };
 
     fn h(s: &str) -> Vec<u8> {
         (0..s.len())
@@ -403,6 +405,11 @@ mod tests {
         let (unrepresentable, total) = conformance(&CborPacked, &golden);
         assert_eq!(unrepresentable, 0);
         println!("cbor-packed: {total} bytes vs json {}", json_total());
+    }
+
+    #[test]
+    fn every_accepted_mutation_is_canonical() {
+        mutation_sweep(&CborPacked, &golden(), true);
     }
 
     #[test]

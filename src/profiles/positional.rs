@@ -597,6 +597,8 @@ pub(crate) mod tests {
         };
         assert!(codec.decode(golden, &small).is_err());
 
+        mutation_sweep(codec, golden, false);
+
         let mut not_representable = 0;
         let mut total = 0;
         for e in crate::corpus::generate::generate(1, 300) {
@@ -616,6 +618,38 @@ pub(crate) mod tests {
             }
         }
         (not_representable, total)
+    }
+
+    /// 20,000 random 1–4 byte mutations of the golden bytes (fixed xorshift
+    /// seed): decoding never panics, and whatever decodes re-encodes (to the
+    /// same bytes when `identity`: a decoder that accepts only canonical input).
+    pub(crate) fn mutation_sweep(codec: &dyn Codec, golden: &[u8], identity: bool) {
+        let limits = Limits::default();
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..20_000 {
+            let mut m = golden.to_vec();
+            for _ in 0..=next() % 4 {
+                let i = usize::try_from(next() % m.len() as u64).unwrap();
+                m[i] = next().to_le_bytes()[0];
+            }
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                codec.decode(&m, &limits)
+            }));
+            let decoded = r.unwrap_or_else(|_| panic!("round {round} panicked"));
+            if let Ok(e) = decoded {
+                let mut out = Vec::new();
+                codec.encode(&e, &mut out).unwrap();
+                if identity {
+                    assert_eq!(out, m, "round {round}: accepted non-canonical input");
+                }
+            }
+        }
     }
 
     /// Total JSON size of the generated corpus.
