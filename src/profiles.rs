@@ -6,6 +6,7 @@
 use crate::codec::Profile;
 
 pub mod bincode;
+pub mod cbor_intmap;
 pub mod cbor_packed;
 pub mod flexbuffers;
 pub mod json;

@@ -165,7 +165,7 @@ struct Parts<'b, V> {
     content: &'b str,
 }
 
-fn check_size(bytes: &[u8], limits: &Limits) -> Result<(), DecodeError> {
+pub(super) fn check_size(bytes: &[u8], limits: &Limits) -> Result<(), DecodeError> {
     if bytes.len() > limits.max_event_bytes {
         return Err(DecodeError::at(
             DecodeErrorKind::LimitExceeded("event bytes"),
@@ -187,26 +187,10 @@ fn decode_parts<'b, V>(
     let pubkey = d.fixed::<32>()?;
     let created_at = d.uint()?;
     let kind = d.kind()?;
-    let n_tags = d.count(limits.max_tags, "tags")?;
-    let mut tags = Vec::with_capacity(n_tags);
-    for _ in 0..n_tags {
-        let n = d.count(limits.max_values_per_tag, "values per tag")?;
-        let mut tag = Vec::with_capacity(n);
-        for _ in 0..n {
-            let at = d.d.position();
-            let v = d.tag_value()?;
-            tag.push(value(v, limits).map_err(|k| DecodeError::at(k, at))?);
-        }
-        tags.push(tag);
-    }
+    let tags = d.tags(limits, value)?;
     let content = d.text()?;
     let sig = d.fixed::<64>()?;
-    if d.d.position() != bytes.len() {
-        return Err(DecodeError::at(
-            DecodeErrorKind::TrailingBytes,
-            d.d.position(),
-        ));
-    }
+    d.finish()?;
     Ok(Parts {
         id,
         pubkey,
@@ -229,19 +213,20 @@ fn head_len(v: u64) -> usize {
     }
 }
 
-/// minicbor's decoder plus the canonical-form checks.
-struct Cbor<'b> {
-    d: Decoder<'b>,
+/// minicbor's decoder plus the canonical-form checks (shared with the
+/// `cbor-stringmap` and `cbor-intmap` variants).
+pub(super) struct Cbor<'b> {
+    pub(super) d: Decoder<'b>,
 }
 
 impl<'b> Cbor<'b> {
-    fn new(bytes: &'b [u8]) -> Self {
+    pub(super) fn new(bytes: &'b [u8]) -> Self {
         Self {
             d: Decoder::new(bytes),
         }
     }
 
-    fn err(&self, kind: DecodeErrorKind, at: usize) -> DecodeError {
+    pub(super) fn err(&self, kind: DecodeErrorKind, at: usize) -> DecodeError {
         DecodeError::at(kind, at)
     }
 
@@ -277,7 +262,7 @@ impl<'b> Cbor<'b> {
         }
     }
 
-    fn array(&mut self) -> Result<(u64, usize), DecodeError> {
+    pub(super) fn array(&mut self) -> Result<(u64, usize), DecodeError> {
         let at = self.definite()?;
         let n = self
             .d
@@ -297,7 +282,7 @@ impl<'b> Cbor<'b> {
     }
 
     /// A declared count, bounded by `limit` and by the bytes left.
-    fn count(&mut self, limit: usize, what: &'static str) -> Result<usize, DecodeError> {
+    pub(super) fn count(&mut self, limit: usize, what: &'static str) -> Result<usize, DecodeError> {
         let (n, at) = self.array()?;
         let n = usize::try_from(n).unwrap_or(usize::MAX);
         if n > limit {
@@ -309,7 +294,7 @@ impl<'b> Cbor<'b> {
         Ok(n)
     }
 
-    fn uint(&mut self) -> Result<u64, DecodeError> {
+    pub(super) fn uint(&mut self) -> Result<u64, DecodeError> {
         let at = self.d.position();
         let v = self
             .d
@@ -319,13 +304,13 @@ impl<'b> Cbor<'b> {
         Ok(v)
     }
 
-    fn kind(&mut self) -> Result<u16, DecodeError> {
+    pub(super) fn kind(&mut self) -> Result<u16, DecodeError> {
         let at = self.d.position();
         let v = self.uint()?;
         u16::try_from(v).map_err(|_| self.err(DecodeErrorKind::Invalid("kind out of range"), at))
     }
 
-    fn bytes(&mut self) -> Result<&'b [u8], DecodeError> {
+    pub(super) fn bytes(&mut self) -> Result<&'b [u8], DecodeError> {
         let at = self.definite()?;
         let b = self
             .d
@@ -335,14 +320,14 @@ impl<'b> Cbor<'b> {
         Ok(b)
     }
 
-    fn fixed<const N: usize>(&mut self) -> Result<&'b [u8; N], DecodeError> {
+    pub(super) fn fixed<const N: usize>(&mut self) -> Result<&'b [u8; N], DecodeError> {
         let at = self.d.position();
         self.bytes()?
             .try_into()
             .map_err(|_| self.err(DecodeErrorKind::Invalid("fixed field length"), at))
     }
 
-    fn text(&mut self) -> Result<&'b str, DecodeError> {
+    pub(super) fn text(&mut self) -> Result<&'b str, DecodeError> {
         let at = self.definite()?;
         let s = self
             .d
@@ -352,7 +337,53 @@ impl<'b> Cbor<'b> {
         Ok(s)
     }
 
-    fn tag_value(&mut self) -> Result<TagValue<'b>, DecodeError> {
+    /// A definite map head with exactly `n` pairs.
+    pub(super) fn map_head(&mut self, n: u64) -> Result<(), DecodeError> {
+        let at = self.definite()?;
+        let len = self
+            .d
+            .map()
+            .map_err(|e| self.map(&e, at, DecodeErrorKind::Invalid("map")))?
+            .ok_or_else(|| self.err(DecodeErrorKind::NonCanonical, at))?;
+        self.shortest(at, 0, len)?;
+        if len != n {
+            return Err(self.err(DecodeErrorKind::Invalid("event map length"), at));
+        }
+        Ok(())
+    }
+
+    /// The tags array, each value converted by `value`.
+    pub(super) fn tags<V>(
+        &mut self,
+        limits: &Limits,
+        value: impl Fn(TagValue<'b>, &Limits) -> Result<V, DecodeErrorKind>,
+    ) -> Result<Vec<Vec<V>>, DecodeError> {
+        let n_tags = self.count(limits.max_tags, "tags")?;
+        let mut tags = Vec::with_capacity(n_tags);
+        for _ in 0..n_tags {
+            let n = self.count(limits.max_values_per_tag, "values per tag")?;
+            let mut tag = Vec::with_capacity(n);
+            for _ in 0..n {
+                let at = self.d.position();
+                let v = self.tag_value()?;
+                tag.push(value(v, limits).map_err(|k| DecodeError::at(k, at))?);
+            }
+            tags.push(tag);
+        }
+        Ok(tags)
+    }
+
+    /// Fails unless all input was consumed.
+    pub(super) fn finish(&self) -> Result<(), DecodeError> {
+        let at = self.d.position();
+        if at == self.d.input().len() {
+            Ok(())
+        } else {
+            Err(self.err(DecodeErrorKind::TrailingBytes, at))
+        }
+    }
+
+    pub(super) fn tag_value(&mut self) -> Result<TagValue<'b>, DecodeError> {
         let at = self.definite()?;
         match self.d.datatype() {
             Ok(Type::Bytes) => self.bytes().map(TagValue::Bytes),
