@@ -8,6 +8,7 @@ use crate::codec::Profile;
 pub mod bincode;
 pub mod cbor_intmap;
 pub mod cbor_packed;
+pub mod cbor_stringmap;
 pub mod flexbuffers;
 pub mod json;
 pub mod msgpack;
