@@ -6,26 +6,42 @@
 use crate::codec::Profile;
 
 pub mod bencode;
+pub mod bincode;
+pub mod cbor_intmap;
+pub mod cbor_packed;
+pub mod cbor_stringmap;
 pub mod dannypack;
 pub mod event2;
+pub mod flexbuffers;
 pub mod gonostr_binary;
 pub mod json;
+pub mod msgpack;
 #[cfg(test)]
 mod nostr_test_support;
 pub mod notepack;
 pub mod otnetstring;
+pub mod positional;
+pub mod postcard;
 pub mod tnetstring;
 
-/// The registry, in report order.
+/// The registry, in report order: baseline, open standards, Rust-only,
+/// Nostr-specific, streaming family, then disabled variants.
 pub static PROFILES: &[Profile] = &[
     json::PROFILE,
+    cbor_packed::PROFILE,
+    msgpack::PROFILE,
+    flexbuffers::PROFILE,
+    bincode::PROFILE,
+    postcard::PROFILE,
     notepack::PROFILE,
-    gonostr_binary::PROFILE,
     dannypack::PROFILE,
+    gonostr_binary::PROFILE,
     event2::PROFILE,
-    tnetstring::PROFILE,
     otnetstring::PROFILE,
+    tnetstring::PROFILE,
     bencode::PROFILE,
+    cbor_stringmap::PROFILE,
+    cbor_intmap::PROFILE,
 ];
 
 /// The profile with this id.

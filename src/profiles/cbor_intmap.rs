@@ -1,0 +1,180 @@
+//! `cbor-intmap` (disabled variant): the positional model's values in a CBOR
+//! map keyed by small integers instead of an array, to measure what keys
+//! cost over `cbor-packed`.
+//!
+//! Layout: `a7` (map of 7), then key/value pairs in ascending key order,
+//! which is also RFC 8949 §4.2.1 order for these one-byte keys:
+//!
+//! | key | field        | value (as in `cbor-packed`)                     |
+//! |-----|--------------|-------------------------------------------------|
+//! | `01`| `id`         | byte string `58 20` + 32 bytes                  |
+//! | `02`| `pubkey`     | byte string `58 20` + 32 bytes                  |
+//! | `03`| `created_at` | unsigned int, shortest head                     |
+//! | `04`| `kind`       | unsigned int, shortest head, ≤ 65535            |
+//! | `05`| `tags`       | array of arrays of byte/text strings            |
+//! | `06`| `content`    | text string                                     |
+//! | `07`| `sig`        | byte string `58 40` + 64 bytes                  |
+//!
+//! Canonical form: core deterministic encoding (shortest heads, definite
+//! lengths, keys in this order). Any other key, order or count is rejected
+//! (wrong order or a non-shortest key as `NonCanonical`), so decode→encode
+//! reproduces any accepted input. Hex and limits: as `cbor-packed` (packed
+//! non-empty even-length lowercase hex tag values; counts checked before
+//! reserving). Disabled by default: it is a comparison row, not a proposal.
+
+use minicbor::Encoder;
+
+use super::cbor_packed::{Cbor, check_size};
+use super::positional::{TagValue, restore, with_tag_value};
+use crate::codec::{
+    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
+};
+use crate::model::Event;
+
+/// The registry entry.
+pub const PROFILE: Profile = Profile {
+    id: "cbor-intmap",
+    family: Family::OpenStandard,
+    capabilities: Capabilities {
+        deterministic: true,
+        self_describing: true,
+    },
+    enabled: false,
+    codec: &CborIntMap,
+};
+
+/// Deterministic CBOR, integer-keyed map.
+pub struct CborIntMap;
+
+type EncResult = Result<(), minicbor::encode::Error<std::convert::Infallible>>;
+
+fn write_event(event: &Event, out: &mut Vec<u8>) -> EncResult {
+    let mut e = Encoder::new(out);
+    e.map(7)?
+        .u8(1)?
+        .bytes(&event.id)?
+        .u8(2)?
+        .bytes(&event.pubkey)?
+        .u8(3)?
+        .u64(event.created_at)?
+        .u8(4)?
+        .u16(event.kind)?
+        .u8(5)?
+        .array(event.tags.len() as u64)?;
+    for tag in &event.tags {
+        e.array(tag.len() as u64)?;
+        for v in tag {
+            with_tag_value(v, |tv| match tv {
+                TagValue::Bytes(b) => e.bytes(b).map(|_| ()),
+                TagValue::Text(t) => e.str(t).map(|_| ()),
+            })?;
+        }
+    }
+    e.u8(6)?.str(&event.content)?.u8(7)?.bytes(&event.sig)?;
+    Ok(())
+}
+
+fn key(d: &mut Cbor<'_>, want: u64) -> Result<(), DecodeError> {
+    let at = d.d.position();
+    let k = d.uint()?;
+    match k {
+        _ if k == want => Ok(()),
+        1..=7 => Err(d.err(DecodeErrorKind::NonCanonical, at)),
+        _ => Err(d.err(DecodeErrorKind::Invalid("unknown key"), at)),
+    }
+}
+
+impl Codec for CborIntMap {
+    fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        write_event(event, out).map_err(|e| EncodeError {
+            profile: PROFILE.id,
+            reason: e.to_string(),
+        })
+    }
+
+    fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
+        check_size(bytes, limits)?;
+        let mut d = Cbor::new(bytes);
+        d.map_head(7)?;
+        key(&mut d, 1)?;
+        let id = *d.fixed::<32>()?;
+        key(&mut d, 2)?;
+        let pubkey = *d.fixed::<32>()?;
+        key(&mut d, 3)?;
+        let created_at = d.uint()?;
+        key(&mut d, 4)?;
+        let kind = d.kind()?;
+        key(&mut d, 5)?;
+        let tags = d.tags(limits, restore)?;
+        key(&mut d, 6)?;
+        let content = d.text()?.to_owned();
+        key(&mut d, 7)?;
+        let sig = *d.fixed::<64>()?;
+        d.finish()?;
+        Ok(Event {
+            id,
+            pubkey,
+            sig,
+            created_at,
+            kind,
+            tags,
+            content,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profiles::positional::tests::{conformance, json_total, mutation_sweep};
+
+    fn h(s: &str) -> Vec<u8> {
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    }
+
+    fn golden() -> Vec<u8> {
+        let mut g = h("a7015820"); // map(7), 1: bytes(32)
+        g.extend([0x11; 32]);
+        g.extend(h("025820"));
+        g.extend([0x22; 32]);
+        g.extend(h("031a6553f100")); // 3: created_at
+        g.extend(h("0401")); // 4: kind 1
+        g.extend(h("0583")); // 5: 3 tags
+        g.extend(h("8261655820"));
+        g.extend([0xab; 32]);
+        g.extend(h("82617066414243444546"));
+        g.extend(h("826174656e6f737472"));
+        g.extend(h("066368690a")); // 6: "hi\n"
+        g.extend(h("075840")); // 7: bytes(64)
+        g.extend([0x33; 64]);
+        g
+    }
+
+    #[test]
+    fn conforms() {
+        let golden = golden();
+        assert_eq!(golden.len(), 1 + 35 + 35 + 6 + 2 + 2 + 37 + 10 + 9 + 5 + 67);
+        let (unrepresentable, total) = conformance(&CborIntMap, &golden);
+        assert_eq!(unrepresentable, 0);
+        mutation_sweep(&CborIntMap, &golden, true);
+        println!("cbor-intmap: {total} bytes vs json {}", json_total());
+    }
+
+    #[test]
+    fn keys_must_be_in_order() {
+        let mut g = golden();
+        g[1] = 0x02;
+        assert_eq!(
+            CborIntMap.decode(&g, &Limits::default()).unwrap_err(),
+            DecodeError::at(DecodeErrorKind::NonCanonical, 1)
+        );
+        g[1] = 0x08;
+        assert_eq!(
+            CborIntMap.decode(&g, &Limits::default()).unwrap_err().kind,
+            DecodeErrorKind::Invalid("unknown key")
+        );
+    }
+}

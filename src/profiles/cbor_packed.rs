@@ -1,0 +1,532 @@
+//! `cbor-packed`: the shared positional model ([`super::positional`]) as
+//! RFC 8949 CBOR in core deterministic encoding (§4.2.1), via minicbor with
+//! hand-written encode and decode.
+//!
+//! Layout (major type / additional info; `h(n)` is the shortest head for n):
+//!
+//! | field        | encoding                                               |
+//! |--------------|--------------------------------------------------------|
+//! | event        | array(7) = `87`                                        |
+//! | `id`         | byte string `58 20` + 32 bytes                         |
+//! | `pubkey`     | byte string `58 20` + 32 bytes                         |
+//! | `created_at` | unsigned int (major 0), shortest head                  |
+//! | `kind`       | unsigned int (major 0), shortest head, ≤ 65535         |
+//! | `tags`       | array h(n) of arrays h(m) of tag values                |
+//! | tag value    | byte string (major 2: packed lowercase hex) or text string (major 3) |
+//! | `content`    | text string (major 3)                                  |
+//! | `sig`        | byte string `58 40` + 64 bytes                         |
+//!
+//! Canonical form: every head is the shortest (an argument below 24 in the
+//! initial byte, then 1, 2, 4 or 8 bytes only when needed) and every length
+//! is definite. The decoder rejects indefinite lengths and longer-than-needed
+//! heads as `NonCanonical`, and rejects CBOR tags, maps, negative integers,
+//! floats and simple values as `Invalid`, so each event has exactly one
+//! accepted encoding: decode→encode reproduces any accepted input.
+//!
+//! Hex: tag values that are non-empty, even-length lowercase hex travel as
+//! byte strings and are restored as lowercase hex; every other value is a
+//! text string. An empty byte string is `NonCanonical`.
+//!
+//! Limits: the input length is checked first; each declared array count is
+//! checked against [`Limits`] and against the bytes left (each element takes
+//! at least one byte) before anything is reserved; strings are borrowed
+//! slices checked against `max_value_bytes` before they are copied. Depth is
+//! fixed at 3 and walked with straight-line code, never recursion.
+//!
+//! Differences from upstream minicbor: minicbor's `Decoder` accepts
+//! non-shortest heads; this profile adds the check after each head (comparing
+//! the bytes consumed with the shortest head for the value read).
+//! [`BorrowDecode`] is provided: strings borrow from the input, packed hex is
+//! owned, and `kind_and_pubkey` reads only the first four fields.
+
+use std::borrow::Cow;
+
+use minicbor::data::Type;
+use minicbor::{Decoder, Encoder};
+
+use super::positional::{TagValue, restore, with_tag_value};
+use crate::codec::{
+    BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
+    Profile,
+};
+use crate::model::{Event, EventRef};
+
+/// The registry entry.
+pub const PROFILE: Profile = Profile {
+    id: "cbor-packed",
+    family: Family::OpenStandard,
+    capabilities: Capabilities {
+        deterministic: true,
+        self_describing: true,
+    },
+    enabled: true,
+    codec: &CborPacked,
+};
+
+/// Deterministic CBOR, positional array.
+pub struct CborPacked;
+
+type EncResult = Result<(), minicbor::encode::Error<std::convert::Infallible>>;
+
+fn write_event(event: &Event, out: &mut Vec<u8>) -> EncResult {
+    let mut e = Encoder::new(out);
+    e.array(7)?
+        .bytes(&event.id)?
+        .bytes(&event.pubkey)?
+        .u64(event.created_at)?
+        .u16(event.kind)?
+        .array(event.tags.len() as u64)?;
+    for tag in &event.tags {
+        e.array(tag.len() as u64)?;
+        for v in tag {
+            with_tag_value(v, |tv| match tv {
+                TagValue::Bytes(b) => e.bytes(b).map(|_| ()),
+                TagValue::Text(t) => e.str(t).map(|_| ()),
+            })?;
+        }
+    }
+    e.str(&event.content)?.bytes(&event.sig)?;
+    Ok(())
+}
+
+impl Codec for CborPacked {
+    fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        write_event(event, out).map_err(|e| EncodeError {
+            profile: PROFILE.id,
+            reason: e.to_string(),
+        })
+    }
+
+    fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
+        let p = decode_parts(bytes, limits, |v, l| restore(v, l))?;
+        Ok(Event {
+            id: *p.id,
+            pubkey: *p.pubkey,
+            sig: *p.sig,
+            created_at: p.created_at,
+            kind: p.kind,
+            tags: p.tags,
+            content: p.content.to_owned(),
+        })
+    }
+
+    fn borrowed(&self) -> Option<&dyn BorrowDecode> {
+        Some(&CborPacked)
+    }
+}
+
+impl BorrowDecode for CborPacked {
+    fn decode_ref<'a>(
+        &self,
+        bytes: &'a [u8],
+        limits: &Limits,
+    ) -> Result<EventRef<'a>, DecodeError> {
+        let p = decode_parts(bytes, limits, |v, l| match v {
+            TagValue::Text(t) if t.len() > l.max_value_bytes => {
+                Err(DecodeErrorKind::LimitExceeded("tag value bytes"))
+            }
+            TagValue::Text(t) => Ok(Cow::Borrowed(t)),
+            bytes => restore(bytes, l).map(Cow::Owned),
+        })?;
+        Ok(EventRef {
+            id: Cow::Borrowed(p.id),
+            pubkey: Cow::Borrowed(p.pubkey),
+            sig: Cow::Borrowed(p.sig),
+            created_at: p.created_at,
+            kind: p.kind,
+            tags: p.tags,
+            content: Cow::Borrowed(p.content),
+        })
+    }
+
+    fn kind_and_pubkey(
+        &self,
+        bytes: &[u8],
+        limits: &Limits,
+    ) -> Result<(u16, [u8; 32]), DecodeError> {
+        check_size(bytes, limits)?;
+        let mut d = Cbor::new(bytes);
+        d.event_head()?;
+        d.fixed::<32>()?;
+        let pubkey = *d.fixed::<32>()?;
+        d.uint()?;
+        let kind = d.kind()?;
+        Ok((kind, pubkey))
+    }
+}
+
+struct Parts<'b, V> {
+    id: &'b [u8; 32],
+    pubkey: &'b [u8; 32],
+    sig: &'b [u8; 64],
+    created_at: u64,
+    kind: u16,
+    tags: Vec<Vec<V>>,
+    content: &'b str,
+}
+
+pub(super) fn check_size(bytes: &[u8], limits: &Limits) -> Result<(), DecodeError> {
+    if bytes.len() > limits.max_event_bytes {
+        return Err(DecodeError::at(
+            DecodeErrorKind::LimitExceeded("event bytes"),
+            0,
+        ));
+    }
+    Ok(())
+}
+
+fn decode_parts<'b, V>(
+    bytes: &'b [u8],
+    limits: &Limits,
+    value: impl Fn(TagValue<'b>, &Limits) -> Result<V, DecodeErrorKind>,
+) -> Result<Parts<'b, V>, DecodeError> {
+    check_size(bytes, limits)?;
+    let mut d = Cbor::new(bytes);
+    d.event_head()?;
+    let id = d.fixed::<32>()?;
+    let pubkey = d.fixed::<32>()?;
+    let created_at = d.uint()?;
+    let kind = d.kind()?;
+    let tags = d.tags(limits, value)?;
+    let content = d.text()?;
+    let sig = d.fixed::<64>()?;
+    d.finish()?;
+    Ok(Parts {
+        id,
+        pubkey,
+        sig,
+        created_at,
+        kind,
+        tags,
+        content,
+    })
+}
+
+/// Length of the shortest CBOR head for argument `v`.
+fn head_len(v: u64) -> usize {
+    match v {
+        0..=23 => 1,
+        24..=0xff => 2,
+        0x100..=0xffff => 3,
+        0x1_0000..=0xffff_ffff => 5,
+        _ => 9,
+    }
+}
+
+/// minicbor's decoder plus the canonical-form checks (shared with the
+/// `cbor-stringmap` and `cbor-intmap` variants).
+pub(super) struct Cbor<'b> {
+    pub(super) d: Decoder<'b>,
+}
+
+impl<'b> Cbor<'b> {
+    pub(super) fn new(bytes: &'b [u8]) -> Self {
+        Self {
+            d: Decoder::new(bytes),
+        }
+    }
+
+    pub(super) fn err(&self, kind: DecodeErrorKind, at: usize) -> DecodeError {
+        DecodeError::at(kind, at)
+    }
+
+    fn map(&self, e: &minicbor::decode::Error, at: usize, other: DecodeErrorKind) -> DecodeError {
+        if e.is_end_of_input() {
+            self.err(DecodeErrorKind::Truncated, self.d.input().len())
+        } else if e.is_type_mismatch() {
+            self.err(DecodeErrorKind::Invalid("type mismatch"), at)
+        } else {
+            self.err(other, at)
+        }
+    }
+
+    /// Rejects an indefinite-length item at the current position.
+    fn definite(&self) -> Result<usize, DecodeError> {
+        let at = self.d.position();
+        match self.d.input().get(at) {
+            None => Err(self.err(DecodeErrorKind::Truncated, at)),
+            Some(b) if b & 0x1f == 31 && b >> 5 >= 2 && b >> 5 <= 5 => {
+                Err(self.err(DecodeErrorKind::NonCanonical, at))
+            }
+            Some(_) => Ok(at),
+        }
+    }
+
+    /// Checks that the head just read (from `at`, `payload` bytes after it)
+    /// was the shortest for `v`.
+    fn shortest(&self, at: usize, payload: usize, v: u64) -> Result<(), DecodeError> {
+        if self.d.position() - at - payload == head_len(v) {
+            Ok(())
+        } else {
+            Err(self.err(DecodeErrorKind::NonCanonical, at))
+        }
+    }
+
+    pub(super) fn array(&mut self) -> Result<(u64, usize), DecodeError> {
+        let at = self.definite()?;
+        let n = self
+            .d
+            .array()
+            .map_err(|e| self.map(&e, at, DecodeErrorKind::Invalid("array")))?
+            .ok_or_else(|| self.err(DecodeErrorKind::NonCanonical, at))?;
+        self.shortest(at, 0, n)?;
+        Ok((n, at))
+    }
+
+    fn event_head(&mut self) -> Result<(), DecodeError> {
+        let (n, at) = self.array()?;
+        if n != 7 {
+            return Err(self.err(DecodeErrorKind::Invalid("event array length"), at));
+        }
+        Ok(())
+    }
+
+    /// A declared count, bounded by `limit` and by the bytes left.
+    pub(super) fn count(&mut self, limit: usize, what: &'static str) -> Result<usize, DecodeError> {
+        let (n, at) = self.array()?;
+        let n = usize::try_from(n).unwrap_or(usize::MAX);
+        if n > limit {
+            return Err(self.err(DecodeErrorKind::LimitExceeded(what), at));
+        }
+        if n > self.d.input().len() - self.d.position() {
+            return Err(self.err(DecodeErrorKind::Truncated, at));
+        }
+        Ok(n)
+    }
+
+    pub(super) fn uint(&mut self) -> Result<u64, DecodeError> {
+        let at = self.d.position();
+        let v = self
+            .d
+            .u64()
+            .map_err(|e| self.map(&e, at, DecodeErrorKind::Invalid("unsigned integer")))?;
+        self.shortest(at, 0, v)?;
+        Ok(v)
+    }
+
+    pub(super) fn kind(&mut self) -> Result<u16, DecodeError> {
+        let at = self.d.position();
+        let v = self.uint()?;
+        u16::try_from(v).map_err(|_| self.err(DecodeErrorKind::Invalid("kind out of range"), at))
+    }
+
+    pub(super) fn bytes(&mut self) -> Result<&'b [u8], DecodeError> {
+        let at = self.definite()?;
+        let b = self
+            .d
+            .bytes()
+            .map_err(|e| self.map(&e, at, DecodeErrorKind::Invalid("byte string")))?;
+        self.shortest(at, b.len(), b.len() as u64)?;
+        Ok(b)
+    }
+
+    pub(super) fn fixed<const N: usize>(&mut self) -> Result<&'b [u8; N], DecodeError> {
+        let at = self.d.position();
+        self.bytes()?
+            .try_into()
+            .map_err(|_| self.err(DecodeErrorKind::Invalid("fixed field length"), at))
+    }
+
+    pub(super) fn text(&mut self) -> Result<&'b str, DecodeError> {
+        let at = self.definite()?;
+        let s = self
+            .d
+            .str()
+            .map_err(|e| self.map(&e, at, DecodeErrorKind::BadUtf8))?;
+        self.shortest(at, s.len(), s.len() as u64)?;
+        Ok(s)
+    }
+
+    /// A definite map head with exactly `n` pairs.
+    pub(super) fn map_head(&mut self, n: u64) -> Result<(), DecodeError> {
+        let at = self.definite()?;
+        let len = self
+            .d
+            .map()
+            .map_err(|e| self.map(&e, at, DecodeErrorKind::Invalid("map")))?
+            .ok_or_else(|| self.err(DecodeErrorKind::NonCanonical, at))?;
+        self.shortest(at, 0, len)?;
+        if len != n {
+            return Err(self.err(DecodeErrorKind::Invalid("event map length"), at));
+        }
+        Ok(())
+    }
+
+    /// The tags array, each value converted by `value`.
+    pub(super) fn tags<V>(
+        &mut self,
+        limits: &Limits,
+        value: impl Fn(TagValue<'b>, &Limits) -> Result<V, DecodeErrorKind>,
+    ) -> Result<Vec<Vec<V>>, DecodeError> {
+        let n_tags = self.count(limits.max_tags, "tags")?;
+        let mut tags = Vec::with_capacity(n_tags);
+        for _ in 0..n_tags {
+            let n = self.count(limits.max_values_per_tag, "values per tag")?;
+            let mut tag = Vec::with_capacity(n);
+            for _ in 0..n {
+                let at = self.d.position();
+                let v = self.tag_value()?;
+                tag.push(value(v, limits).map_err(|k| DecodeError::at(k, at))?);
+            }
+            tags.push(tag);
+        }
+        Ok(tags)
+    }
+
+    /// Fails unless all input was consumed.
+    pub(super) fn finish(&self) -> Result<(), DecodeError> {
+        let at = self.d.position();
+        if at == self.d.input().len() {
+            Ok(())
+        } else {
+            Err(self.err(DecodeErrorKind::TrailingBytes, at))
+        }
+    }
+
+    pub(super) fn tag_value(&mut self) -> Result<TagValue<'b>, DecodeError> {
+        let at = self.definite()?;
+        match self.d.datatype() {
+            Ok(Type::Bytes) => self.bytes().map(TagValue::Bytes),
+            Ok(Type::String) => self.text().map(TagValue::Text),
+            Ok(_) => Err(self.err(DecodeErrorKind::Invalid("tag value type"), at)),
+            Err(e) => Err(self.map(&e, at, DecodeErrorKind::Invalid("tag value type"))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profiles::positional::tests::{
+        conformance, golden_event, json_total, mutation_sweep,
+    };
+
+    fn h(s: &str) -> Vec<u8> {
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    }
+
+    const HEAD: usize = 1 + 34 + 34 + 5 + 1;
+
+    fn golden() -> Vec<u8> {
+        let mut g = h("875820"); // array(7), bytes(32)
+        g.extend([0x11; 32]);
+        g.extend(h("5820"));
+        g.extend([0x22; 32]);
+        g.extend(h("1a6553f100")); // created_at: uint32 0x6553f100
+        g.extend(h("01")); // kind 1
+        g.extend(h("83")); // 3 tags
+        g.extend(h("82616558" /* ["e", bytes(32) */));
+        g.extend(h("20"));
+        g.extend([0xab; 32]);
+        g.extend(h("82617066414243444546")); // ["p", "ABCDEF"]
+        g.extend(h("826174656e6f737472")); // ["t","nostr"]
+        g.extend(h("6368690a")); // "hi\n"
+        g.extend(h("5840"));
+        g.extend([0x33; 64]);
+        g
+    }
+
+    #[test]
+    fn conforms() {
+        let golden = golden();
+        assert_eq!(golden.len(), HEAD + 1 + 37 + 10 + 9 + 4 + 66);
+        let (unrepresentable, total) = conformance(&CborPacked, &golden);
+        assert_eq!(unrepresentable, 0);
+        println!("cbor-packed: {total} bytes vs json {}", json_total());
+    }
+
+    #[test]
+    fn every_accepted_mutation_is_canonical() {
+        mutation_sweep(&CborPacked, &golden(), true);
+    }
+
+    #[test]
+    fn borrowed_view() {
+        let g = golden();
+        let l = Limits::default();
+        let r = CborPacked.decode_ref(&g, &l).unwrap();
+        assert_eq!(r.to_owned_event(), golden_event());
+        assert!(matches!(r.tags[1][1], Cow::Borrowed("ABCDEF")));
+        assert_eq!(r.tags[0][1], crate::model::hex::encode(&[0xab; 32]));
+        assert_eq!(CborPacked.kind_and_pubkey(&g, &l).unwrap(), (1, [0x22; 32]));
+    }
+
+    #[test]
+    fn non_canonical_is_rejected() {
+        let l = Limits::default();
+        let g = golden();
+        let at = |i: usize, with: &str, skip: usize| {
+            let mut v = g[..i].to_vec();
+            v.extend(h(with));
+            v.extend(&g[i + skip..]);
+            CborPacked.decode(&v, &l).unwrap_err()
+        };
+        // kind 1 as uint8
+        assert_eq!(at(HEAD - 1, "1801", 1).kind, DecodeErrorKind::NonCanonical);
+        // created_at as uint64
+        assert_eq!(
+            at(HEAD - 6, "1b000000006553f100", 5).kind,
+            DecodeErrorKind::NonCanonical
+        );
+        // tags array with a 1-byte count
+        assert_eq!(at(HEAD, "9803", 1).kind, DecodeErrorKind::NonCanonical);
+        // indefinite-length tags array
+        let e = at(HEAD, "9f", 1);
+        assert_eq!(e, DecodeError::at(DecodeErrorKind::NonCanonical, HEAD));
+        // content as an indefinite text string
+        let content = g.len() - 66 - 4;
+        assert_eq!(
+            at(content, "7f6368690aff", 4).kind,
+            DecodeErrorKind::NonCanonical
+        );
+        // an empty byte string as a tag value
+        let v = at(HEAD + 1 + 3, "40", 34);
+        assert_eq!(v.kind, DecodeErrorKind::NonCanonical);
+        // a CBOR tag before the event
+        let mut t = h("c0");
+        t.extend(&g);
+        assert_eq!(
+            CborPacked.decode(&t, &l).unwrap_err().kind,
+            DecodeErrorKind::Invalid("type mismatch")
+        );
+    }
+
+    #[test]
+    fn hostile_lengths_fail_before_allocating() {
+        let l = Limits::default();
+        let mut g = golden();
+        g.truncate(HEAD);
+        g.extend(h("9bffffffffffffffff"));
+        assert_eq!(
+            CborPacked.decode(&g, &l).unwrap_err().kind,
+            DecodeErrorKind::LimitExceeded("tags")
+        );
+        g.truncate(HEAD);
+        g.extend(h("9903e8")); // 1000 tags in 3 bytes
+        assert_eq!(
+            CborPacked.decode(&g, &l).unwrap_err().kind,
+            DecodeErrorKind::Truncated
+        );
+        g.truncate(HEAD);
+        g.extend(h("819a00010000"));
+        assert_eq!(
+            CborPacked.decode(&g, &l).unwrap_err().kind,
+            DecodeErrorKind::LimitExceeded("values per tag")
+        );
+        g.truncate(HEAD);
+        g.extend(h("81817bffffffffffffffff78"));
+        assert_eq!(
+            CborPacked.decode(&g, &l).unwrap_err().kind,
+            DecodeErrorKind::Truncated
+        );
+        g.truncate(HEAD);
+        g.extend(h("818162ff00"));
+        assert_eq!(
+            CborPacked.decode(&g, &l).unwrap_err().kind,
+            DecodeErrorKind::BadUtf8
+        );
+    }
+}

@@ -1,0 +1,183 @@
+//! `msgpack`: MessagePack (rmp-serde) over the shared positional model
+//! ([`super::positional`]).
+//!
+//! Layout (MessagePack spec; all lengths big-endian, shortest form):
+//!
+//! | field        | encoding                                                  |
+//! |--------------|-----------------------------------------------------------|
+//! | event        | `fixarray(7)` = `0x97`                                    |
+//! | `id`         | `bin8` = `c4 20` + 32 bytes                               |
+//! | `pubkey`     | `bin8` = `c4 20` + 32 bytes                               |
+//! | `created_at` | smallest unsigned int (`fixint`, `cc`, `cd`, `ce`, `cf`)  |
+//! | `kind`       | smallest unsigned int                                     |
+//! | `tags`       | array (`fixarray`/`dc`/`dd`) of arrays of tag values      |
+//! | tag value    | `bin8/16/32` (packed lowercase hex) or `fixstr/str8/16/32` |
+//! | `content`    | `fixstr/str8/16/32`                                       |
+//! | `sig`        | `bin8` = `c4 40` + 64 bytes                               |
+//!
+//! Canonical form: the encoder always writes the shortest marker (rmp's
+//! `write_uint`, `write_bin`, `write_str`, `write_array_len`), so decode then
+//! encode reproduces our own bytes. The decoder, like rmp-serde, also accepts
+//! non-shortest markers (e.g. `cf` for a small integer); it does not reject
+//! them, so only encoder output is canonical.
+//!
+//! Hex: tag values that are non-empty, even-length lowercase hex travel as
+//! `bin` and come back as lowercase hex; everything else is `str`.
+//!
+//! Limits: the input length is checked first; counts and lengths are checked
+//! by the model's seed while rmp-serde reads (see [`super::positional`]).
+//! rmp-serde borrows strings and byte strings from the input, never
+//! preallocates from a declared length, and rejects arrays whose declared
+//! length disagrees with what the visitor consumed.
+//!
+//! Differences from upstream rmp-serde usage: none in the bytes; decoding goes
+//! through a `DeserializeSeed` instead of `Deserialize` so that limits apply
+//! while reading. Error offsets are the end of the last borrowed field (rmp
+//! does not report positions), or the input length for truncation.
+
+use serde::de::DeserializeSeed;
+
+use super::positional::{Positional, PositionalSeed};
+use crate::codec::{
+    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
+};
+use crate::model::Event;
+
+/// The registry entry.
+pub const PROFILE: Profile = Profile {
+    id: "msgpack",
+    family: Family::OpenStandard,
+    capabilities: Capabilities {
+        deterministic: true,
+        self_describing: true,
+    },
+    enabled: true,
+    codec: &MsgPack,
+};
+
+/// MessagePack via rmp-serde.
+pub struct MsgPack;
+
+impl Codec for MsgPack {
+    fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        rmp_serde::encode::write(out, &Positional::<false>(event)).map_err(|e| EncodeError {
+            profile: PROFILE.id,
+            reason: e.to_string(),
+        })
+    }
+
+    fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
+        if bytes.len() > limits.max_event_bytes {
+            return Err(DecodeError::at(
+                DecodeErrorKind::LimitExceeded("event bytes"),
+                0,
+            ));
+        }
+        let seed = PositionalSeed::<false>::new(bytes, limits);
+        let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
+        let event = (&seed)
+            .deserialize(&mut de)
+            .map_err(|e| seed.error(classify(&e)))?;
+        if seed.end() != bytes.len() {
+            return Err(DecodeError::at(DecodeErrorKind::TrailingBytes, seed.end()));
+        }
+        Ok(event)
+    }
+}
+
+fn classify(e: &rmp_serde::decode::Error) -> DecodeErrorKind {
+    use rmp_serde::decode::Error as E;
+    match e {
+        E::InvalidMarkerRead(io) | E::InvalidDataRead(io)
+            if io.kind() == std::io::ErrorKind::UnexpectedEof =>
+        {
+            DecodeErrorKind::Truncated
+        }
+        E::Utf8Error(_) => DecodeErrorKind::BadUtf8,
+        E::TypeMismatch(_) => DecodeErrorKind::Invalid("type mismatch"),
+        E::LengthMismatch(_) => DecodeErrorKind::Invalid("event array length"),
+        E::OutOfRange => DecodeErrorKind::Invalid("integer out of range"),
+        E::DepthLimitExceeded => DecodeErrorKind::LimitExceeded("depth"),
+        _ => DecodeErrorKind::Invalid("malformed messagepack"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profiles::positional::tests::{conformance, json_total};
+
+    fn golden() -> Vec<u8> {
+        let h = |s: &str| {
+            (0..s.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+                .collect::<Vec<u8>>()
+        };
+        let mut g = h("97c420");
+        g.extend([0x11; 32]);
+        g.extend(h("c420"));
+        g.extend([0x22; 32]);
+        // created_at uint32 1700000000 = 0x6553f100, kind fixint 1, 3 tags
+        g.extend(h("ce6553f100" /* created_at */));
+        g.extend(h("01" /* kind */));
+        g.extend(h("93" /* tags */));
+        g.extend(h("92a165c420"));
+        g.extend([0xab; 32]);
+        g.extend(h("92a170a6414243444546"));
+        g.extend(h("92a174a56e6f737472"));
+        g.extend(h("a368690a" /* content */));
+        g.extend(h("c440"));
+        g.extend([0x33; 64]);
+        g
+    }
+
+    #[test]
+    fn conforms() {
+        let golden = golden();
+        assert_eq!(golden.len(), 1 + 34 + 34 + 5 + 1 + 1 + 37 + 10 + 9 + 4 + 66);
+        let (unrepresentable, total) = conformance(&MsgPack, &golden);
+        assert_eq!(unrepresentable, 0);
+        println!("msgpack: {total} bytes vs json {}", json_total());
+    }
+
+    #[test]
+    fn hostile_lengths_fail_before_allocating() {
+        let l = Limits::default();
+        // array32 of 2^32-1 elements as the event, and as the tags
+        let err = MsgPack
+            .decode(&[0xdd, 0xff, 0xff, 0xff, 0xff], &l)
+            .unwrap_err();
+        assert_eq!(err.kind, DecodeErrorKind::Invalid("event array length"));
+        let mut g = golden();
+        g.truncate(1 + 34 + 34 + 5 + 1);
+        g.extend([0xdd, 0xff, 0xff, 0xff, 0xff]);
+        assert_eq!(
+            MsgPack.decode(&g, &l).unwrap_err().kind,
+            DecodeErrorKind::LimitExceeded("tags")
+        );
+        // one tag declaring 2^32-1 values
+        g.truncate(1 + 34 + 34 + 5 + 1);
+        g.extend([0x91, 0xdd, 0xff, 0xff, 0xff, 0xff]);
+        assert_eq!(
+            MsgPack.decode(&g, &l).unwrap_err().kind,
+            DecodeErrorKind::LimitExceeded("values per tag")
+        );
+        // one value declaring a 4 GiB string
+        g.truncate(1 + 34 + 34 + 5 + 1);
+        g.extend([0x91, 0x91, 0xdb, 0xff, 0xff, 0xff, 0xff, b'x']);
+        assert_eq!(
+            MsgPack.decode(&g, &l).unwrap_err().kind,
+            DecodeErrorKind::Truncated
+        );
+        // empty bin as a tag value is not canonical
+        g.truncate(1 + 34 + 34 + 5 + 1);
+        g.extend([0x91, 0x91, 0xc4, 0x00, 0xa0]);
+        g.extend([0xc4, 0x40]);
+        g.extend([0x33; 64]);
+        assert_eq!(
+            MsgPack.decode(&g, &l).unwrap_err().kind,
+            DecodeErrorKind::NonCanonical
+        );
+    }
+}

@@ -1,0 +1,685 @@
+//! The typed positional model shared by `cbor-packed`, `msgpack`, `bincode`
+//! and `postcard`, so that comparing them compares codecs, not Rust
+//! representations (DESIGN.md).
+//!
+//! An event is a 7-element array, in NIP-01 field order:
+//!
+//! | # | field        | type                          |
+//! |---|--------------|-------------------------------|
+//! | 0 | `id`         | byte string, exactly 32 bytes |
+//! | 1 | `pubkey`     | byte string, exactly 32 bytes |
+//! | 2 | `created_at` | unsigned integer (u64)        |
+//! | 3 | `kind`       | unsigned integer (u16)        |
+//! | 4 | `tags`       | array of arrays of [`TagValue`] |
+//! | 5 | `content`    | text string                   |
+//! | 6 | `sig`        | byte string, exactly 64 bytes |
+//!
+//! Hex policy: a tag value that is non-empty, even-length, lowercase hex
+//! ([`hex::is_lower_hex`]) travels as a byte string ([`TagValue::Bytes`]) and
+//! is restored as lowercase hex; every other value (uppercase, odd-length,
+//! non-hex, empty) is a text string ([`TagValue::Text`]). An empty byte string
+//! is rejected on decode: no encoder produces it, and accepting it would break
+//! decode→encode identity. Content is never packed.
+//!
+//! Self-describing formats (CBOR, MessagePack) tell the two [`TagValue`]s apart
+//! by their own byte/text types. Formats without types (bincode, postcard)
+//! carry a serde enum variant index (0 = bytes, 1 = text); that is the
+//! `TAGGED` parameter of [`Positional`] and [`PositionalSeed`].
+//!
+//! Bounded decoding: [`PositionalSeed`] is a serde `DeserializeSeed` that
+//! carries the [`Limits`]. It checks every declared count (the format's size
+//! hint) against the limit before reserving, caps any reservation by the input
+//! length, counts elements as they arrive (for formats without size hints),
+//! and checks each value's restored length against `max_value_bytes`. The
+//! model's depth is fixed (event → tags → tag), so no input drives recursion:
+//! an array where a scalar is expected is a type error, not a descent. Strings
+//! and byte strings are borrowed from the input where the format allows and
+//! copied once into the owned [`Event`].
+
+use std::cell::Cell;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, EnumAccess, SeqAccess, VariantAccess, Visitor};
+use serde::ser::{SerializeSeq, SerializeTuple};
+use serde::{Serialize, Serializer};
+
+use crate::codec::{DecodeError, DecodeErrorKind, Limits};
+use crate::model::{Event, hex};
+
+/// One tag value on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagValue<'a> {
+    /// Lowercase hex, packed: restored with [`hex::encode`].
+    Bytes(&'a [u8]),
+    /// Any other string, verbatim.
+    Text(&'a str),
+}
+
+/// Hex digit value for lowercase digits only.
+#[inline]
+fn nibble(c: u8) -> Option<u8> {
+    match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        _ => None,
+    }
+}
+
+/// Decodes lowercase hex `s` into `out` (`out.len() == s.len() / 2`);
+/// false when `s` is not lowercase hex.
+#[inline]
+fn unhex(s: &[u8], out: &mut [u8]) -> bool {
+    for (o, p) in out.iter_mut().zip(s.chunks_exact(2)) {
+        match (nibble(p[0]), nibble(p[1])) {
+            (Some(h), Some(l)) => *o = (h << 4) | l,
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Calls `f` with the wire form of tag value `s`: [`TagValue::Bytes`] for
+/// non-empty, even-length lowercase hex, [`TagValue::Text`] otherwise.
+/// Values up to 128 hex characters are unpacked on the stack.
+#[inline]
+pub fn with_tag_value<R>(s: &str, f: impl FnOnce(TagValue<'_>) -> R) -> R {
+    let b = s.as_bytes();
+    if b.is_empty() || !b.len().is_multiple_of(2) {
+        return f(TagValue::Text(s));
+    }
+    let n = b.len() / 2;
+    if n <= 64 {
+        let mut buf = [0u8; 64];
+        if unhex(b, &mut buf[..n]) {
+            f(TagValue::Bytes(&buf[..n]))
+        } else {
+            f(TagValue::Text(s))
+        }
+    } else {
+        let mut buf = vec![0u8; n];
+        if unhex(b, &mut buf) {
+            f(TagValue::Bytes(&buf))
+        } else {
+            f(TagValue::Text(s))
+        }
+    }
+}
+
+/// Restores a decoded tag value as the owned string, checking
+/// `max_value_bytes` (on the restored length) and rejecting empty bytes.
+#[inline]
+pub fn restore(value: TagValue<'_>, limits: &Limits) -> Result<String, DecodeErrorKind> {
+    match value {
+        TagValue::Bytes([]) => Err(DecodeErrorKind::NonCanonical),
+        TagValue::Bytes(b) => {
+            if b.len().saturating_mul(2) > limits.max_value_bytes {
+                return Err(DecodeErrorKind::LimitExceeded("tag value bytes"));
+            }
+            let mut s = String::with_capacity(b.len() * 2);
+            hex::encode_into_string(b, &mut s);
+            Ok(s)
+        }
+        TagValue::Text(t) => {
+            if t.len() > limits.max_value_bytes {
+                return Err(DecodeErrorKind::LimitExceeded("tag value bytes"));
+            }
+            Ok(t.to_owned())
+        }
+    }
+}
+
+/// Serialises an [`Event`] as the positional tuple. `TAGGED` selects serde
+/// enum variants for [`TagValue`] (formats without byte/text types).
+#[derive(Clone, Copy, Debug)]
+pub struct Positional<'a, const TAGGED: bool>(pub &'a Event);
+
+struct RawBytes<'a>(&'a [u8]);
+
+impl Serialize for RawBytes<'_> {
+    #[inline]
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(self.0)
+    }
+}
+
+struct Value<'a, const TAGGED: bool>(&'a str);
+
+impl<const TAGGED: bool> Serialize for Value<'_, TAGGED> {
+    #[inline]
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        with_tag_value(self.0, |v| match (TAGGED, v) {
+            (false, TagValue::Bytes(b)) => s.serialize_bytes(b),
+            (false, TagValue::Text(t)) => s.serialize_str(t),
+            (true, TagValue::Bytes(b)) => {
+                s.serialize_newtype_variant("TagValue", 0, "Bytes", &RawBytes(b))
+            }
+            (true, TagValue::Text(t)) => s.serialize_newtype_variant("TagValue", 1, "Text", t),
+        })
+    }
+}
+
+struct Tag<'a, const TAGGED: bool>(&'a [String]);
+
+impl<const TAGGED: bool> Serialize for Tag<'_, TAGGED> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for v in self.0 {
+            seq.serialize_element(&Value::<TAGGED>(v))?;
+        }
+        seq.end()
+    }
+}
+
+struct Tags<'a, const TAGGED: bool>(&'a [Vec<String>]);
+
+impl<const TAGGED: bool> Serialize for Tags<'_, TAGGED> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for t in self.0 {
+            seq.serialize_element(&Tag::<TAGGED>(t))?;
+        }
+        seq.end()
+    }
+}
+
+impl<const TAGGED: bool> Serialize for Positional<'_, TAGGED> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let e = self.0;
+        let mut t = s.serialize_tuple(7)?;
+        t.serialize_element(&RawBytes(&e.id))?;
+        t.serialize_element(&RawBytes(&e.pubkey))?;
+        t.serialize_element(&e.created_at)?;
+        t.serialize_element(&e.kind)?;
+        t.serialize_element(&Tags::<TAGGED>(&e.tags))?;
+        t.serialize_element(e.content.as_str())?;
+        t.serialize_element(&RawBytes(&e.sig))?;
+        t.end()
+    }
+}
+
+/// Deserialises the positional tuple into an owned [`Event`], enforcing
+/// [`Limits`] while reading. Errors raised by the model (limits, canonical
+/// form, shape) are recorded so that [`PositionalSeed::error`] can report
+/// their [`DecodeErrorKind`] instead of the format's generic message.
+#[derive(Debug)]
+pub struct PositionalSeed<'l, const TAGGED: bool> {
+    limits: &'l Limits,
+    base: usize,
+    input_len: usize,
+    failure: Cell<Option<DecodeErrorKind>>,
+    end: Cell<usize>,
+    budget: Cell<usize>,
+}
+
+impl<'l, const TAGGED: bool> PositionalSeed<'l, TAGGED> {
+    /// A seed for decoding `input` under `limits`.
+    pub fn new(input: &[u8], limits: &'l Limits) -> Self {
+        Self {
+            limits,
+            base: input.as_ptr() as usize,
+            input_len: input.len(),
+            failure: Cell::new(None),
+            end: Cell::new(0),
+            budget: Cell::new(input.len()),
+        }
+    }
+
+    /// The offset just past the last string or byte string borrowed from the
+    /// input (the end of `sig` after a successful decode), or 0 when the
+    /// format copied instead of borrowing.
+    pub fn end(&self) -> usize {
+        self.end.get()
+    }
+
+    /// Converts a format error into a [`DecodeError`]: a model failure keeps
+    /// its kind, otherwise `fallback` classifies the format's error. The
+    /// offset is the end of the last borrowed field (a lower bound on where
+    /// decoding stopped), or the input length for truncation.
+    pub fn error(&self, fallback: DecodeErrorKind) -> DecodeError {
+        let kind = self.failure.get().unwrap_or(fallback);
+        let offset = if kind == DecodeErrorKind::Truncated {
+            self.input_len
+        } else {
+            self.end.get()
+        };
+        DecodeError::at(kind, offset)
+    }
+
+    fn fail<E: de::Error>(&self, kind: DecodeErrorKind, msg: &'static str) -> E {
+        if self.failure.get().is_none() {
+            self.failure.set(Some(kind));
+        }
+        E::custom(msg)
+    }
+
+    fn borrowed(&self, s: &[u8]) {
+        let start = (s.as_ptr() as usize).wrapping_sub(self.base);
+        if start <= self.input_len {
+            self.end.set(start + s.len());
+        }
+    }
+
+    /// Charges `n` bytes (at least 1) of decoded output against the input
+    /// length. Every element takes at least one input byte and every payload
+    /// byte its own input byte in the formats here, except where a format
+    /// can point several elements at shared data (FlexBuffers offsets): the
+    /// budget refuses such amplification.
+    fn charge<E: de::Error>(&self, n: usize) -> Result<(), E> {
+        match self.budget.get().checked_sub(n.max(1)) {
+            Some(left) => {
+                self.budget.set(left);
+                Ok(())
+            }
+            None => Err(self.fail(
+                DecodeErrorKind::LimitExceeded("decoded bytes exceed input"),
+                "amplification",
+            )),
+        }
+    }
+
+    fn cap(&self, hint: Option<usize>, limit: usize) -> usize {
+        hint.unwrap_or(0).min(limit).min(self.input_len)
+    }
+}
+
+impl<'de, const TAGGED: bool> DeserializeSeed<'de> for &PositionalSeed<'_, TAGGED> {
+    type Value = Event;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Event, D::Error> {
+        d.deserialize_tuple(7, EventVisitor(self))
+    }
+}
+
+struct EventVisitor<'s, 'l, const TAGGED: bool>(&'s PositionalSeed<'l, TAGGED>);
+
+impl<'de, const TAGGED: bool> Visitor<'de> for EventVisitor<'_, '_, TAGGED> {
+    type Value = Event;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a 7-element positional event")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Event, A::Error> {
+        let s = self.0;
+        if seq.size_hint().is_some_and(|n| n != 7) {
+            return Err(s.fail(DecodeErrorKind::Invalid("event array length"), "length"));
+        }
+        let missing = || s.fail(DecodeErrorKind::Invalid("event array length"), "missing");
+        let id = seq
+            .next_element_seed(Fixed::<32, TAGGED>(s))?
+            .ok_or_else(missing)?;
+        let pubkey = seq
+            .next_element_seed(Fixed::<32, TAGGED>(s))?
+            .ok_or_else(missing)?;
+        let created_at: u64 = seq.next_element()?.ok_or_else(missing)?;
+        let kind: u16 = seq.next_element()?.ok_or_else(missing)?;
+        let tags = seq.next_element_seed(TagsSeed(s))?.ok_or_else(missing)?;
+        let content = seq.next_element_seed(Text(s))?.ok_or_else(missing)?;
+        let sig = seq
+            .next_element_seed(Fixed::<64, TAGGED>(s))?
+            .ok_or_else(missing)?;
+        Ok(Event {
+            id,
+            pubkey,
+            sig,
+            created_at,
+            kind,
+            tags,
+            content,
+        })
+    }
+}
+
+struct Fixed<'s, 'l, const N: usize, const TAGGED: bool>(&'s PositionalSeed<'l, TAGGED>);
+
+impl<'de, const N: usize, const TAGGED: bool> DeserializeSeed<'de> for Fixed<'_, '_, N, TAGGED> {
+    type Value = [u8; N];
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<[u8; N], D::Error> {
+        d.deserialize_bytes(self)
+    }
+}
+
+impl<'de, const N: usize, const TAGGED: bool> Visitor<'de> for Fixed<'_, '_, N, TAGGED> {
+    type Value = [u8; N];
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a {N}-byte string")
+    }
+
+    fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<[u8; N], E> {
+        self.0.borrowed(v);
+        self.visit_bytes(v)
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<[u8; N], E> {
+        v.try_into().map_err(|_| {
+            self.0
+                .fail(DecodeErrorKind::Invalid("fixed field length"), "length")
+        })
+    }
+}
+
+struct Text<'s, 'l, const TAGGED: bool>(&'s PositionalSeed<'l, TAGGED>);
+
+impl<'de, const TAGGED: bool> DeserializeSeed<'de> for Text<'_, '_, TAGGED> {
+    type Value = String;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de, const TAGGED: bool> Visitor<'de> for Text<'_, '_, TAGGED> {
+    type Value = String;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a text string")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<String, E> {
+        self.0.borrowed(v.as_bytes());
+        self.visit_str(v)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+        self.0.charge(v.len())?;
+        Ok(v.to_owned())
+    }
+}
+
+struct TagsSeed<'s, 'l, const TAGGED: bool>(&'s PositionalSeed<'l, TAGGED>);
+
+impl<'de, const TAGGED: bool> DeserializeSeed<'de> for TagsSeed<'_, '_, TAGGED> {
+    type Value = Vec<Vec<String>>;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de, const TAGGED: bool> Visitor<'de> for TagsSeed<'_, '_, TAGGED> {
+    type Value = Vec<Vec<String>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of tags")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let s = self.0;
+        let max = s.limits.max_tags;
+        if seq.size_hint().is_some_and(|n| n > max) {
+            return Err(s.fail(DecodeErrorKind::LimitExceeded("tags"), "tags"));
+        }
+        let mut tags = Vec::with_capacity(s.cap(seq.size_hint(), max));
+        while let Some(tag) = seq.next_element_seed(TagSeed(s))? {
+            s.charge(1)?;
+            if tags.len() == max {
+                return Err(s.fail(DecodeErrorKind::LimitExceeded("tags"), "tags"));
+            }
+            tags.push(tag);
+        }
+        Ok(tags)
+    }
+}
+
+struct TagSeed<'s, 'l, const TAGGED: bool>(&'s PositionalSeed<'l, TAGGED>);
+
+impl<'de, const TAGGED: bool> DeserializeSeed<'de> for TagSeed<'_, '_, TAGGED> {
+    type Value = Vec<String>;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de, const TAGGED: bool> Visitor<'de> for TagSeed<'_, '_, TAGGED> {
+    type Value = Vec<String>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a tag (array of values)")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let s = self.0;
+        let max = s.limits.max_values_per_tag;
+        if seq.size_hint().is_some_and(|n| n > max) {
+            return Err(s.fail(DecodeErrorKind::LimitExceeded("values per tag"), "values"));
+        }
+        let mut values = Vec::with_capacity(s.cap(seq.size_hint(), max));
+        while let Some(v) = seq.next_element_seed(ValueSeed(s))? {
+            if values.len() == max {
+                return Err(s.fail(DecodeErrorKind::LimitExceeded("values per tag"), "values"));
+            }
+            values.push(v);
+        }
+        Ok(values)
+    }
+}
+
+struct ValueSeed<'s, 'l, const TAGGED: bool>(&'s PositionalSeed<'l, TAGGED>);
+
+impl<const TAGGED: bool> ValueSeed<'_, '_, TAGGED> {
+    fn restore<E: de::Error>(&self, v: TagValue<'_>) -> Result<String, E> {
+        self.0.charge(match v {
+            TagValue::Bytes(b) => b.len(),
+            TagValue::Text(t) => t.len(),
+        })?;
+        restore(v, self.0.limits).map_err(|k| self.0.fail(k, "tag value"))
+    }
+}
+
+impl<'de, const TAGGED: bool> DeserializeSeed<'de> for ValueSeed<'_, '_, TAGGED> {
+    type Value = String;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        if TAGGED {
+            d.deserialize_enum("TagValue", &["Bytes", "Text"], self)
+        } else {
+            d.deserialize_any(self)
+        }
+    }
+}
+
+impl<'de, const TAGGED: bool> Visitor<'de> for ValueSeed<'_, '_, TAGGED> {
+    type Value = String;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a byte or text string")
+    }
+
+    fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<String, E> {
+        self.0.borrowed(v);
+        self.restore(TagValue::Bytes(v))
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<String, E> {
+        self.restore(TagValue::Bytes(v))
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<String, E> {
+        self.0.borrowed(v.as_bytes());
+        self.restore(TagValue::Text(v))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+        self.restore(TagValue::Text(v))
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<String, A::Error> {
+        let (index, variant): (u32, _) = data.variant()?;
+        match index {
+            0 => variant.newtype_variant_seed(BytesValue(self)),
+            1 => variant.newtype_variant_seed(TextValue(self)),
+            _ => Err(self
+                .0
+                .fail(DecodeErrorKind::Invalid("tag value variant"), "variant")),
+        }
+    }
+}
+
+struct BytesValue<'s, 'l, const TAGGED: bool>(ValueSeed<'s, 'l, TAGGED>);
+
+impl<'de, const TAGGED: bool> DeserializeSeed<'de> for BytesValue<'_, '_, TAGGED> {
+    type Value = String;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        d.deserialize_bytes(self.0)
+    }
+}
+
+struct TextValue<'s, 'l, const TAGGED: bool>(ValueSeed<'s, 'l, TAGGED>);
+
+impl<'de, const TAGGED: bool> DeserializeSeed<'de> for TextValue<'_, '_, TAGGED> {
+    type Value = String;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        d.deserialize_str(self.0)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::codec::Codec;
+
+    /// The golden event of the profile tests.
+    pub(crate) fn golden_event() -> Event {
+        Event {
+            id: [0x11; 32],
+            pubkey: [0x22; 32],
+            sig: [0x33; 64],
+            created_at: 1_700_000_000,
+            kind: 1,
+            tags: vec![
+                vec!["e".into(), "ab".repeat(32)],
+                vec!["p".into(), "ABCDEF".into()],
+                vec!["t".into(), "nostr".into()],
+            ],
+            content: "hi\n".into(),
+        }
+    }
+
+    /// Shared checks: generated corpus round trip (returns not-representable
+    /// count and total size), decode→encode identity, truncations, trailing
+    /// byte, and the tag limit.
+    pub(crate) fn conformance(codec: &dyn Codec, golden: &[u8]) -> (usize, usize) {
+        let limits = Limits::default();
+        let mut out = Vec::new();
+        codec.encode(&golden_event(), &mut out).unwrap();
+        assert_eq!(out, golden, "golden bytes");
+        assert_eq!(codec.decode(golden, &limits).unwrap(), golden_event());
+        for n in 0..golden.len() {
+            assert!(codec.decode(&golden[..n], &limits).is_err(), "prefix {n}");
+        }
+        let mut long = golden.to_vec();
+        long.push(0);
+        assert!(codec.decode(&long, &limits).is_err(), "trailing byte");
+        let two = Limits {
+            max_tags: 2,
+            ..Limits::default()
+        };
+        assert_eq!(
+            codec.decode(golden, &two).unwrap_err().kind,
+            DecodeErrorKind::LimitExceeded("tags")
+        );
+        let short = Limits {
+            max_value_bytes: 10,
+            ..Limits::default()
+        };
+        assert_eq!(
+            codec.decode(golden, &short).unwrap_err().kind,
+            DecodeErrorKind::LimitExceeded("tag value bytes")
+        );
+        let small = Limits {
+            max_event_bytes: golden.len() - 1,
+            ..Limits::default()
+        };
+        assert!(codec.decode(golden, &small).is_err());
+
+        mutation_sweep(codec, golden, false);
+
+        let mut not_representable = 0;
+        let mut total = 0;
+        for e in crate::corpus::generate::generate(1, 300) {
+            let mut buf = vec![0xaa];
+            match codec.encode(&e, &mut buf) {
+                Ok(()) => {
+                    assert_eq!(buf[0], 0xaa, "encode appends");
+                    let bytes = &buf[1..];
+                    total += bytes.len();
+                    let back = codec.decode(bytes, &limits).unwrap();
+                    assert_eq!(back, e);
+                    let mut again = Vec::new();
+                    codec.encode(&back, &mut again).unwrap();
+                    assert_eq!(again, bytes, "decode→encode identity");
+                }
+                Err(_) => not_representable += 1,
+            }
+        }
+        (not_representable, total)
+    }
+
+    /// 20,000 random 1–4 byte mutations of the golden bytes (fixed xorshift
+    /// seed): decoding never panics, and whatever decodes re-encodes (to the
+    /// same bytes when `identity`: a decoder that accepts only canonical input).
+    pub(crate) fn mutation_sweep(codec: &dyn Codec, golden: &[u8], identity: bool) {
+        let limits = Limits::default();
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..20_000 {
+            let mut m = golden.to_vec();
+            for _ in 0..=next() % 4 {
+                let i = usize::try_from(next() % m.len() as u64).unwrap();
+                m[i] = next().to_le_bytes()[0];
+            }
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                codec.decode(&m, &limits)
+            }));
+            let decoded = r.unwrap_or_else(|_| panic!("round {round} panicked"));
+            if let Ok(e) = decoded {
+                let mut out = Vec::new();
+                codec.encode(&e, &mut out).unwrap();
+                if identity {
+                    assert_eq!(out, m, "round {round}: accepted non-canonical input");
+                }
+            }
+        }
+    }
+
+    /// Total JSON size of the generated corpus.
+    pub(crate) fn json_total() -> usize {
+        crate::corpus::generate::generate(1, 300)
+            .iter()
+            .map(|e| e.to_json().len())
+            .sum()
+    }
+
+    #[test]
+    fn hex_policy() {
+        let kinds = |s: &str| {
+            with_tag_value(s, |v| match v {
+                TagValue::Bytes(b) => Some(b.to_vec()),
+                TagValue::Text(_) => None,
+            })
+        };
+        assert_eq!(kinds("00ff"), Some(vec![0, 0xff]));
+        for s in ["", "0", "AB", "aB", "abc", "zz", "0x"] {
+            assert_eq!(kinds(s), None, "{s:?}");
+        }
+        let long = "ab".repeat(100);
+        assert_eq!(kinds(&long), Some(vec![0xab; 100]));
+        assert_eq!(kinds(&format!("{long}A")), None);
+        let l = Limits::default();
+        assert_eq!(
+            restore(TagValue::Bytes(&[]), &l),
+            Err(DecodeErrorKind::NonCanonical)
+        );
+        assert_eq!(restore(TagValue::Bytes(&[0xab]), &l).unwrap(), "ab");
+    }
+}

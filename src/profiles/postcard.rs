@@ -1,0 +1,206 @@
+//! `postcard`: postcard 1 over the shared positional model
+//! ([`super::positional`]), tagged variant.
+//!
+//! Layout (postcard wire format: unsigned integers as LEB128 varints,
+//! lengths as varint(usize), enum variants as varint(u32)):
+//!
+//! | field        | encoding                                               |
+//! |--------------|--------------------------------------------------------|
+//! | event        | a tuple: no length prefix                              |
+//! | `id`         | varint(32) `20` + 32 bytes                             |
+//! | `pubkey`     | varint(32) `20` + 32 bytes                             |
+//! | `created_at` | LEB128 u64                                             |
+//! | `kind`       | LEB128 u16                                             |
+//! | `tags`       | varint(n) then n tags; a tag is varint(m) then m values |
+//! | tag value    | varint(variant) then: 0 = varint(len) + bytes (packed lowercase hex), 1 = varint(len) + UTF-8 |
+//! | `content`    | varint(len) + UTF-8                                    |
+//! | `sig`        | varint(64) `40` + 64 bytes                             |
+//!
+//! Canonical form: the encoder writes shortest varints; postcard's decoder
+//! rejects an overflowing last varint byte but accepts over-long
+//! (zero-padded) varints, so only encoder output is canonical.
+//!
+//! Hex: as [`super::positional`]: non-empty, even-length lowercase hex tag
+//! values are variant 0 (bytes), restored as lowercase hex.
+//!
+//! Limits: the input length is checked first; postcard borrows strings from
+//! the input and passes declared lengths as size hints, which the model's seed
+//! checks against [`Limits`] before reserving.
+//!
+//! Differences from upstream: none in the bytes. Error offsets are the end of
+//! the last borrowed field (postcard's errors carry no position).
+
+use serde::de::DeserializeSeed;
+
+use super::positional::{Positional, PositionalSeed};
+use crate::codec::{
+    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
+};
+use crate::model::Event;
+
+/// The registry entry.
+pub const PROFILE: Profile = Profile {
+    id: "postcard",
+    family: Family::RustOnly,
+    capabilities: Capabilities {
+        deterministic: true,
+        self_describing: false,
+    },
+    enabled: true,
+    codec: &Postcard,
+};
+
+/// postcard 1.
+pub struct Postcard;
+
+struct Append<'a>(&'a mut Vec<u8>);
+
+impl postcard::ser_flavors::Flavor for Append<'_> {
+    type Output = ();
+
+    #[inline]
+    fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
+        self.0.extend_from_slice(data);
+        Ok(())
+    }
+
+    #[inline]
+    fn try_push(&mut self, data: u8) -> postcard::Result<()> {
+        self.0.push(data);
+        Ok(())
+    }
+
+    fn finalize(self) -> postcard::Result<()> {
+        Ok(())
+    }
+}
+
+impl Codec for Postcard {
+    fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        postcard::serialize_with_flavor(&Positional::<true>(event), Append(out)).map_err(|e| {
+            EncodeError {
+                profile: PROFILE.id,
+                reason: e.to_string(),
+            }
+        })
+    }
+
+    fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
+        if bytes.len() > limits.max_event_bytes {
+            return Err(DecodeError::at(
+                DecodeErrorKind::LimitExceeded("event bytes"),
+                0,
+            ));
+        }
+        let seed = PositionalSeed::<true>::new(bytes, limits);
+        let mut de = postcard::Deserializer::from_bytes(bytes);
+        let event = (&seed)
+            .deserialize(&mut de)
+            .map_err(|e| seed.error(classify(&e)))?;
+        let rest = de.finalize().map_err(|e| seed.error(classify(&e)))?;
+        if !rest.is_empty() {
+            return Err(DecodeError::at(
+                DecodeErrorKind::TrailingBytes,
+                bytes.len() - rest.len(),
+            ));
+        }
+        Ok(event)
+    }
+}
+
+fn classify(e: &postcard::Error) -> DecodeErrorKind {
+    use postcard::Error as E;
+    match e {
+        E::DeserializeUnexpectedEnd => DecodeErrorKind::Truncated,
+        E::DeserializeBadVarint => DecodeErrorKind::BadVarint,
+        E::DeserializeBadUtf8 => DecodeErrorKind::BadUtf8,
+        E::DeserializeBadEnum => DecodeErrorKind::Invalid("tag value variant"),
+        _ => DecodeErrorKind::Invalid("malformed postcard"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profiles::positional::tests::{conformance, json_total};
+
+    fn h(s: &str) -> Vec<u8> {
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    }
+
+    const HEAD: usize = 33 + 33 + 5 + 1;
+
+    fn golden() -> Vec<u8> {
+        let mut g = h("20");
+        g.extend([0x11; 32]);
+        g.extend(h("20"));
+        g.extend([0x22; 32]);
+        g.extend(h("80e2cfaa06")); // created_at: LEB128 of 0x6553f100
+        g.extend(h("01")); // kind 1
+        g.extend(h("03")); // 3 tags
+        g.extend(h("02" /* 2 values */));
+        g.extend(h("010165" /* Text "e" */));
+        g.extend(h("0020" /* Bytes, 32 */));
+        g.extend([0xab; 32]);
+        g.extend(h("02010170" /* "p" */));
+        g.extend(h("0106414243444546" /* Text "ABCDEF" */));
+        g.extend(h("02010174"));
+        g.extend(h("01056e6f737472"));
+        g.extend(h("0368690a")); // content
+        g.extend(h("40"));
+        g.extend([0x33; 64]);
+        g
+    }
+
+    #[test]
+    fn conforms() {
+        let golden = golden();
+        assert_eq!(golden.len(), HEAD + 1 + 38 + 12 + 11 + 4 + 65);
+        let (unrepresentable, total) = conformance(&Postcard, &golden);
+        assert_eq!(unrepresentable, 0);
+        println!("postcard: {total} bytes vs json {}", json_total());
+    }
+
+    #[test]
+    fn hostile_lengths_fail_before_allocating() {
+        let l = Limits::default();
+        let mut g = golden();
+        g.truncate(HEAD);
+        g.extend(h("ffffffffffffffffff01"));
+        // postcard itself refuses a count above the bytes left
+        let kind = Postcard.decode(&g, &l).unwrap_err().kind;
+        assert!(
+            matches!(
+                kind,
+                DecodeErrorKind::Truncated | DecodeErrorKind::LimitExceeded(_)
+            ),
+            "{kind:?}"
+        );
+        g.truncate(HEAD);
+        g.extend(h("01ffffffff0f"));
+        // postcard itself refuses a count above the bytes left
+        let kind = Postcard.decode(&g, &l).unwrap_err().kind;
+        assert!(
+            matches!(
+                kind,
+                DecodeErrorKind::Truncated | DecodeErrorKind::LimitExceeded(_)
+            ),
+            "{kind:?}"
+        );
+        g.truncate(HEAD);
+        g.extend(h("010101ffffffff0f78"));
+        assert_eq!(
+            Postcard.decode(&g, &l).unwrap_err().kind,
+            DecodeErrorKind::Truncated
+        );
+        g.truncate(HEAD);
+        g.extend(h("01010200"));
+        assert_eq!(
+            Postcard.decode(&g, &l).unwrap_err().kind,
+            DecodeErrorKind::Invalid("tag value variant")
+        );
+    }
+}
