@@ -79,6 +79,22 @@ pub trait Codec: Sync {
     fn borrowed(&self) -> Option<&dyn BorrowDecode> {
         None
     }
+
+    /// The format's own batch container, where it defines one.
+    fn batch(&self) -> Option<&dyn NativeBatch> {
+        None
+    }
+}
+
+/// A format-defined container of many events (as opposed to our uniform
+/// 4-byte framing, see [`framing`]).
+pub trait NativeBatch: Sync {
+    /// Appends one batch holding `events`; on error `out` is left as it was.
+    fn encode_batch(&self, events: &[Event], out: &mut Vec<u8>) -> Result<(), EncodeError>;
+
+    /// Decodes a whole batch. The event count is bounded by the input length
+    /// before anything is reserved, and each event by `limits`.
+    fn decode_batch(&self, bytes: &[u8], limits: &Limits) -> Result<Vec<Event>, DecodeError>;
 }
 
 /// A borrowed view of an encoded event.

@@ -236,3 +236,39 @@ fn limits_are_enforced_while_decoding() {
         );
     }
 }
+
+#[test]
+fn native_batches_round_trip_and_are_bounded() {
+    let limits = Limits::default();
+    let events = &generated()[..500];
+    let mut tested = 0;
+    for p in PROFILES {
+        let Some(batch) = p.codec.batch() else {
+            continue;
+        };
+        tested += 1;
+        let representable: Vec<Event> = events
+            .iter()
+            .filter(|e| encode(p, e).is_ok())
+            .cloned()
+            .collect();
+        let mut out = vec![0xaa];
+        batch.encode_batch(&representable, &mut out).unwrap();
+        assert_eq!(out[0], 0xaa, "{}: encode_batch appends", p.id);
+        let back = batch.decode_batch(&out[1..], &limits).unwrap();
+        assert_eq!(back, representable, "{}: batch round trip", p.id);
+        for cut in [0, 1, 3, 4, out.len() / 2, out.len() - 2] {
+            assert!(
+                batch.decode_batch(&out[1..cut.max(1)], &limits).is_err(),
+                "{}: {cut}",
+                p.id
+            );
+        }
+        // A count of 2^32-1 in a few bytes fails before anything is reserved.
+        assert!(batch.decode_batch(&[0xff; 8], &limits).is_err(), "{}", p.id);
+        let mut empty = Vec::new();
+        batch.encode_batch(&[], &mut empty).unwrap();
+        assert_eq!(batch.decode_batch(&empty, &limits).unwrap(), vec![]);
+    }
+    assert!(tested > 0, "no profile exposes a native batch");
+}

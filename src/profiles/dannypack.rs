@@ -45,7 +45,7 @@ use std::borrow::Cow;
 
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    Profile, Reader,
+    NativeBatch, Profile, Reader,
 };
 use crate::model::hex::{self, is_lower_hex};
 use crate::model::{Event, EventRef};
@@ -150,6 +150,54 @@ impl Codec for DannyPack {
 
     fn borrowed(&self) -> Option<&dyn BorrowDecode> {
         Some(self)
+    }
+
+    fn batch(&self) -> Option<&dyn NativeBatch> {
+        Some(self)
+    }
+}
+
+/// DannyPack's batch: `u32 LE count`, then per event `u32 LE len` + record.
+impl NativeBatch for DannyPack {
+    fn encode_batch(&self, events: &[Event], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        let start = out.len();
+        let result = (|| {
+            let count = u32::try_from(events.len())
+                .map_err(|_| refuse(format!("a batch of {} events exceeds u32", events.len())))?;
+            out.extend_from_slice(&count.to_le_bytes());
+            for event in events {
+                let at = out.len();
+                out.extend_from_slice(&[0; 4]);
+                self.encode(event, out)?;
+                let len = u32::try_from(out.len() - at - 4)
+                    .map_err(|_| refuse("an event over u32::MAX bytes".into()))?;
+                out[at..at + 4].copy_from_slice(&len.to_le_bytes());
+            }
+            Ok(())
+        })();
+        if result.is_err() {
+            out.truncate(start);
+        }
+        result
+    }
+
+    fn decode_batch(&self, bytes: &[u8], limits: &Limits) -> Result<Vec<Event>, DecodeError> {
+        let mut r = Reader::new(bytes);
+        let count = u32::from_le_bytes(*r.array::<4>()?);
+        let count = r.count(u64::from(count), 4 + HEADER, usize::MAX, "batch events")?;
+        let mut events = Vec::with_capacity(count);
+        for _ in 0..count {
+            let len = u32::from_le_bytes(*r.array::<4>()?);
+            let len = r.count(u64::from(len), 1, limits.max_event_bytes, "event bytes")?;
+            let at = r.offset();
+            let record = r.take(len)?;
+            let event = self
+                .decode(record, limits)
+                .map_err(|e| DecodeError::at(e.kind, at + e.offset))?;
+            events.push(event);
+        }
+        r.finish()?;
+        Ok(events)
     }
 }
 
