@@ -14,6 +14,8 @@ pub mod json;
 mod nostr_test_support;
 pub mod notepack;
 pub mod otnetstring;
+pub mod protobuf;
+pub mod protobuf_hexstrings;
 pub mod tnetstring;
 
 /// The registry, in report order.
@@ -26,6 +28,8 @@ pub static PROFILES: &[Profile] = &[
     tnetstring::PROFILE,
     otnetstring::PROFILE,
     bencode::PROFILE,
+    protobuf::PROFILE,
+    protobuf_hexstrings::PROFILE,
 ];
 
 /// The profile with this id.
