@@ -5,6 +5,7 @@
 
 use crate::codec::Profile;
 
+pub mod avro;
 pub mod bencode;
 pub mod dannypack;
 pub mod event2;
@@ -30,6 +31,7 @@ pub static PROFILES: &[Profile] = &[
     bencode::PROFILE,
     protobuf::PROFILE,
     protobuf_hexstrings::PROFILE,
+    avro::PROFILE,
 ];
 
 /// The profile with this id.
