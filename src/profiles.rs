@@ -7,6 +7,7 @@ use crate::codec::Profile;
 
 pub mod avro;
 pub mod bencode;
+pub mod bson;
 pub mod dannypack;
 pub mod event2;
 pub mod gonostr_binary;
@@ -32,6 +33,7 @@ pub static PROFILES: &[Profile] = &[
     protobuf::PROFILE,
     protobuf_hexstrings::PROFILE,
     avro::PROFILE,
+    bson::PROFILE,
 ];
 
 /// The profile with this id.
