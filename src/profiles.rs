@@ -5,8 +5,10 @@
 
 use crate::codec::Profile;
 
+pub mod avro;
 pub mod bencode;
 pub mod bincode;
+pub mod bson;
 pub mod cbor_intmap;
 pub mod cbor_packed;
 pub mod cbor_stringmap;
@@ -22,15 +24,21 @@ pub mod notepack;
 pub mod otnetstring;
 pub mod positional;
 pub mod postcard;
+pub mod protobuf;
+pub mod protobuf_hexstrings;
 pub mod tnetstring;
 
-/// The registry, in report order: baseline, open standards, Rust-only,
-/// Nostr-specific, streaming family, then disabled variants.
+/// The registry, in report order: baseline, open standards, emerging,
+/// standard envelope, Rust-only, Nostr-specific, streaming family, then
+/// disabled variants.
 pub static PROFILES: &[Profile] = &[
     json::PROFILE,
     cbor_packed::PROFILE,
     msgpack::PROFILE,
+    protobuf::PROFILE,
     flexbuffers::PROFILE,
+    avro::PROFILE,
+    bson::PROFILE,
     bincode::PROFILE,
     postcard::PROFILE,
     notepack::PROFILE,
@@ -42,6 +50,7 @@ pub static PROFILES: &[Profile] = &[
     bencode::PROFILE,
     cbor_stringmap::PROFILE,
     cbor_intmap::PROFILE,
+    protobuf_hexstrings::PROFILE,
 ];
 
 /// The profile with this id.

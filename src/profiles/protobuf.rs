@@ -1,0 +1,472 @@
+//! `protobuf`: Protocol Buffers (proto3) with prost, schema
+//! `schemas/event.proto` message `Event`, compiled by protox in `build.rs`
+//! (pure Rust, no `protoc`).
+//!
+//! | field | number | wire type | content |
+//! |---|---|---|---|
+//! | id | 1 | LEN | 32 raw bytes |
+//! | pubkey | 2 | LEN | 32 raw bytes |
+//! | created_at | 3 | VARINT | `uint64`, omitted when 0 |
+//! | kind | 4 | VARINT | `uint32` ≤ 65535, omitted when 0 |
+//! | tags | 5 | LEN, repeated | `Tag { repeated TagValue values = 1 }` |
+//! | content | 6 | LEN | UTF-8, omitted when empty |
+//! | sig | 7 | LEN | 64 raw bytes |
+//!
+//! `TagValue` is `oneof value { bytes hex = 1; string text = 2; }`. A tag
+//! value that is non-empty, even-length, lowercase hex ([`is_lower_hex`]) is
+//! packed as `hex` and re-emitted as lowercase hex on decoding; every other
+//! value, including the empty string, is `text` (a oneof member is always
+//! written, so `text = ""` is `12 00`). Content is never packed.
+//!
+//! Canonical form: what prost writes for the message, i.e. fields in
+//! ascending number, each singular field at most once, proto3 defaults
+//! omitted, minimal varints, no unknown fields. Protobuf parsers in general
+//! accept much more (any field order, repeated singular fields with last one
+//! winning, unknown fields, over-long varints, explicit defaults). This
+//! profile rejects all of that (`NonCanonical` or `Invalid`), so that every
+//! accepted input re-encodes to the same bytes and the profile is
+//! deterministic; a `hex` member that is empty or a `text` member that is
+//! lowercase hex is rejected too, since the encoder never writes those.
+//!
+//! Limits: prost's decoder is recursion-limited and only allocates for bytes
+//! present in the input, but it applies no [`Limits`]. Checking the decoded
+//! message afterwards would not be "while decoding", so a pre-scan first walks
+//! the wire format once, without allocating: it checks the event size, every
+//! length against the remaining input, the tag count, the values per tag
+//! and each value's length (packed hex counts twice its byte length, as the
+//! string it decodes to), together with the canonical-form rules above. Only
+//! then does prost decode. The scan is part of the measured decode cost.
+//! Error offsets come from the scan; a failure inside prost itself (which
+//! after the scan can only be invalid UTF-8 in a string) is reported at
+//! offset 0.
+//!
+//! Differences from plain prost use: the pre-scan (limits, canonical form)
+//! and the fixed-length checks on id, pubkey and sig (`Invalid`).
+
+use crate::codec::{
+    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile, Reader,
+};
+use crate::model::Event;
+use crate::model::hex::{self, is_lower_hex};
+
+/// The prost types generated from `schemas/event.proto`.
+pub(super) mod pb {
+    include!(concat!(env!("OUT_DIR"), "/binostr.rs"));
+}
+
+use pb::tag_value::Value;
+
+/// The registry entry.
+pub const PROFILE: Profile = Profile {
+    id: "protobuf",
+    family: Family::OpenStandard,
+    capabilities: Capabilities {
+        deterministic: true,
+        self_describing: false,
+    },
+    enabled: true,
+    codec: &Protobuf,
+};
+
+/// prost, message `binostr.Event`.
+pub struct Protobuf;
+
+impl Codec for Protobuf {
+    fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        let msg = pb::Event {
+            id: event.id.to_vec(),
+            pubkey: event.pubkey.to_vec(),
+            created_at: event.created_at,
+            kind: u32::from(event.kind),
+            tags: event
+                .tags
+                .iter()
+                .map(|tag| pb::Tag {
+                    values: tag.iter().map(|v| tag_value(v)).collect(),
+                })
+                .collect(),
+            content: event.content.clone(),
+            sig: event.sig.to_vec(),
+        };
+        prost::Message::encode(&msg, out).expect("a Vec grows as needed");
+        Ok(())
+    }
+
+    fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
+        scan(bytes, limits, Shape::Packed)?;
+        let msg: pb::Event = prost::Message::decode(bytes).map_err(prost_error)?;
+        let mut tags = Vec::with_capacity(msg.tags.len());
+        for tag in msg.tags {
+            let mut values = Vec::with_capacity(tag.values.len());
+            for v in tag.values {
+                values.push(match v.value {
+                    Some(Value::Hex(b)) => hex::encode(&b),
+                    Some(Value::Text(s)) => s,
+                    None => unreachable!("the scan requires one member"),
+                });
+            }
+            tags.push(values);
+        }
+        Ok(Event {
+            id: fixed(&msg.id)?,
+            pubkey: fixed(&msg.pubkey)?,
+            sig: fixed(&msg.sig)?,
+            created_at: msg.created_at,
+            kind: kind(msg.kind)?,
+            tags,
+            content: msg.content,
+        })
+    }
+}
+
+fn tag_value(v: &str) -> pb::TagValue {
+    let value = if is_lower_hex(v) {
+        let mut b = Vec::with_capacity(v.len() / 2);
+        hex::decode_into(v, &mut b);
+        Value::Hex(b)
+    } else {
+        Value::Text(v.to_owned())
+    };
+    pb::TagValue { value: Some(value) }
+}
+
+/// A fixed-size field the scan has already length-checked.
+pub(super) fn fixed<const N: usize>(b: &[u8]) -> Result<[u8; N], DecodeError> {
+    b.try_into()
+        .map_err(|_| DecodeError::at(DecodeErrorKind::Invalid("wrong fixed-field length"), 0))
+}
+
+/// The kind, already range-checked by the scan.
+pub(super) fn kind(k: u32) -> Result<u16, DecodeError> {
+    u16::try_from(k).map_err(|_| DecodeError::at(DecodeErrorKind::Invalid("kind above 65535"), 0))
+}
+
+/// A prost error after a successful scan: only invalid UTF-8 remains possible.
+pub(super) fn prost_error(e: prost::DecodeError) -> DecodeError {
+    let kind = if e.to_string().contains("UTF-8") {
+        DecodeErrorKind::BadUtf8
+    } else {
+        DecodeErrorKind::Invalid("protobuf")
+    };
+    DecodeError::at(kind, 0)
+}
+
+/// Which message the scan walks.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Shape {
+    /// `Event`: raw fixed fields, `TagValue` oneof members.
+    Packed,
+    /// `HexEvent`: hex text fixed fields, plain string values.
+    HexStrings,
+}
+
+const VARINT: u64 = 0;
+const LEN: u64 = 2;
+
+/// One bounded, allocation-free pass over the wire format: limits, lengths
+/// against the remaining input, and the canonical-form rules of the module
+/// docs. Offsets in errors are offsets into `bytes`.
+pub(super) fn scan(bytes: &[u8], limits: &Limits, shape: Shape) -> Result<(), DecodeError> {
+    if bytes.len() > limits.max_event_bytes {
+        return Err(DecodeError::at(
+            DecodeErrorKind::LimitExceeded("event bytes"),
+            0,
+        ));
+    }
+    let (fixed32, fixed64) = match shape {
+        Shape::Packed => (32, 64),
+        Shape::HexStrings => (64, 128),
+    };
+    let mut r = Reader::new(bytes);
+    let mut last = 0;
+    let mut tags = 0usize;
+    let mut seen = [false; 8];
+    while r.remaining() > 0 {
+        let at = r.offset();
+        let (field, wire) = key(&mut r)?;
+        let expected = match field {
+            3 | 4 => VARINT,
+            1 | 2 | 5 | 6 | 7 => LEN,
+            _ => {
+                return Err(DecodeError::at(
+                    DecodeErrorKind::Invalid("unknown field"),
+                    at,
+                ));
+            }
+        };
+        if wire != expected {
+            return Err(DecodeError::at(
+                DecodeErrorKind::Invalid("wrong wire type"),
+                at,
+            ));
+        }
+        if field < last || (field == last && field != 5) {
+            return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
+        }
+        last = field;
+        seen[field as usize] = true;
+        if wire == VARINT {
+            let v = r.uvarint(true)?;
+            if v == 0 {
+                return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
+            }
+            if field == 4 && v > u64::from(u16::MAX) {
+                return Err(DecodeError::at(
+                    DecodeErrorKind::Invalid("kind above 65535"),
+                    at,
+                ));
+            }
+            continue;
+        }
+        let (body_at, body) = len_body(&mut r)?;
+        let need = match field {
+            1 | 2 => Some(fixed32),
+            7 => Some(fixed64),
+            _ => None,
+        };
+        if need.is_some_and(|n| n != body.len()) {
+            return Err(DecodeError::at(
+                DecodeErrorKind::Invalid("wrong fixed-field length"),
+                at,
+            ));
+        }
+        match field {
+            6 if body.is_empty() => {
+                return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
+            }
+            5 => {
+                tags += 1;
+                if tags > limits.max_tags {
+                    return Err(DecodeError::at(DecodeErrorKind::LimitExceeded("tags"), at));
+                }
+                scan_tag(body, limits, shape).map_err(|e| shifted(e, body_at))?;
+            }
+            _ => {}
+        }
+    }
+    if !(seen[1] && seen[2] && seen[7]) {
+        return Err(r.error(DecodeErrorKind::Invalid("missing id, pubkey or sig")));
+    }
+    Ok(())
+}
+
+fn scan_tag(body: &[u8], limits: &Limits, shape: Shape) -> Result<(), DecodeError> {
+    let mut r = Reader::new(body);
+    let mut values = 0usize;
+    while r.remaining() > 0 {
+        let at = r.offset();
+        if key(&mut r)? != (1, LEN) {
+            return Err(DecodeError::at(
+                DecodeErrorKind::Invalid("unknown field in tag"),
+                at,
+            ));
+        }
+        values += 1;
+        if values > limits.max_values_per_tag {
+            return Err(DecodeError::at(
+                DecodeErrorKind::LimitExceeded("values per tag"),
+                at,
+            ));
+        }
+        let (value_at, value) = len_body(&mut r)?;
+        match shape {
+            Shape::HexStrings => value_len(value.len(), limits, at)?,
+            Shape::Packed => scan_value(value, limits).map_err(|e| shifted(e, value_at))?,
+        }
+    }
+    Ok(())
+}
+
+fn scan_value(body: &[u8], limits: &Limits) -> Result<(), DecodeError> {
+    let mut r = Reader::new(body);
+    let (member, wire) = key(&mut r)?;
+    if wire != LEN || !(member == 1 || member == 2) {
+        return Err(DecodeError::at(
+            DecodeErrorKind::Invalid("tag value is neither hex nor text"),
+            0,
+        ));
+    }
+    let (_, value) = len_body(&mut r)?;
+    if member == 1 {
+        if value.is_empty() {
+            return Err(DecodeError::at(DecodeErrorKind::NonCanonical, 0));
+        }
+        value_len(value.len().saturating_mul(2), limits, 0)?;
+    } else {
+        value_len(value.len(), limits, 0)?;
+        if std::str::from_utf8(value).is_ok_and(is_lower_hex) {
+            return Err(DecodeError::at(DecodeErrorKind::NonCanonical, 0));
+        }
+    }
+    if r.remaining() > 0 {
+        return Err(r.error(DecodeErrorKind::Invalid("tag value has two members")));
+    }
+    Ok(())
+}
+
+fn value_len(len: usize, limits: &Limits, at: usize) -> Result<(), DecodeError> {
+    if len > limits.max_value_bytes {
+        return Err(DecodeError::at(
+            DecodeErrorKind::LimitExceeded("tag value bytes"),
+            at,
+        ));
+    }
+    Ok(())
+}
+
+/// A field key: (field number, wire type); keys are minimal varints.
+fn key(r: &mut Reader<'_>) -> Result<(u64, u64), DecodeError> {
+    let k = r.uvarint(true)?;
+    Ok((k >> 3, k & 7))
+}
+
+/// A length-delimited body, bounded by the remaining input.
+fn len_body<'a>(r: &mut Reader<'a>) -> Result<(usize, &'a [u8]), DecodeError> {
+    let len = r.uvarint(true)?;
+    let len = r.count(len, 1, usize::MAX, "length")?;
+    let at = r.offset();
+    Ok((at, r.take(len)?))
+}
+
+fn shifted(e: DecodeError, by: usize) -> DecodeError {
+    DecodeError::at(e.kind, e.offset + by)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profiles::nostr_test_support::{self as support, golden_event, unhex};
+
+    fn golden_bytes() -> Vec<u8> {
+        unhex(&format!(
+            "0a20 {} 1220 {} 18 80e2cfaa06 20 01 \
+             2a29 0a03 1201 65 0a22 0a20 {} \
+             2a0f 0a03 1201 70 0a08 1206 414243444546 \
+             2a0e 0a03 1201 74 0a07 1205 6e6f737472 \
+             3203 68690a 3a40 {}",
+            "11".repeat(32),
+            "22".repeat(32),
+            "ab".repeat(32),
+            "33".repeat(64),
+        ))
+    }
+
+    #[test]
+    fn golden_vector() {
+        let mut out = Vec::new();
+        Protobuf.encode(&golden_event(), &mut out).unwrap();
+        assert_eq!(support::hex(&out), support::hex(&golden_bytes()));
+        assert_eq!(
+            Protobuf.decode(&out, &Limits::default()).unwrap(),
+            golden_event()
+        );
+    }
+
+    #[test]
+    fn generated_round_trip() {
+        let (refused, total, json) = support::round_trip_generated(&Protobuf, true);
+        assert_eq!(refused, 0);
+        eprintln!("protobuf: {total} bytes vs json {json}");
+    }
+
+    #[test]
+    fn truncations_and_trailing_bytes() {
+        let golden = golden_bytes();
+        let limits = Limits::default();
+        for n in 0..golden.len() {
+            assert!(
+                Protobuf.decode(&golden[..n], &limits).is_err(),
+                "prefix {n}"
+            );
+        }
+        // Protobuf has no end marker: a trailing byte is the start of another
+        // field, and fails as such.
+        let mut longer = golden.clone();
+        longer.push(0);
+        assert!(Protobuf.decode(&longer, &limits).is_err());
+    }
+
+    #[test]
+    fn limits() {
+        support::limits_enforced(&Protobuf, golden_event());
+        // A tag declaring a 4 GiB body in a few bytes.
+        let mut huge = golden_bytes()[..68].to_vec();
+        huge.extend_from_slice(&[0x2a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x0a]);
+        assert_eq!(
+            Protobuf.decode(&huge, &Limits::default()).unwrap_err().kind,
+            DecodeErrorKind::Truncated
+        );
+        // 10,001 empty tags exceed max_tags without allocating.
+        let mut many = golden_bytes()[..68].to_vec();
+        for _ in 0..10_001 {
+            many.extend_from_slice(&[0x2a, 0x00]);
+        }
+        assert_eq!(
+            Protobuf.decode(&many, &Limits::default()).unwrap_err().kind,
+            DecodeErrorKind::LimitExceeded("tags")
+        );
+    }
+
+    #[test]
+    fn non_canonical_input_is_rejected() {
+        let limits = Limits::default();
+        let g = golden_bytes();
+        // kind before created_at.
+        let mut swapped = g[..68].to_vec();
+        swapped.extend_from_slice(&[0x20, 0x01, 0x18, 0x01]);
+        swapped.extend_from_slice(&g[g.len() - 66..]);
+        assert_eq!(
+            Protobuf.decode(&swapped, &limits).unwrap_err(),
+            DecodeError::at(DecodeErrorKind::NonCanonical, 70)
+        );
+        // An explicit default (kind = 0).
+        let mut zero = g[..68].to_vec();
+        zero.extend_from_slice(&[0x20, 0x00]);
+        zero.extend_from_slice(&g[g.len() - 66..]);
+        assert_eq!(
+            Protobuf.decode(&zero, &limits).unwrap_err().kind,
+            DecodeErrorKind::NonCanonical
+        );
+        // An unknown field 8.
+        let mut unknown = g.clone();
+        unknown.extend_from_slice(&[0x40, 0x01]);
+        assert_eq!(
+            Protobuf.decode(&unknown, &limits).unwrap_err().kind,
+            DecodeErrorKind::Invalid("unknown field")
+        );
+        // Lowercase hex written as text.
+        let mut text_hex = g[..68].to_vec();
+        text_hex.extend_from_slice(&[0x2a, 0x06, 0x0a, 0x04, 0x12, 0x02, b'a', b'b']);
+        text_hex.extend_from_slice(&g[g.len() - 66..]);
+        assert_eq!(
+            Protobuf.decode(&text_hex, &limits).unwrap_err().kind,
+            DecodeErrorKind::NonCanonical
+        );
+        // A short id, and a kind above 65535.
+        let mut short = vec![0x0a, 0x01, 0x00];
+        short.extend_from_slice(&g[34..]);
+        assert_eq!(
+            Protobuf.decode(&short, &limits).unwrap_err().kind,
+            DecodeErrorKind::Invalid("wrong fixed-field length")
+        );
+        let mut big_kind = g[..68].to_vec();
+        big_kind.extend_from_slice(&[0x20, 0x80, 0x80, 0x04]);
+        big_kind.extend_from_slice(&g[g.len() - 66..]);
+        assert_eq!(
+            Protobuf.decode(&big_kind, &limits).unwrap_err().kind,
+            DecodeErrorKind::Invalid("kind above 65535")
+        );
+    }
+
+    #[test]
+    fn empty_strings_and_tags() {
+        let mut e = golden_event();
+        e.tags = vec![vec![], vec![String::new(), "A".into()]];
+        e.content = String::new();
+        e.created_at = 0;
+        e.kind = 0;
+        let mut out = Vec::new();
+        Protobuf.encode(&e, &mut out).unwrap();
+        assert_eq!(Protobuf.decode(&out, &Limits::default()).unwrap(), e);
+    }
+}

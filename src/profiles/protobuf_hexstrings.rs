@@ -1,0 +1,176 @@
+//! `protobuf-hexstrings` (disabled variant): Protocol Buffers (proto3) with
+//! prost, schema `schemas/event.proto` message `HexEvent`, which keeps every
+//! hex field as text, the way NIP-01 JSON writes it. It exists to show the
+//! cost of hex against `protobuf`, which holds the same fields as bytes.
+//!
+//! | field | number | wire type | content |
+//! |---|---|---|---|
+//! | id | 1 | LEN | 64 lowercase hex characters |
+//! | pubkey | 2 | LEN | 64 lowercase hex characters |
+//! | created_at | 3 | VARINT | `uint64`, omitted when 0 |
+//! | kind | 4 | VARINT | `uint32` ≤ 65535, omitted when 0 |
+//! | tags | 5 | LEN, repeated | `HexTag { repeated string values = 1 }` |
+//! | content | 6 | LEN | UTF-8, omitted when empty |
+//! | sig | 7 | LEN | 128 lowercase hex characters |
+//!
+//! Hex policy: nothing is packed; id, pubkey and sig must be lowercase hex of
+//! their length (`Invalid` otherwise), tag values are plain strings.
+//!
+//! Canonical form and limits are those of [`super::protobuf`]: the same
+//! allocation-free pre-scan checks the limits (values by their string length)
+//! and rejects non-canonical protobuf (field order, explicit defaults,
+//! unknown fields, over-long varints) before prost decodes, so the profile is
+//! deterministic.
+
+use super::protobuf::{Shape, kind, pb, prost_error, scan};
+use crate::codec::{
+    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
+};
+use crate::model::Event;
+use crate::model::hex;
+
+/// The registry entry.
+pub const PROFILE: Profile = Profile {
+    id: "protobuf-hexstrings",
+    family: Family::OpenStandard,
+    capabilities: Capabilities {
+        deterministic: true,
+        self_describing: false,
+    },
+    enabled: false,
+    codec: &ProtobufHexStrings,
+};
+
+/// prost, message `binostr.HexEvent`.
+pub struct ProtobufHexStrings;
+
+impl Codec for ProtobufHexStrings {
+    fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        let msg = pb::HexEvent {
+            id: hex::encode(&event.id),
+            pubkey: hex::encode(&event.pubkey),
+            created_at: event.created_at,
+            kind: u32::from(event.kind),
+            tags: event
+                .tags
+                .iter()
+                .map(|tag| pb::HexTag {
+                    values: tag.clone(),
+                })
+                .collect(),
+            content: event.content.clone(),
+            sig: hex::encode(&event.sig),
+        };
+        prost::Message::encode(&msg, out).expect("a Vec grows as needed");
+        Ok(())
+    }
+
+    fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
+        scan(bytes, limits, Shape::HexStrings)?;
+        let msg: pb::HexEvent = prost::Message::decode(bytes).map_err(prost_error)?;
+        Ok(Event {
+            id: from_hex(&msg.id, 0)?,
+            pubkey: from_hex(&msg.pubkey, 66)?,
+            sig: from_hex(&msg.sig, bytes.len().saturating_sub(131))?,
+            created_at: msg.created_at,
+            kind: kind(msg.kind)?,
+            tags: msg.tags.into_iter().map(|t| t.values).collect(),
+            content: msg.content,
+        })
+    }
+}
+
+/// Lowercase hex of a fixed field; `at` is the offset of its key in the
+/// canonical layout (id first, pubkey second, sig last).
+fn from_hex<const N: usize>(s: &str, at: usize) -> Result<[u8; N], DecodeError> {
+    hex::decode_array(s).ok_or(DecodeError::at(
+        DecodeErrorKind::Invalid("fixed field is not lowercase hex"),
+        at,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profiles::nostr_test_support::{self as support, golden_event, unhex};
+
+    fn ascii_hex(s: &str) -> String {
+        support::hex(s.as_bytes())
+    }
+
+    fn golden_bytes() -> Vec<u8> {
+        unhex(&format!(
+            "0a40 {} 1240 {} 18 80e2cfaa06 20 01 \
+             2a45 0a01 65 0a40 {} \
+             2a0b 0a01 70 0a06 414243444546 \
+             2a0a 0a01 74 0a05 6e6f737472 \
+             3203 68690a 3a8001 {}",
+            ascii_hex(&"11".repeat(32)),
+            ascii_hex(&"22".repeat(32)),
+            ascii_hex(&"ab".repeat(32)),
+            ascii_hex(&"33".repeat(64)),
+        ))
+    }
+
+    #[test]
+    fn golden_vector() {
+        let mut out = Vec::new();
+        ProtobufHexStrings
+            .encode(&golden_event(), &mut out)
+            .unwrap();
+        assert_eq!(support::hex(&out), support::hex(&golden_bytes()));
+        assert_eq!(
+            ProtobufHexStrings.decode(&out, &Limits::default()).unwrap(),
+            golden_event()
+        );
+    }
+
+    #[test]
+    fn generated_round_trip() {
+        let (refused, total, json) = support::round_trip_generated(&ProtobufHexStrings, true);
+        assert_eq!(refused, 0);
+        eprintln!("protobuf-hexstrings: {total} bytes vs json {json}");
+    }
+
+    #[test]
+    fn truncations_and_trailing_bytes() {
+        let golden = golden_bytes();
+        let limits = Limits::default();
+        for n in 0..golden.len() {
+            assert!(
+                ProtobufHexStrings.decode(&golden[..n], &limits).is_err(),
+                "prefix {n}"
+            );
+        }
+        let mut longer = golden.clone();
+        longer.push(0);
+        assert!(ProtobufHexStrings.decode(&longer, &limits).is_err());
+    }
+
+    #[test]
+    fn limits() {
+        support::limits_enforced(&ProtobufHexStrings, golden_event());
+        let mut huge = golden_bytes()[..132].to_vec();
+        huge.extend_from_slice(&[0x2a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x0a]);
+        assert_eq!(
+            ProtobufHexStrings
+                .decode(&huge, &Limits::default())
+                .unwrap_err()
+                .kind,
+            DecodeErrorKind::Truncated
+        );
+    }
+
+    #[test]
+    fn uppercase_id_is_invalid() {
+        let mut g = golden_bytes();
+        g[2] = b'A';
+        assert_eq!(
+            ProtobufHexStrings
+                .decode(&g, &Limits::default())
+                .unwrap_err()
+                .kind,
+            DecodeErrorKind::Invalid("fixed field is not lowercase hex")
+        );
+    }
+}
