@@ -8,6 +8,7 @@ use crate::codec::Profile;
 pub mod bencode;
 pub mod dannypack;
 pub mod event2;
+pub mod flatbuffers;
 pub mod gonostr_binary;
 pub mod json;
 #[cfg(test)]
@@ -26,6 +27,7 @@ pub static PROFILES: &[Profile] = &[
     tnetstring::PROFILE,
     otnetstring::PROFILE,
     bencode::PROFILE,
+    flatbuffers::PROFILE,
 ];
 
 /// The profile with this id.
