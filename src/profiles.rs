@@ -15,6 +15,7 @@ pub mod json;
 mod nostr_test_support;
 pub mod notepack;
 pub mod otnetstring;
+pub mod thrift_compact;
 pub mod tnetstring;
 
 /// The registry, in report order.
@@ -28,6 +29,7 @@ pub static PROFILES: &[Profile] = &[
     otnetstring::PROFILE,
     bencode::PROFILE,
     flatbuffers::PROFILE,
+    thrift_compact::PROFILE,
 ];
 
 /// The profile with this id.
