@@ -6,6 +6,8 @@
 use crate::codec::Profile;
 
 pub mod bencode;
+pub mod capnp_packed;
+pub mod capnp_unpacked;
 pub mod dannypack;
 pub mod event2;
 pub mod flatbuffers;
@@ -30,6 +32,8 @@ pub static PROFILES: &[Profile] = &[
     bencode::PROFILE,
     flatbuffers::PROFILE,
     thrift_compact::PROFILE,
+    capnp_packed::PROFILE,
+    capnp_unpacked::PROFILE,
 ];
 
 /// The profile with this id.
