@@ -9,11 +9,14 @@ pub mod avro;
 pub mod bencode;
 pub mod bincode;
 pub mod bson;
+pub mod capnp_packed;
+pub mod capnp_unpacked;
 pub mod cbor_intmap;
 pub mod cbor_packed;
 pub mod cbor_stringmap;
 pub mod dannypack;
 pub mod event2;
+pub mod flatbuffers;
 pub mod flexbuffers;
 pub mod gonostr_binary;
 pub mod json;
@@ -26,6 +29,7 @@ pub mod positional;
 pub mod postcard;
 pub mod protobuf;
 pub mod protobuf_hexstrings;
+pub mod thrift_compact;
 pub mod tnetstring;
 
 /// The registry, in report order: baseline, open standards, emerging,
@@ -36,9 +40,12 @@ pub static PROFILES: &[Profile] = &[
     cbor_packed::PROFILE,
     msgpack::PROFILE,
     protobuf::PROFILE,
+    flatbuffers::PROFILE,
     flexbuffers::PROFILE,
     avro::PROFILE,
     bson::PROFILE,
+    thrift_compact::PROFILE,
+    capnp_packed::PROFILE,
     bincode::PROFILE,
     postcard::PROFILE,
     notepack::PROFILE,
@@ -51,6 +58,7 @@ pub static PROFILES: &[Profile] = &[
     cbor_stringmap::PROFILE,
     cbor_intmap::PROFILE,
     protobuf_hexstrings::PROFILE,
+    capnp_unpacked::PROFILE,
 ];
 
 /// The profile with this id.
