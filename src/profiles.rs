@@ -10,6 +10,7 @@ pub mod dannypack;
 pub mod event2;
 pub mod gonostr_binary;
 pub mod json;
+pub mod json_sonic;
 #[cfg(test)]
 mod nostr_test_support;
 pub mod notepack;
@@ -19,6 +20,7 @@ pub mod tnetstring;
 /// The registry, in report order.
 pub static PROFILES: &[Profile] = &[
     json::PROFILE,
+    json_sonic::PROFILE,
     notepack::PROFILE,
     gonostr_binary::PROFILE,
     dannypack::PROFILE,
