@@ -10,6 +10,7 @@ pub mod dannypack;
 pub mod event2;
 pub mod gonostr_binary;
 pub mod json;
+pub mod json_simd;
 pub mod json_sonic;
 #[cfg(test)]
 mod nostr_test_support;
@@ -21,6 +22,7 @@ pub mod tnetstring;
 pub static PROFILES: &[Profile] = &[
     json::PROFILE,
     json_sonic::PROFILE,
+    json_simd::PROFILE,
     notepack::PROFILE,
     gonostr_binary::PROFILE,
     dannypack::PROFILE,
