@@ -86,15 +86,29 @@ pub fn parse_record(bytes: &[u8], limits: &Limits) -> Result<Record, ValidationE
     Seed(&ctx, RecordWant)
         .deserialize(&mut de)
         .and_then(|r| de.end().map(|()| r))
-        .map_err(|e| {
-            ctx.rule
-                .take()
-                .unwrap_or_else(|| ValidationError::MalformedJson(e.to_string()))
+        .map_err(|e| match ctx.rule.take() {
+            Some(rule) => syntax_first(bytes, rule).0,
+            None => ValidationError::MalformedJson(e.to_string()),
         })
+}
+
+/// A broken field rule in input that is not even well-formed JSON reports
+/// the syntax error, as a whole-document parser would: the streaming
+/// visitors meet rules first, so this re-parses, on the error path only.
+fn syntax_first(bytes: &[u8], rule: ValidationError) -> (ValidationError, Option<usize>) {
+    match serde_json::from_slice::<de::IgnoredAny>(bytes) {
+        Ok(_) => (rule, None),
+        Err(e) => (
+            ValidationError::MalformedJson(e.to_string()),
+            Some(byte_offset(bytes, e.line(), e.column())),
+        ),
+    }
 }
 
 /// Like [`parse_event_json`], with the byte offset where the error was
 /// detected (for a broken field rule, where the parser stood when it broke).
+/// Input that is not well-formed JSON reports the syntax error even when a
+/// field rule broke earlier in it.
 pub fn parse_event_json_at(
     bytes: &[u8],
     limits: &Limits,
@@ -104,10 +118,13 @@ pub fn parse_event_json_at(
     let offset = |e: &serde_json::Error| byte_offset(bytes, e.line(), e.column());
     let event = deserialize_event(&mut de, limits).map_err(|r| {
         let at = offset(&r.error);
-        let e = r
-            .rule
-            .unwrap_or_else(|| ValidationError::MalformedJson(r.error.to_string()));
-        (e, at)
+        match r.rule {
+            Some(rule) => match syntax_first(bytes, rule) {
+                (e, Some(syntax_at)) => (e, syntax_at),
+                (e, None) => (e, at),
+            },
+            None => (ValidationError::MalformedJson(r.error.to_string()), at),
+        }
     })?;
     de.end()
         .map_err(|e| (ValidationError::MalformedJson(e.to_string()), offset(&e)))?;
