@@ -6,6 +6,7 @@
 use crate::codec::Profile;
 
 pub mod bencode;
+pub mod beve;
 pub mod dannypack;
 pub mod event2;
 pub mod gonostr_binary;
@@ -30,6 +31,7 @@ pub static PROFILES: &[Profile] = &[
     tnetstring::PROFILE,
     otnetstring::PROFILE,
     bencode::PROFILE,
+    beve::PROFILE,
 ];
 
 /// The profile with this id.
