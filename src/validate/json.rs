@@ -434,9 +434,9 @@ impl<'de> Want<'de> for TagsWant {
     }
     fn seq<A: SeqAccess<'de>>(self, ctx: &Ctx, mut seq: A) -> Result<Self::Out, A::Error> {
         let max = ctx.limits.max_tags;
-        // A size hint only comes from a backend that has already parsed the
-        // array (simd-json's tape), and it is capped by the limit besides.
-        let mut tags = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(max));
+        // A size hint may echo a declared count (binary backends), so it
+        // only seeds a small initial capacity.
+        let mut tags = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(max).min(64));
         while let Some(tag) = seq.next_element_seed(Seed(ctx, TagWant))? {
             if tags.len() == max {
                 return Err(ctx.fail(limit("tags", max, max + 1)));
@@ -457,7 +457,7 @@ impl<'de> Want<'de> for TagWant {
     }
     fn seq<A: SeqAccess<'de>>(self, ctx: &Ctx, mut seq: A) -> Result<Self::Out, A::Error> {
         let max = ctx.limits.max_values_per_tag;
-        let mut values = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(max));
+        let mut values = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(max).min(16));
         while let Some(value) = seq.next_element_seed(Seed(ctx, ValueWant))? {
             if values.len() == max {
                 return Err(ctx.fail(limit("values per tag", max, max + 1)));
