@@ -74,6 +74,13 @@ impl Event {
     /// (`id, pubkey, created_at, kind, tags, content, sig`), with standard JSON
     /// string escaping, so that any JSON parser reads it back.
     pub fn write_json(&self, out: &mut Vec<u8>) {
+        self.write_json_with(out, write_json_string);
+    }
+
+    /// [`Event::write_json`] with another JSON string writer (the faster JSON
+    /// profiles pass their library's escaper; it must escape exactly as
+    /// serde_json does, which their tests check byte for byte).
+    pub fn write_json_with(&self, out: &mut Vec<u8>, write_string: impl Fn(&str, &mut Vec<u8>)) {
         out.extend_from_slice(b"{\"id\":\"");
         hex::encode_into(&self.id, out);
         out.extend_from_slice(b"\",\"pubkey\":\"");
@@ -92,12 +99,12 @@ impl Event {
                 if j > 0 {
                     out.push(b',');
                 }
-                write_json_string(value, out);
+                write_string(value, out);
             }
             out.push(b']');
         }
         out.extend_from_slice(b"],\"content\":");
-        write_json_string(&self.content, out);
+        write_string(&self.content, out);
         out.extend_from_slice(b",\"sig\":\"");
         hex::encode_into(&self.sig, out);
         out.extend_from_slice(b"\"}");

@@ -7,6 +7,7 @@ use crate::codec::Profile;
 
 pub mod avro;
 pub mod bencode;
+pub mod beve;
 pub mod bincode;
 pub mod bson;
 pub mod capnp_packed;
@@ -20,6 +21,8 @@ pub mod flatbuffers;
 pub mod flexbuffers;
 pub mod gonostr_binary;
 pub mod json;
+pub mod json_simd;
+pub mod json_sonic;
 pub mod msgpack;
 #[cfg(test)]
 mod nostr_test_support;
@@ -37,6 +40,8 @@ pub mod tnetstring;
 /// disabled variants.
 pub static PROFILES: &[Profile] = &[
     json::PROFILE,
+    json_sonic::PROFILE,
+    json_simd::PROFILE,
     cbor_packed::PROFILE,
     msgpack::PROFILE,
     protobuf::PROFILE,
@@ -45,6 +50,7 @@ pub static PROFILES: &[Profile] = &[
     avro::PROFILE,
     bson::PROFILE,
     thrift_compact::PROFILE,
+    beve::PROFILE,
     capnp_packed::PROFILE,
     bincode::PROFILE,
     postcard::PROFILE,

@@ -14,7 +14,11 @@ use crate::model::{Event, hex};
 
 mod json;
 
-pub use json::{Record, RecordKind, parse_event_json, parse_event_json_at, parse_record};
+pub(crate) use json::check_size;
+pub use json::{
+    Record, RecordKind, Rejected, deserialize_event, parse_event_json, parse_event_json_at,
+    parse_record,
+};
 
 /// Size and shape limits, enforced while input is read.
 ///

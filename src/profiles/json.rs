@@ -56,3 +56,181 @@ pub fn kind_of(e: &ValidationError) -> DecodeErrorKind {
         other => DecodeErrorKind::Invalid(other.code()),
     }
 }
+
+/// The conformance checks shared by `json`, `json-sonic` and `json-simd`,
+/// which share one byte layout and one set of field rules.
+#[cfg(test)]
+pub(crate) mod shared_tests {
+    use super::*;
+    use crate::profiles::nostr_test_support::{self as support, golden_event};
+
+    /// The golden event's exact bytes, written out by hand from the layout.
+    pub const GOLDEN: &str = concat!(
+        r#"{"id":"1111111111111111111111111111111111111111111111111111111111111111","#,
+        r#""pubkey":"2222222222222222222222222222222222222222222222222222222222222222","#,
+        r#""created_at":1700000000,"kind":1,"#,
+        r#""tags":[["e","abababababababababababababababababababababababababababababababab"],"#,
+        r#"["p","ABCDEF"],["t","nostr"]],"#,
+        r#""content":"hi\n","#,
+        r#""sig":"33333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333"}"#,
+    );
+
+    /// Runs every shared check on `codec`; returns (encoded bytes, json bytes)
+    /// for the 300 generated events. `precise` backends also name truncation
+    /// and trailing bytes as such (simd-json reports both as a bare syntax
+    /// error) and report integers beyond u64 as out of range.
+    pub fn check(codec: &dyn Codec, precise: bool) -> (usize, usize) {
+        let limits = Limits::default();
+        let mut out = Vec::new();
+        codec.encode(&golden_event(), &mut out).unwrap();
+        assert_eq!(String::from_utf8(out.clone()).unwrap(), GOLDEN);
+        assert_eq!(
+            codec.decode(GOLDEN.as_bytes(), &limits).unwrap(),
+            golden_event()
+        );
+
+        let (refused, total, json) = support::round_trip_generated(codec, true);
+        assert_eq!(refused, 0);
+        assert_eq!(total, json, "same layout as json");
+        let mut ours = Vec::new();
+        let mut baseline = Vec::new();
+        for e in crate::corpus::generate::generate(7, 300) {
+            ours.clear();
+            baseline.clear();
+            codec.encode(&e, &mut ours).unwrap();
+            e.write_json(&mut baseline);
+            assert_eq!(ours, baseline, "byte-identical to json");
+        }
+        let all_chars: String = (0u32..0x250)
+            .chain([0x2028, 0x2029, 0xfeff, 0x1f305])
+            .filter_map(char::from_u32)
+            .collect();
+        let mut odd = golden_event();
+        odd.content = all_chars.clone();
+        odd.tags.push(vec![all_chars, "/".into(), String::new()]);
+        ours.clear();
+        baseline.clear();
+        codec.encode(&odd, &mut ours).unwrap();
+        odd.write_json(&mut baseline);
+        assert_eq!(ours, baseline, "escaping identical to serde_json");
+        assert_eq!(codec.decode(&ours, &limits).unwrap(), odd);
+
+        let golden = GOLDEN.as_bytes();
+        for n in 0..golden.len() {
+            assert!(codec.decode(&golden[..n], &limits).is_err(), "prefix {n}");
+        }
+        let mut longer = golden.to_vec();
+        longer.push(b'x');
+        let err = codec.decode(&longer, &limits).unwrap_err();
+        if precise {
+            assert_eq!(err.kind, DecodeErrorKind::TrailingBytes, "{err}");
+            assert_eq!(err.offset, golden.len(), "{err}");
+        }
+        let mut spaced = golden.to_vec();
+        spaced.extend_from_slice(b" \n");
+        assert!(codec.decode(&spaced, &limits).is_ok(), "JSON whitespace");
+
+        support::limits_enforced(codec, golden_event());
+        strict_rules(codec, precise);
+        (total, json)
+    }
+
+    fn code(codec: &dyn Codec, json: &str) -> DecodeErrorKind {
+        codec
+            .decode(json.as_bytes(), &Limits::default())
+            .map(|e| panic!("accepted {json}: {e:?}"))
+            .unwrap_err()
+            .kind
+    }
+
+    /// Every backend reports the same typed error for the same broken input.
+    fn strict_rules(codec: &dyn Codec, precise: bool) {
+        use DecodeErrorKind::*;
+        let g = GOLDEN;
+        let cases: &[(String, DecodeErrorKind)] = &[
+            (g.replace(r#""kind":1,"#, ""), Invalid("missing-field")),
+            (
+                g.replace(r#""kind":1"#, r#""kind":"1""#),
+                Invalid("wrong-type"),
+            ),
+            (
+                g.replace(r#""kind":1"#, r#""kind":65536"#),
+                Invalid("out-of-range"),
+            ),
+            (
+                g.replace(r#""kind":1"#, r#""kind":-1"#),
+                Invalid("out-of-range"),
+            ),
+            (
+                g.replace(r#""kind":1"#, r#""kind":1.5"#),
+                Invalid("wrong-type"),
+            ),
+            (
+                g.replace(r#""kind":1"#, r#""kind":1.0"#),
+                Invalid("out-of-range"),
+            ),
+            (
+                g.replace(r#""kind":1"#, r#""kind":null"#),
+                Invalid("wrong-type"),
+            ),
+            (
+                g.replace(r#""kind":1,"#, r#""kind":1,"kind":2,"#),
+                Invalid("duplicate-field"),
+            ),
+            (
+                g.replace(r#""content""#, r#""extra":0,"content""#),
+                Invalid("unknown-field"),
+            ),
+            (g.replace(r#""id":"1"#, r#""id":"A"#), Invalid("bad-hex")),
+            (g.replace(r#""id":"1"#, r#""id":""#), Invalid("bad-hex")),
+            (g.replace(r#""id":"1"#, r#""id":"11"#), Invalid("bad-hex")),
+            (
+                g.replace(r#"["t","nostr"]"#, r#"["t",1]"#),
+                Invalid("wrong-type"),
+            ),
+            (
+                g.replace(r#"["t","nostr"]"#, r#""t""#),
+                Invalid("wrong-type"),
+            ),
+            (
+                g.replace(r#"["t","nostr"]"#, r#"[["t"]]"#),
+                Invalid("wrong-type"),
+            ),
+            (g.replace(r#""hi\n""#, r#"["hi"]"#), Invalid("wrong-type")),
+            (format!("[{g}]"), Invalid("not-an-event")),
+            ("\"x\"".into(), Invalid("not-an-event")),
+        ];
+        for (json, want) in cases {
+            assert_eq!(code(codec, json), *want, "{json}");
+        }
+        let big = g.replace(
+            r#""created_at":1700000000"#,
+            r#""created_at":18446744073709551616"#,
+        );
+        let want = if precise {
+            Invalid("out-of-range")
+        } else {
+            Invalid("malformed-json")
+        };
+        assert_eq!(code(codec, &big), want);
+        let bad_utf8 = g.replace("nostr", "nos\u{1}tr");
+        let mut bytes = bad_utf8.into_bytes();
+        let at = bytes.iter().position(|&b| b == 1).unwrap();
+        bytes[at] = 0xff;
+        let err = codec.decode(&bytes, &Limits::default()).unwrap_err();
+        assert_eq!(err.kind, BadUtf8, "{err}");
+        // A huge declared-looking number or string costs nothing up front.
+        let err = codec
+            .decode(br#"{"tags":[["99999999999999999999"#, &Limits::default())
+            .unwrap_err();
+        if precise {
+            assert_eq!(err.kind, Truncated, "{err}");
+        }
+    }
+
+    #[test]
+    fn json_profile() {
+        let (total, json) = check(&Json, true);
+        eprintln!("json: {total} bytes vs json {json}");
+    }
+}

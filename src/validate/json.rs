@@ -4,10 +4,20 @@
 //! `["EVENT",{…}]` through [`parse_record`]. Fields are checked for presence,
 //! type, duplicates and lowercase hex; unknown fields are rejected because no
 //! binary profile could carry them.
+//!
+//! The field rules live in ONE place, [`deserialize_event`]: a set of serde
+//! visitors that work over any self-describing serde `Deserializer`
+//! (serde_json here, sonic-rs and simd-json in their profiles). They stream:
+//! hex is decoded straight from the parser's string, integers are
+//! range-checked as they are read, tag counts, values per tag and value
+//! lengths are checked as each element arrives, and no `serde_json::Value`
+//! tree is built. A rule violation is recorded as a typed
+//! [`ValidationError`] beside the parser's own error, so every backend
+//! reports the same [`ValidationError::code`] for the same input.
 
-use serde::Deserialize;
-use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::Value;
+use std::cell::Cell;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::{Limits, ValidationError};
 use crate::model::{Event, hex};
@@ -33,6 +43,35 @@ pub struct Record {
     pub kind: RecordKind,
 }
 
+/// A failed [`deserialize_event`]: the parser's error, and the typed rule
+/// that was broken when the failure was a field rule rather than syntax.
+#[derive(Debug)]
+pub struct Rejected<E> {
+    /// The NIP-01 field rule or limit that failed, if one did.
+    pub rule: Option<ValidationError>,
+    /// The deserializer's error (carries the backend's position).
+    pub error: E,
+}
+
+/// Reads one bare event object from any self-describing serde deserializer,
+/// enforcing the NIP-01 field rules and `limits` (except `max_event_bytes`,
+/// which the caller checks on the input length) while parsing.
+///
+/// The caller checks for trailing input afterwards (`end()` on serde_json and
+/// sonic-rs deserializers).
+pub fn deserialize_event<'de, D: Deserializer<'de>>(
+    d: D,
+    limits: &Limits,
+) -> Result<Event, Rejected<D::Error>> {
+    let ctx = Ctx::new(limits);
+    Seed(&ctx, EventWant)
+        .deserialize(d)
+        .map_err(|error| Rejected {
+            rule: ctx.rule.take(),
+            error,
+        })
+}
+
 /// Parses one bare event object; checks structure and limits only.
 pub fn parse_event_json(bytes: &[u8], limits: &Limits) -> Result<Event, ValidationError> {
     parse_event_json_at(bytes, limits).map_err(|(e, _)| e)
@@ -41,68 +80,59 @@ pub fn parse_event_json(bytes: &[u8], limits: &Limits) -> Result<Event, Validati
 /// Parses an event object or a relay `EVENT` envelope; checks structure and
 /// limits only.
 pub fn parse_record(bytes: &[u8], limits: &Limits) -> Result<Record, ValidationError> {
-    match parse_raw(bytes, limits)? {
-        Raw::Object(fields) => Ok(Record {
-            event: event_from_fields(fields, limits)?,
-            kind: RecordKind::Event,
-        }),
-        Raw::Array(items) => {
-            let mut items = items.into_iter();
-            match (items.next(), items.next(), items.next(), items.next()) {
-                (Some(Raw::Str(verb)), Some(Raw::Object(fields)), None, None)
-                    if verb == "EVENT" =>
-                {
-                    Ok(Record {
-                        event: event_from_fields(fields, limits)?,
-                        kind: RecordKind::Envelope { subscription: None },
-                    })
-                }
-                (Some(Raw::Str(verb)), Some(Raw::Str(sub)), Some(Raw::Object(fields)), None)
-                    if verb == "EVENT" =>
-                {
-                    Ok(Record {
-                        event: event_from_fields(fields, limits)?,
-                        kind: RecordKind::Envelope {
-                            subscription: Some(sub),
-                        },
-                    })
-                }
-                _ => Err(ValidationError::NotAnEvent(
-                    "array is not [\"EVENT\",{…}] or [\"EVENT\",subid,{…}]".into(),
-                )),
-            }
-        }
-        other => Err(ValidationError::NotAnEvent(format!(
-            "found {}",
-            other.describe()
-        ))),
+    check_size(bytes, limits).map_err(|(e, _)| e)?;
+    let ctx = Ctx::new(limits);
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    Seed(&ctx, RecordWant)
+        .deserialize(&mut de)
+        .and_then(|r| de.end().map(|()| r))
+        .map_err(|e| match ctx.rule.take() {
+            Some(rule) => syntax_first(bytes, rule).0,
+            None => ValidationError::MalformedJson(e.to_string()),
+        })
+}
+
+/// A broken field rule in input that is not even well-formed JSON reports
+/// the syntax error, as a whole-document parser would: the streaming
+/// visitors meet rules first, so this re-parses, on the error path only.
+fn syntax_first(bytes: &[u8], rule: ValidationError) -> (ValidationError, Option<usize>) {
+    match serde_json::from_slice::<de::IgnoredAny>(bytes) {
+        Ok(_) => (rule, None),
+        Err(e) => (
+            ValidationError::MalformedJson(e.to_string()),
+            Some(byte_offset(bytes, e.line(), e.column())),
+        ),
     }
 }
 
-/// Like [`parse_event_json`], with the byte offset of a syntax error (0 for
-/// errors that concern the event as a whole).
+/// Like [`parse_event_json`], with the byte offset where the error was
+/// detected (for a broken field rule, where the parser stood when it broke).
+/// Input that is not well-formed JSON reports the syntax error even when a
+/// field rule broke earlier in it.
 pub fn parse_event_json_at(
     bytes: &[u8],
     limits: &Limits,
 ) -> Result<Event, (ValidationError, usize)> {
-    match parse_raw_at(bytes, limits) {
-        Ok(Raw::Object(fields)) => event_from_fields(fields, limits).map_err(|e| (e, 0)),
-        Ok(other) => Err((
-            ValidationError::NotAnEvent(format!(
-                "expected an event object, found {}",
-                other.describe()
-            )),
-            0,
-        )),
-        Err(e) => Err(e),
-    }
+    check_size(bytes, limits)?;
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let offset = |e: &serde_json::Error| byte_offset(bytes, e.line(), e.column());
+    let event = deserialize_event(&mut de, limits).map_err(|r| {
+        let at = offset(&r.error);
+        match r.rule {
+            Some(rule) => match syntax_first(bytes, rule) {
+                (e, Some(syntax_at)) => (e, syntax_at),
+                (e, None) => (e, at),
+            },
+            None => (ValidationError::MalformedJson(r.error.to_string()), at),
+        }
+    })?;
+    de.end()
+        .map_err(|e| (ValidationError::MalformedJson(e.to_string()), offset(&e)))?;
+    Ok(event)
 }
 
-fn parse_raw(bytes: &[u8], limits: &Limits) -> Result<Raw, ValidationError> {
-    parse_raw_at(bytes, limits).map_err(|(e, _)| e)
-}
-
-fn parse_raw_at(bytes: &[u8], limits: &Limits) -> Result<Raw, (ValidationError, usize)> {
+/// The `max_event_bytes` check every JSON backend runs first.
+pub(crate) fn check_size(bytes: &[u8], limits: &Limits) -> Result<(), (ValidationError, usize)> {
     if bytes.len() > limits.max_event_bytes {
         return Err((
             ValidationError::LimitExceeded {
@@ -113,14 +143,11 @@ fn parse_raw_at(bytes: &[u8], limits: &Limits) -> Result<Raw, (ValidationError, 
             limits.max_event_bytes,
         ));
     }
-    serde_json::from_slice(bytes).map_err(|e| {
-        let offset = byte_offset(bytes, e.line(), e.column());
-        (ValidationError::MalformedJson(e.to_string()), offset)
-    })
+    Ok(())
 }
 
-/// Converts serde_json's 1-based line and column to a byte offset.
-fn byte_offset(bytes: &[u8], line: usize, column: usize) -> usize {
+/// Converts 1-based line and column to a byte offset.
+pub(crate) fn byte_offset(bytes: &[u8], line: usize, column: usize) -> usize {
     let line_start = if line <= 1 {
         0
     } else {
@@ -134,74 +161,105 @@ fn byte_offset(bytes: &[u8], line: usize, column: usize) -> usize {
     (line_start + column.saturating_sub(1)).min(bytes.len())
 }
 
-/// The outer shape of a record, with object fields kept in order so that
-/// duplicates are visible.
-enum Raw {
-    Object(Vec<(String, Value)>),
-    Array(Vec<Raw>),
-    Str(String),
-    Other(&'static str),
+/// Limits and the typed-error side channel shared by the visitors of one parse.
+struct Ctx {
+    limits: Limits,
+    rule: Cell<Option<ValidationError>>,
 }
 
-impl Raw {
-    fn describe(&self) -> &'static str {
-        match self {
-            Raw::Object(_) => "an object",
-            Raw::Array(_) => "an array",
-            Raw::Str(_) => "a string",
-            Raw::Other(what) => what,
+impl Ctx {
+    fn new(limits: &Limits) -> Self {
+        Self {
+            limits: *limits,
+            rule: Cell::new(None),
         }
     }
-}
 
-impl<'de> Deserialize<'de> for Raw {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(RawVisitor)
+    /// Records `rule` and turns it into the backend's error type.
+    fn fail<E: de::Error>(&self, rule: ValidationError) -> E {
+        let e = E::custom(&rule);
+        self.rule.set(Some(rule));
+        e
     }
 }
 
-struct RawVisitor;
+/// What one position in the event accepts. Every JSON type a position does
+/// not accept becomes [`Want::wrong`], a typed error, never serde's generic one.
+trait Want<'de>: Sized {
+    type Out;
+    /// The error for a value of JSON type `found` here.
+    fn wrong(&self, found: &'static str) -> ValidationError;
+    fn str(self, _: &Ctx, _: &str) -> Result<Self::Out, ValidationError> {
+        Err(self.wrong("a string"))
+    }
+    fn string(self, ctx: &Ctx, s: String) -> Result<Self::Out, ValidationError> {
+        self.str(ctx, &s)
+    }
+    fn u64(self, _: u64) -> Result<Self::Out, ValidationError> {
+        Err(self.wrong("a number"))
+    }
+    fn i64(self, _: i64) -> Result<Self::Out, ValidationError> {
+        Err(self.wrong("a number"))
+    }
+    fn f64(self, _: f64) -> Result<Self::Out, ValidationError> {
+        Err(self.wrong("a number"))
+    }
+    fn seq<A: SeqAccess<'de>>(self, ctx: &Ctx, _: A) -> Result<Self::Out, A::Error> {
+        Err(ctx.fail(self.wrong("an array")))
+    }
+    fn map<A: MapAccess<'de>>(self, ctx: &Ctx, _: A) -> Result<Self::Out, A::Error> {
+        Err(ctx.fail(self.wrong("an object")))
+    }
+}
 
-impl<'de> Visitor<'de> for RawVisitor {
-    type Value = Raw;
+/// Adapts a [`Want`] to serde's seed and visitor traits.
+struct Seed<'c, T>(&'c Ctx, T);
+
+impl<'de, T: Want<'de>> DeserializeSeed<'de> for Seed<'_, T> {
+    type Value = T::Out;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T::Out, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, T: Want<'de>> Visitor<'de> for Seed<'_, T> {
+    type Value = T::Out;
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a JSON value")
+        f.write_str("a NIP-01 event")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Raw, A::Error> {
-        let mut fields = Vec::with_capacity(7);
-        while let Some(entry) = map.next_entry::<String, Value>()? {
-            fields.push(entry);
-        }
-        Ok(Raw::Object(fields))
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T::Out, E> {
+        self.1.str(self.0, v).map_err(|e| self.0.fail(e))
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Raw, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element::<Raw>()? {
-            items.push(item);
-        }
-        Ok(Raw::Array(items))
+    fn visit_string<E: de::Error>(self, v: String) -> Result<T::Out, E> {
+        self.1.string(self.0, v).map_err(|e| self.0.fail(e))
     }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Raw, E> {
-        Ok(Raw::Str(v.to_owned()))
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<T::Out, E> {
+        self.1.u64(v).map_err(|e| self.0.fail(e))
     }
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Raw, E> {
-        Ok(Raw::Str(v))
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<T::Out, E> {
+        self.1.i64(v).map_err(|e| self.0.fail(e))
     }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Raw, E> {
-        Ok(Raw::Other("a boolean"))
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<T::Out, E> {
+        self.1.f64(v).map_err(|e| self.0.fail(e))
     }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Raw, E> {
-        Ok(Raw::Other("a number"))
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<T::Out, E> {
+        Err(self.0.fail(self.1.wrong("a boolean")))
     }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Raw, E> {
-        Ok(Raw::Other("a number"))
+    fn visit_unit<E: de::Error>(self) -> Result<T::Out, E> {
+        Err(self.0.fail(self.1.wrong("null")))
     }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Raw, E> {
-        Ok(Raw::Other("a number"))
+    fn visit_none<E: de::Error>(self) -> Result<T::Out, E> {
+        Err(self.0.fail(self.1.wrong("null")))
     }
-    fn visit_unit<E: de::Error>(self) -> Result<Raw, E> {
-        Ok(Raw::Other("null"))
+    fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<T::Out, E> {
+        Err(self.0.fail(self.1.wrong("bytes")))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<T::Out, A::Error> {
+        self.1.seq(self.0, seq)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T::Out, A::Error> {
+        self.1.map(self.0, map)
     }
 }
 
@@ -215,111 +273,329 @@ const FIELDS: [&str; 7] = [
     "sig",
 ];
 
-fn event_from_fields(
-    fields: Vec<(String, Value)>,
-    limits: &Limits,
-) -> Result<Event, ValidationError> {
-    let mut slots: [Option<Value>; 7] = Default::default();
-    for (key, value) in fields {
-        let Some(i) = FIELDS.iter().position(|f| *f == key) else {
-            return Err(ValidationError::UnknownField(key));
-        };
-        if slots[i].replace(value).is_some() {
-            return Err(ValidationError::DuplicateField(key));
-        }
-    }
-    let mut take = |i: usize| {
-        slots[i]
-            .take()
-            .ok_or(ValidationError::MissingField(FIELDS[i]))
-    };
-    let id = hex_field::<32>(take(0)?, "id")?;
-    let pubkey = hex_field::<32>(take(1)?, "pubkey")?;
-    let created_at = integer_field(take(2)?, "created_at", u64::MAX)?;
-    let kind = integer_field(take(3)?, "kind", u64::from(u16::MAX))?;
-    let tags = tags_field(take(4)?, limits)?;
-    let content = match take(5)? {
-        Value::String(s) => s,
-        _ => return Err(wrong_type("content", "a string")),
-    };
-    let sig = hex_field::<64>(take(6)?, "sig")?;
-    Ok(Event {
-        id,
-        pubkey,
-        sig,
-        created_at,
-        kind: u16::try_from(kind).expect("range checked above"),
-        tags,
-        content,
-    })
-}
-
 fn wrong_type(field: &'static str, expected: &'static str) -> ValidationError {
     ValidationError::WrongType { field, expected }
 }
 
-fn hex_field<const N: usize>(v: Value, field: &'static str) -> Result<[u8; N], ValidationError> {
-    let Value::String(s) = v else {
-        return Err(wrong_type(field, "a string"));
-    };
-    hex::decode_array::<N>(&s).ok_or(ValidationError::BadHex { field, len: 2 * N })
-}
+/// A bare event object.
+struct EventWant;
 
-fn integer_field(v: Value, field: &'static str, max: u64) -> Result<u64, ValidationError> {
-    let Value::Number(n) = v else {
-        return Err(wrong_type(field, "an integer"));
-    };
-    match n.as_u64() {
-        Some(x) if x <= max => Ok(x),
-        _ if n.is_f64() && n.as_f64().is_some_and(|f| f.fract() != 0.0) => {
-            Err(wrong_type(field, "an integer"))
-        }
-        _ => Err(ValidationError::OutOfRange {
-            field,
-            detail: n.to_string(),
-        }),
+impl<'de> Want<'de> for EventWant {
+    type Out = Event;
+    fn wrong(&self, found: &'static str) -> ValidationError {
+        ValidationError::NotAnEvent(format!("expected an event object, found {found}"))
     }
-}
-
-fn tags_field(v: Value, limits: &Limits) -> Result<Vec<Vec<String>>, ValidationError> {
-    let Value::Array(tags) = v else {
-        return Err(wrong_type("tags", "an array of arrays of strings"));
-    };
-    if tags.len() > limits.max_tags {
-        return Err(ValidationError::LimitExceeded {
-            what: "tags",
-            limit: limits.max_tags,
-            actual: tags.len(),
-        });
-    }
-    tags.into_iter()
-        .map(|tag| {
-            let Value::Array(values) = tag else {
-                return Err(wrong_type("tags", "an array of arrays of strings"));
-            };
-            if values.len() > limits.max_values_per_tag {
-                return Err(ValidationError::LimitExceeded {
-                    what: "values per tag",
-                    limit: limits.max_values_per_tag,
-                    actual: values.len(),
-                });
+    fn map<A: MapAccess<'de>>(self, ctx: &Ctx, mut map: A) -> Result<Event, A::Error> {
+        let mut event = Event {
+            id: [0; 32],
+            pubkey: [0; 32],
+            sig: [0; 64],
+            created_at: 0,
+            kind: 0,
+            tags: Vec::new(),
+            content: String::new(),
+        };
+        let mut seen = 0u8;
+        while let Some(i) = map.next_key_seed(Seed(ctx, KeyWant))? {
+            if seen & (1 << i) != 0 {
+                return Err(ctx.fail(ValidationError::DuplicateField(FIELDS[i].into())));
             }
-            values
-                .into_iter()
-                .map(|value| match value {
-                    Value::String(s) if s.len() > limits.max_value_bytes => {
-                        Err(ValidationError::LimitExceeded {
-                            what: "tag value bytes",
-                            limit: limits.max_value_bytes,
-                            actual: s.len(),
-                        })
-                    }
-                    Value::String(s) => Ok(s),
-                    _ => Err(wrong_type("tags", "an array of arrays of strings")),
-                })
-                .collect()
+            seen |= 1 << i;
+            match i {
+                0 => event.id = map.next_value_seed(Seed(ctx, HexWant::<32>("id")))?,
+                1 => event.pubkey = map.next_value_seed(Seed(ctx, HexWant::<32>("pubkey")))?,
+                2 => {
+                    event.created_at =
+                        map.next_value_seed(Seed(ctx, IntWant("created_at", u64::MAX)))?;
+                }
+                3 => {
+                    let kind =
+                        map.next_value_seed(Seed(ctx, IntWant("kind", u64::from(u16::MAX))))?;
+                    event.kind = u16::try_from(kind).expect("range checked while reading");
+                }
+                4 => event.tags = map.next_value_seed(Seed(ctx, TagsWant))?,
+                5 => event.content = map.next_value_seed(Seed(ctx, ContentWant))?,
+                _ => event.sig = map.next_value_seed(Seed(ctx, HexWant::<64>("sig")))?,
+            }
+        }
+        if let Some(i) = (0..FIELDS.len()).find(|i| seen & (1 << i) == 0) {
+            return Err(ctx.fail(ValidationError::MissingField(FIELDS[i])));
+        }
+        Ok(event)
+    }
+}
+
+/// An object key: the index of a NIP-01 field.
+struct KeyWant;
+
+impl Want<'_> for KeyWant {
+    type Out = usize;
+    fn wrong(&self, found: &'static str) -> ValidationError {
+        ValidationError::UnknownField(format!("<{found}>"))
+    }
+    fn str(self, _: &Ctx, key: &str) -> Result<usize, ValidationError> {
+        FIELDS
+            .iter()
+            .position(|f| *f == key)
+            .ok_or_else(|| ValidationError::UnknownField(key.into()))
+    }
+}
+
+/// Lowercase hex of exactly `2 * N` characters.
+struct HexWant<const N: usize>(&'static str);
+
+impl<const N: usize> Want<'_> for HexWant<N> {
+    type Out = [u8; N];
+    fn wrong(&self, _: &'static str) -> ValidationError {
+        wrong_type(self.0, "a string")
+    }
+    fn str(self, _: &Ctx, s: &str) -> Result<[u8; N], ValidationError> {
+        hex::decode_array::<N>(s).ok_or(ValidationError::BadHex {
+            field: self.0,
+            len: 2 * N,
         })
-        .collect()
+    }
+}
+
+/// A non-negative integer up to a maximum.
+struct IntWant(&'static str, u64);
+
+impl Want<'_> for IntWant {
+    type Out = u64;
+    fn wrong(&self, _: &'static str) -> ValidationError {
+        wrong_type(self.0, "an integer")
+    }
+    fn u64(self, x: u64) -> Result<u64, ValidationError> {
+        if x <= self.1 {
+            Ok(x)
+        } else {
+            Err(ValidationError::OutOfRange {
+                field: self.0,
+                detail: x.to_string(),
+            })
+        }
+    }
+    fn i64(self, x: i64) -> Result<u64, ValidationError> {
+        match u64::try_from(x) {
+            Ok(x) => self.u64(x),
+            Err(_) => Err(ValidationError::OutOfRange {
+                field: self.0,
+                detail: x.to_string(),
+            }),
+        }
+    }
+    fn f64(self, x: f64) -> Result<u64, ValidationError> {
+        if x.fract() != 0.0 {
+            Err(self.wrong("a number"))
+        } else {
+            Err(ValidationError::OutOfRange {
+                field: self.0,
+                detail: x.to_string(),
+            })
+        }
+    }
+}
+
+/// The content string.
+struct ContentWant;
+
+impl Want<'_> for ContentWant {
+    type Out = String;
+    fn wrong(&self, _: &'static str) -> ValidationError {
+        wrong_type("content", "a string")
+    }
+    fn str(self, _: &Ctx, s: &str) -> Result<String, ValidationError> {
+        Ok(s.to_owned())
+    }
+    fn string(self, _: &Ctx, s: String) -> Result<String, ValidationError> {
+        Ok(s)
+    }
+}
+
+fn wrong_tags() -> ValidationError {
+    wrong_type("tags", "an array of arrays of strings")
+}
+
+fn limit(what: &'static str, limit: usize, actual: usize) -> ValidationError {
+    ValidationError::LimitExceeded {
+        what,
+        limit,
+        actual,
+    }
+}
+
+/// The tags array; counted against `max_tags` as each tag arrives.
+struct TagsWant;
+
+impl<'de> Want<'de> for TagsWant {
+    type Out = Vec<Vec<String>>;
+    fn wrong(&self, _: &'static str) -> ValidationError {
+        wrong_tags()
+    }
+    fn seq<A: SeqAccess<'de>>(self, ctx: &Ctx, mut seq: A) -> Result<Self::Out, A::Error> {
+        let max = ctx.limits.max_tags;
+        // A size hint may echo a declared count (binary backends), so it
+        // only seeds a small initial capacity.
+        let mut tags = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(max).min(64));
+        while let Some(tag) = seq.next_element_seed(Seed(ctx, TagWant))? {
+            if tags.len() == max {
+                return Err(ctx.fail(limit("tags", max, max + 1)));
+            }
+            tags.push(tag);
+        }
+        Ok(tags)
+    }
+}
+
+/// One tag; counted against `max_values_per_tag` as each value arrives.
+struct TagWant;
+
+impl<'de> Want<'de> for TagWant {
+    type Out = Vec<String>;
+    fn wrong(&self, _: &'static str) -> ValidationError {
+        wrong_tags()
+    }
+    fn seq<A: SeqAccess<'de>>(self, ctx: &Ctx, mut seq: A) -> Result<Self::Out, A::Error> {
+        let max = ctx.limits.max_values_per_tag;
+        let mut values = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(max).min(16));
+        while let Some(value) = seq.next_element_seed(Seed(ctx, ValueWant))? {
+            if values.len() == max {
+                return Err(ctx.fail(limit("values per tag", max, max + 1)));
+            }
+            values.push(value);
+        }
+        Ok(values)
+    }
+}
+
+/// One tag value, checked against `max_value_bytes`.
+struct ValueWant;
+
+impl Want<'_> for ValueWant {
+    type Out = String;
+    fn wrong(&self, _: &'static str) -> ValidationError {
+        wrong_tags()
+    }
+    fn str(self, ctx: &Ctx, s: &str) -> Result<String, ValidationError> {
+        check_value(ctx, s)?;
+        Ok(s.to_owned())
+    }
+    fn string(self, ctx: &Ctx, s: String) -> Result<String, ValidationError> {
+        check_value(ctx, &s)?;
+        Ok(s)
+    }
+}
+
+fn check_value(ctx: &Ctx, s: &str) -> Result<(), ValidationError> {
+    let max = ctx.limits.max_value_bytes;
+    if s.len() > max {
+        return Err(limit("tag value bytes", max, s.len()));
+    }
+    Ok(())
+}
+
+/// A bare event object or a relay `EVENT` envelope.
+struct RecordWant;
+
+fn not_envelope() -> ValidationError {
+    ValidationError::NotAnEvent("array is not [\"EVENT\",{…}] or [\"EVENT\",subid,{…}]".into())
+}
+
+impl<'de> Want<'de> for RecordWant {
+    type Out = Record;
+    fn wrong(&self, found: &'static str) -> ValidationError {
+        ValidationError::NotAnEvent(format!("found {found}"))
+    }
+    fn map<A: MapAccess<'de>>(self, ctx: &Ctx, map: A) -> Result<Record, A::Error> {
+        Ok(Record {
+            event: EventWant.map(ctx, map)?,
+            kind: RecordKind::Event,
+        })
+    }
+    fn seq<A: SeqAccess<'de>>(self, ctx: &Ctx, mut seq: A) -> Result<Record, A::Error> {
+        present(ctx, seq.next_element_seed(Seed(ctx, VerbWant))?)?;
+        let (event, subscription) =
+            match present(ctx, seq.next_element_seed(Seed(ctx, SubOrEvent))?)? {
+                SubOrEventOut::Event(event) => (event, None),
+                SubOrEventOut::Sub(sub) => (
+                    present(ctx, seq.next_element_seed(Seed(ctx, EnvelopeEvent))?)?,
+                    Some(sub),
+                ),
+            };
+        if seq.next_element_seed(Seed(ctx, Nothing))?.is_some() {
+            return Err(ctx.fail(not_envelope()));
+        }
+        Ok(Record {
+            event,
+            kind: RecordKind::Envelope { subscription },
+        })
+    }
+}
+
+/// The element an envelope needs, or not-an-event.
+fn present<T, E: de::Error>(ctx: &Ctx, x: Option<T>) -> Result<T, E> {
+    x.ok_or_else(|| ctx.fail(not_envelope()))
+}
+
+/// The `"EVENT"` verb of an envelope.
+struct VerbWant;
+
+impl Want<'_> for VerbWant {
+    type Out = ();
+    fn wrong(&self, _: &'static str) -> ValidationError {
+        not_envelope()
+    }
+    fn str(self, _: &Ctx, s: &str) -> Result<(), ValidationError> {
+        if s == "EVENT" {
+            Ok(())
+        } else {
+            Err(not_envelope())
+        }
+    }
+}
+
+/// The second envelope element: a subscription id or the event.
+struct SubOrEvent;
+
+enum SubOrEventOut {
+    Sub(String),
+    Event(Event),
+}
+
+impl<'de> Want<'de> for SubOrEvent {
+    type Out = SubOrEventOut;
+    fn wrong(&self, _: &'static str) -> ValidationError {
+        not_envelope()
+    }
+    fn str(self, _: &Ctx, s: &str) -> Result<SubOrEventOut, ValidationError> {
+        Ok(SubOrEventOut::Sub(s.to_owned()))
+    }
+    fn map<A: MapAccess<'de>>(self, ctx: &Ctx, map: A) -> Result<SubOrEventOut, A::Error> {
+        EventWant.map(ctx, map).map(SubOrEventOut::Event)
+    }
+}
+
+/// The event after a subscription id.
+struct EnvelopeEvent;
+
+impl<'de> Want<'de> for EnvelopeEvent {
+    type Out = Event;
+    fn wrong(&self, _: &'static str) -> ValidationError {
+        not_envelope()
+    }
+    fn map<A: MapAccess<'de>>(self, ctx: &Ctx, map: A) -> Result<Event, A::Error> {
+        EventWant.map(ctx, map)
+    }
+}
+
+/// Nothing may follow the event in an envelope.
+struct Nothing;
+
+impl Want<'_> for Nothing {
+    type Out = ();
+    fn wrong(&self, _: &'static str) -> ValidationError {
+        not_envelope()
+    }
 }
 
 #[cfg(test)]

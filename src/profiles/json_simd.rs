@@ -1,0 +1,112 @@
+//! `json-simd`: the `json` profile's bytes, parsed and written with
+//! [simd-json](https://github.com/simd-lite/simd-json) (a Rust port of
+//! simdjson).
+//!
+//! Layout: identical to [`json`](super::json): one compact JSON object,
+//! fields in NIP-01 order `{"id","pubkey","created_at","kind","tags",
+//! "content","sig"}`, no whitespace, RFC 8259 escaping with control
+//! characters as `\u00XX`. Canonical form: exactly what
+//! [`Event::write_json`] writes; the encoder is `write_json` with simd-json's
+//! string serializer, and the tests check it is byte-identical to `json` on
+//! the generated corpus and on every character class (so decode→encode
+//! reproduces canonical input). Hex: id, pubkey and sig are lowercase hex
+//! strings; any other hex is rejected.
+//!
+//! Decoding: simd-json parses *in place*: it needs a mutable input buffer
+//! (it unescapes strings into it) and builds a tape of the whole document
+//! before serde sees the first field. [`Codec::decode`] receives `&[u8]`, so
+//! each decode **copies the input** into a thread-local scratch buffer (reused
+//! across calls, as are simd-json's `Buffers`); that copy is part of the
+//! measured cost, as it would be for any relay that keeps the received frame.
+//! The tape itself (a `Vec` sized from the structural characters found, so
+//! bounded by the input length, which is checked against `max_event_bytes`
+//! first) is allocated per call by simd-json. The shared NIP-01 field
+//! visitors ([`deserialize_event`]) then walk the tape, so missing, duplicate
+//! and unknown fields, hex lengths, integer ranges and the tag limits are
+//! checked exactly as in `json`. Unlike `json` and `json-sonic`, the limits
+//! apply while walking the tape, i.e. after simd-json has structurally
+//! parsed the (size-capped) input.
+//!
+//! Difference from `json`: simd-json without its `big-int-as-float` feature
+//! rejects an integer beyond `u64` as a syntax error, so such a `created_at`
+//! reports `Invalid("malformed-json")` where `json` reports `out-of-range`.
+
+use std::cell::RefCell;
+
+use simd_json::{Buffers, ErrorType};
+
+use crate::codec::{
+    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
+};
+use crate::model::Event;
+use crate::profiles::json::kind_of;
+use crate::validate::{check_size, deserialize_event};
+
+/// The registry entry.
+pub const PROFILE: Profile = Profile {
+    id: "json-simd",
+    family: Family::NostrBaseline,
+    capabilities: Capabilities {
+        deterministic: true,
+        self_describing: true,
+    },
+    enabled: true,
+    codec: &JsonSimd,
+};
+
+/// simd-json, NIP-01 field order.
+pub struct JsonSimd;
+
+thread_local! {
+    /// The mutable copy of the input and simd-json's parser buffers.
+    static SCRATCH: RefCell<(Vec<u8>, Buffers)> = RefCell::new((Vec::new(), Buffers::default()));
+}
+
+impl Codec for JsonSimd {
+    fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        event.write_json_with(out, |s, out| {
+            simd_json::serde::to_writer(&mut *out, s)
+                .expect("writing a str into a Vec cannot fail");
+        });
+        Ok(())
+    }
+
+    fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
+        check_size(bytes, limits).map_err(|(e, at)| DecodeError::at(kind_of(&e), at))?;
+        SCRATCH.with_borrow_mut(|(input, buffers)| {
+            input.clear();
+            input.extend_from_slice(bytes);
+            let mut de = simd_json::Deserializer::from_slice_with_buffers(input, buffers)
+                .map_err(|e| raw(&e))?;
+            deserialize_event(&mut de, limits).map_err(|r| match r.rule {
+                Some(rule) => DecodeError::at(kind_of(&rule), r.error.index()),
+                None => raw(&r.error),
+            })
+        })
+    }
+}
+
+/// The decode error for a simd-json syntax error.
+fn raw(e: &simd_json::Error) -> DecodeError {
+    let kind = match e.error() {
+        ErrorType::Eof | ErrorType::UnterminatedString => DecodeErrorKind::Truncated,
+        ErrorType::InvalidUtf8
+        | ErrorType::InvalidUnicodeEscape
+        | ErrorType::InvalidUnicodeCodepoint => DecodeErrorKind::BadUtf8,
+        ErrorType::TrailingData => DecodeErrorKind::TrailingBytes,
+        _ => DecodeErrorKind::Invalid("malformed-json"),
+    };
+    DecodeError::at(kind, e.index())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profiles::json::shared_tests;
+
+    #[test]
+    fn shared_json_conformance() {
+        let (total, json) = shared_tests::check(&JsonSimd, false);
+        eprintln!("json-simd: {total} bytes vs json {json}");
+    }
+}
