@@ -25,6 +25,14 @@ audit-real:
 sizes: corpus
     cargo run --release -- sizes results/corpus/default/selection.jsonl
 
+# Regenerate flatc/capnp/thrift code from schemas/ (tools must be installed).
+regen:
+    bash scripts/regen.sh
+
+# Install the pinned schema compilers, regenerate, and fail on drift.
+regen-check:
+    bash scripts/check-codegen-drift.sh
+
 # Rewrite the golden vectors from the code; review the diff before committing.
 bless:
     BINOSTR_BLESS=1 cargo test --release --test conformance goldens
