@@ -5,7 +5,7 @@
 //! | module | role |
 //! |---|---|
 //! | [`cli`] | the `binostr` command line |
-//! | [`bench`] | measurements over the registry (sizes) |
+//! | [`mod@bench`] | measurements over the registry (sizes) |
 //! | [`corpus`] | import, audit, generation, calibration and seeded selection of event corpora |
 //! | [`profiles`] | every wire profile and the one registry ([`profiles::PROFILES`]) |
 //! | [`codec`] | codec traits, decode errors with offsets, bounded readers |
