@@ -31,6 +31,10 @@ pub const PROFILE: Profile = Profile {
 pub struct Json;
 
 impl Codec for Json {
+    fn hostile(&self) -> Option<&dyn crate::codec::HostileInputs> {
+        Some(&crate::codec::hostile::Json)
+    }
+
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         event.write_json(out);
         Ok(())
