@@ -6,7 +6,7 @@
 //! |---|---|
 //! | [`cli`] | the `binostr` command line |
 //! | [`torture`] | the robustness suite: hostile inputs, isolated runs, outcome tables |
-//! | [`bench`] | measurements over the registry (sizes) |
+//! | [`bench`](mod@bench) | measurements over the registry (sizes) |
 //! | [`corpus`] | import, audit, generation, calibration and seeded selection of event corpora |
 //! | [`profiles`] | every wire profile and the one registry ([`profiles::PROFILES`]) |
 //! | [`codec`] | codec traits, decode errors with offsets, bounded readers |

@@ -20,7 +20,8 @@
 //! with the same profile and decodes back to the same event, a round trip;
 //! not BIP-340 validation, which mutated ids would fail by design;
 //! libraries: the value decoded); `accepted-lossy` (decoded, but no round
-//! trip); `panic-contained` (an error returned after a panic was caught
+//! trip); `accepted-noncanonical` (a deterministic profile whose
+//! re-encoding differs from the input bytes); `panic-contained` (an error returned after a panic was caught
 //! inside the decoder, as the flexbuffers profile does); and the failures
 //! `panic`, `stack-overflow`, `signal`, `timeout`, `oom`.
 //!
@@ -50,6 +51,10 @@ pub enum Outcome {
     CleanError,
     /// Decoded and round-tripped (ours) or decoded (libraries).
     Accepted,
+    /// Decoded by a deterministic profile, but re-encoding the event gives
+    /// other bytes than the input (a non-canonical input was accepted, or
+    /// the decoder changed the event silently: read the finding).
+    AcceptedNonCanonical,
     /// Decoded to an event that does not re-encode to the same event.
     AcceptedLossy,
     /// Returned an error after a panic was caught inside the decoder.
@@ -68,9 +73,10 @@ pub enum Outcome {
 
 impl Outcome {
     /// Every outcome, in report order.
-    pub const ALL: [Outcome; 9] = [
+    pub const ALL: [Outcome; 10] = [
         Outcome::CleanError,
         Outcome::Accepted,
+        Outcome::AcceptedNonCanonical,
         Outcome::AcceptedLossy,
         Outcome::PanicContained,
         Outcome::Panic,
@@ -97,6 +103,7 @@ impl Outcome {
         match self {
             Outcome::CleanError => "clean-error",
             Outcome::Accepted => "accepted",
+            Outcome::AcceptedNonCanonical => "accepted-noncanonical",
             Outcome::AcceptedLossy => "accepted-lossy",
             Outcome::PanicContained => "panic-contained",
             Outcome::Panic => "panic",
@@ -207,10 +214,19 @@ impl Subject {
                     let mut again = Vec::new();
                     let ok = p.codec.encode(&event, &mut again).is_ok()
                         && p.codec.decode(&again, &Limits::default()).as_ref() == Ok(&event);
-                    if ok {
-                        (Outcome::Accepted, None)
-                    } else {
+                    if !ok {
                         (Outcome::AcceptedLossy, Some("no round trip".into()))
+                    } else if p.capabilities.deterministic && again != bytes {
+                        let mut json = Vec::new();
+                        event.write_json(&mut json);
+                        json.truncate(400);
+                        let detail = format!(
+                            "re-encodes to other bytes; decoded as {}",
+                            String::from_utf8_lossy(&json)
+                        );
+                        (Outcome::AcceptedNonCanonical, Some(detail))
+                    } else {
+                        (Outcome::Accepted, None)
                     }
                 }
             },
