@@ -54,6 +54,7 @@ pub enum Outcome {
     /// Decoded by a deterministic profile, but re-encoding the event gives
     /// other bytes than the input (a non-canonical input was accepted, or
     /// the decoder changed the event silently: read the finding).
+    #[serde(rename = "accepted-noncanonical")]
     AcceptedNonCanonical,
     /// Decoded to an event that does not re-encode to the same event.
     AcceptedLossy,
@@ -419,10 +420,8 @@ pub fn child(
             report.mutation_nanos += t.elapsed().as_nanos() as u64;
         }
         *counts.entry((class, outcome)).or_default() += 1;
-        if outcome != Outcome::CleanError
-            && outcome != Outcome::Accepted
-            && report.findings.len() < 4
-        {
+        let kept = report.findings.iter().filter(|f| f.class == class).count();
+        if outcome != Outcome::CleanError && outcome != Outcome::Accepted && kept < 4 {
             report.findings.push(Finding {
                 class,
                 case: name,
@@ -458,19 +457,16 @@ fn isolated_cases(dir: &Path, s: &Subject) -> io::Result<(Vec<Case>, Vec<Recipe>
 
 fn isolated_input(dir: &Path, s: &Subject, index: usize) -> io::Result<(Vec<u8>, Limits)> {
     let (cases, recipes) = isolated_cases(dir, s)?;
+    let written = cases.len();
     if let Some(c) = cases.into_iter().nth(index) {
         return Ok((c.bytes, bomb_limits()));
     }
     let r = recipes
-        .get(index - cases_len(dir, s)?)
+        .get(index - written)
         .ok_or_else(|| io::Error::other("no such isolated case"))?;
     let bytes =
         super::expand(s.cases_of(), r).ok_or_else(|| io::Error::other("no bomb builder"))?;
     Ok((bytes, bomb_limits()))
-}
-
-fn cases_len(dir: &Path, s: &Subject) -> io::Result<usize> {
-    Ok(isolated_cases(dir, s)?.0.len())
 }
 
 /// Options of `torture run`.
@@ -671,7 +667,6 @@ fn child_command(opts: &RunOptions, s: &Subject) -> io::Result<Command> {
 }
 
 fn classify_exit(status: ExitStatus, stderr: &str) -> Outcome {
-    use std::os::unix::process::ExitStatusExt;
     if stderr.contains("has overflowed its stack") {
         Outcome::StackOverflow
     } else if stderr.contains("memory allocation of") || stderr.contains("out of memory") {
@@ -679,7 +674,6 @@ fn classify_exit(status: ExitStatus, stderr: &str) -> Outcome {
     } else if status.code() == Some(101) {
         Outcome::Panic
     } else {
-        let _ = status.signal();
         Outcome::Signal
     }
 }
@@ -917,6 +911,10 @@ pub fn render_markdown(r: &RunReport) -> String {
         "Failures of our profiles: **{}**. Failing outcomes in upstream libraries (findings, not run failures): **{}**.\n",
         r.failures, r.library_failures
     );
+    let _ = writeln!(
+        s,
+        "Outcomes: `clean-error` passes; `accepted` = our decoder's event re-encodes with the same profile and decodes back to itself (libraries: a value decoded); `accepted-noncanonical` = a deterministic profile accepted bytes it would not itself produce (a lenient decoder, or a silent change: see the findings); `accepted-lossy` = no round trip; `panic-contained` = an error returned after a panic was caught inside the decoder (the flexbuffers profile wraps its upstream reader; a panic=abort build would abort). Failures: `panic`, `stack-overflow`, `signal`, `timeout`, `oom`, and isolated cases over the memory bound (peak RSS > 64 MiB + 4 × input). Length and nesting bombs run one per child process (peak RSS shown); the other classes run in-process under `catch_unwind` in crash-tolerant batch children.\n"
+    );
     let _ = write!(s, "| subject | class | cases |");
     for o in Outcome::ALL {
         let _ = write!(s, " {} |", o.name());
@@ -988,4 +986,41 @@ pub fn render_markdown(r: &RunReport) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcome_names_match_their_serde_names() {
+        for o in Outcome::ALL {
+            assert_eq!(serde_json::to_value(o).unwrap(), o.name());
+        }
+    }
+
+    #[test]
+    fn verdicts_classify_each_outcome() {
+        install_panic_counter();
+        let limits = Limits::default();
+        let json = subject("json").unwrap();
+        let golden = super::super::golden(json.cases_of());
+        assert_eq!(json.verdict(&golden, &limits).0, Outcome::Accepted);
+        assert_eq!(json.verdict(b"", &limits).0, Outcome::CleanError);
+        let spaced = [b" ", &golden[..]].concat();
+        assert_eq!(
+            json.verdict(&spaced, &limits).0,
+            Outcome::AcceptedNonCanonical
+        );
+        // The flexbuffers reader panics on 00 6b 01; the profile contains it.
+        let flex = subject("flexbuffers").unwrap();
+        assert_eq!(
+            flex.verdict(&[0x00, 0x6b, 0x01], &limits).0,
+            Outcome::PanicContained
+        );
+        // notepack 0.3.0 panics on a truncated id.
+        let np = subject("lib:notepack-0.3").unwrap();
+        assert_eq!(np.verdict(&[0x01, 0x00], &limits).0, Outcome::Panic);
+        let _ = std::panic::take_hook();
+    }
 }
