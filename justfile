@@ -41,3 +41,16 @@ bless:
 bench:
     cargo bench --bench audit
     cargo bench --bench codec
+
+# The robustness suite: hostile cases for every profile and library, run in
+# child processes; writes results/robustness/robustness.{json,md}.
+torture mutations="1000000":
+    cargo run --release -- torture generate --mutations {{mutations}} "$CARGO_TARGET_DIR/torture"
+    cargo run --release -- torture run "$CARGO_TARGET_DIR/torture"
+
+# Fuzz one profile's decoder for SECONDS with cargo-fuzz (cargo install
+# cargo-fuzz), seeding the corpus from the profile's golden vector.
+fuzz profile seconds="60":
+    mkdir -p fuzz/corpus/{{profile}}
+    perl -ne 'chomp; print pack("H*", $_)' tests/golden/{{profile}}.hex > fuzz/corpus/{{profile}}/golden
+    cd fuzz && BINOSTR_FUZZ_PROFILE={{profile}} RUSTC_BOOTSTRAP=1 cargo fuzz run decode corpus/{{profile}} -- -max_total_time={{seconds}}

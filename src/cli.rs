@@ -70,6 +70,72 @@ enum Command {
         #[arg(value_name = "IN")]
         input: PathBuf,
     },
+    /// The robustness suite: hostile inputs for every profile, run in child
+    /// processes under memory and time limits.
+    #[command(subcommand)]
+    Torture(TortureCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum TortureCommand {
+    /// Write deterministic hostile cases for every registry profile.
+    Generate {
+        /// Seed of the mutations.
+        #[arg(long, default_value_t = crate::torture::SEED)]
+        seed: u64,
+        /// Mutations per profile (regenerated from the seed, not written).
+        #[arg(long, default_value_t = crate::torture::MUTATIONS)]
+        mutations: u64,
+        /// Depth of the recipe nesting bombs.
+        #[arg(long, default_value_t = crate::torture::BOMB_DEPTH)]
+        bomb_depth: usize,
+        /// Output directory.
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+    },
+    /// Run every case against every profile and library; write
+    /// OUT/robustness.{json,md}; exit 1 if any of our profiles fails.
+    Run {
+        /// Print the JSON report instead of the Markdown table.
+        #[arg(long)]
+        json: bool,
+        /// Report directory.
+        #[arg(long, default_value = "results/robustness")]
+        out: PathBuf,
+        /// Kill a child after this many seconds without progress.
+        #[arg(long, default_value_t = 30)]
+        timeout: u64,
+        /// Address-space limit (RLIMIT_AS) of each child, MiB.
+        #[arg(long, default_value_t = 2048)]
+        mem_limit_mib: u64,
+        /// Parallel children (default: the number of cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Only this subject (repeatable; a profile id or `lib:...`).
+        #[arg(long)]
+        subject: Vec<String>,
+        /// Case directory written by `torture generate`.
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+    },
+    /// Internal: decode cases in a child process.
+    #[command(hide = true)]
+    Child {
+        #[arg(long)]
+        subject: String,
+        #[arg(long)]
+        isolated: Option<usize>,
+        #[arg(long, default_value_t = 0)]
+        from: u64,
+        #[arg(long, default_value_t = u64::MAX)]
+        to: u64,
+        #[arg(long, default_value_t = 4096)]
+        every: u64,
+        #[arg(long, default_value_t = 2048)]
+        mem_limit_mib: u64,
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+    },
 }
 
 /// Exit status for undecodable input (EX_DATAERR).
@@ -243,6 +309,86 @@ fn run(cli: Cli) -> Result<()> {
         } => run_encode(&profile, output.as_deref(), &input),
         Command::Decode { profile, input } => run_decode(&profile, &input),
         Command::Sizes { json, all, inputs } => run_sizes(json, all, &inputs),
+        Command::Torture(t) => run_torture(t),
+    }
+}
+
+fn run_torture(command: TortureCommand) -> Result<()> {
+    use crate::torture::{self, run};
+    match command {
+        TortureCommand::Generate {
+            seed,
+            mutations,
+            bomb_depth,
+            dir,
+        } => {
+            let s = torture::generate(&dir, seed, mutations, bomb_depth)
+                .with_context(|| dir.display().to_string())?;
+            println!(
+                "wrote {} cases and {} bomb recipes ({} bytes) for {} profiles to {}; {mutations} mutations per profile (seed {seed}) are regenerated at run time",
+                s.cases,
+                s.recipes,
+                s.bytes,
+                s.profiles,
+                dir.display()
+            );
+            Ok(())
+        }
+        TortureCommand::Run {
+            json,
+            out,
+            timeout,
+            mem_limit_mib,
+            jobs,
+            subject,
+            dir,
+        } => {
+            let opts = run::RunOptions {
+                dir: dir.clone(),
+                timeout: std::time::Duration::from_secs(timeout),
+                mem_limit_mib,
+                jobs: jobs
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                only: subject,
+                progress: io::stderr().is_terminal(),
+            };
+            let report = run::run(&opts).with_context(|| dir.display().to_string())?;
+            let md = run::render_markdown(&report);
+            write_atomically(
+                &out.join("robustness.json"),
+                (serde_json::to_string_pretty(&report)? + "\n").as_bytes(),
+            )?;
+            write_atomically(&out.join("robustness.md"), md.as_bytes())?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{md}");
+            }
+            if report.failures > 0 {
+                bail!(
+                    "{} failures in our profiles; see {}",
+                    report.failures,
+                    out.join("robustness.md").display()
+                );
+            }
+            Ok(())
+        }
+        TortureCommand::Child {
+            subject,
+            isolated,
+            from,
+            to,
+            every,
+            mem_limit_mib,
+            dir,
+        } => Ok(run::child(
+            &dir,
+            &subject,
+            isolated,
+            (from, to),
+            every.max(1),
+            mem_limit_mib,
+        )?),
     }
 }
 

@@ -84,6 +84,13 @@ pub trait Codec: Sync {
     fn batch(&self) -> Option<&dyn NativeBatch> {
         None
     }
+
+    /// Hostile-input builders (nesting and length bombs, non-canonical
+    /// variants) for self-describing formats; `None` for the rest, which the
+    /// robustness suite covers with byte-level mutations only.
+    fn hostile(&self) -> Option<&dyn HostileInputs> {
+        None
+    }
 }
 
 /// A format-defined container of many events (as opposed to our uniform
@@ -113,8 +120,10 @@ pub trait BorrowDecode: Sync {
 
 pub mod ascii;
 pub mod framing;
+pub mod hostile;
 mod reader;
 
+pub use hostile::HostileInputs;
 pub use reader::Reader;
 
 /// The family a profile belongs to, as in the paper's tables.

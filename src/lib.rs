@@ -5,6 +5,7 @@
 //! | module | role |
 //! |---|---|
 //! | [`cli`] | the `binostr` command line |
+//! | [`torture`] | the robustness suite: hostile inputs, isolated runs, outcome tables |
 //! | [`mod@bench`] | measurements over the registry (sizes) |
 //! | [`corpus`] | import, audit, generation, calibration and seeded selection of event corpora |
 //! | [`profiles`] | every wire profile and the one registry ([`profiles::PROFILES`]) |
@@ -19,6 +20,7 @@ pub mod codec;
 pub mod corpus;
 pub mod model;
 pub mod profiles;
+pub mod torture;
 pub mod validate;
 
 pub use model::{Event, EventRef};

@@ -94,4 +94,16 @@ mod tests {
         assert_eq!(ids.len(), n, "duplicate profile id");
         assert!(find("json").is_some());
     }
+
+    #[test]
+    fn self_describing_profiles_build_hostile_inputs() {
+        for p in PROFILES {
+            assert_eq!(
+                p.codec.hostile().is_some(),
+                p.capabilities.self_describing,
+                "{}: hostile() must exist exactly for self-describing profiles",
+                p.id
+            );
+        }
+    }
 }

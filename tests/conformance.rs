@@ -24,33 +24,10 @@ fn generated() -> &'static [Event] {
     EVENTS.get_or_init(|| binostr::corpus::generate::generate(1, GENERATED))
 }
 
-/// The golden event: every tag-value class a profile must keep apart.
+/// The golden event: every tag-value class a profile must keep apart (shared
+/// with the robustness suite, which mutates its encodings).
 fn golden_event() -> Event {
-    Event {
-        id: core::array::from_fn(|i| i as u8),
-        pubkey: [0x22; 32],
-        sig: core::array::from_fn(|i| 0xff - i as u8),
-        created_at: 1_700_000_000,
-        kind: 1,
-        tags: vec![
-            vec![
-                "e".into(),
-                "ab".repeat(32),
-                "wss://relay.example".into(),
-                "root".into(),
-            ],
-            vec!["p".into(), "cd".repeat(32)],
-            vec![
-                "t".into(),
-                "ABCDEF".into(),
-                "abc".into(),
-                "".into(),
-                "00".into(),
-            ],
-            vec![],
-        ],
-        content: "gm 🌅 \"quoted\"\n\t日本語 עברית \u{1}".into(),
-    }
+    binostr::torture::golden_event()
 }
 
 fn encode(p: &Profile, e: &Event) -> Result<Vec<u8>, String> {

@@ -90,6 +90,10 @@ fn put_int(out: &mut Vec<u8>, n: u64) {
 }
 
 impl Codec for Bencode {
+    fn hostile(&self) -> Option<&dyn crate::codec::HostileInputs> {
+        Some(&crate::codec::hostile::Bencode)
+    }
+
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         out.push(b'l');
         put_bytes(out, &event.id);

@@ -86,6 +86,10 @@ thread_local! {
 }
 
 impl Codec for Beve {
+    fn hostile(&self) -> Option<&dyn crate::codec::HostileInputs> {
+        Some(&crate::codec::hostile::Beve)
+    }
+
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         let failed = |e: beve::Error| EncodeError {
             profile: PROFILE.id,

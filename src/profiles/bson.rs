@@ -95,6 +95,10 @@ fn refuse(reason: &str) -> EncodeError {
 }
 
 impl Codec for Bson {
+    fn hostile(&self) -> Option<&dyn crate::codec::HostileInputs> {
+        Some(&crate::codec::hostile::Bson)
+    }
+
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         let created_at = i64::try_from(event.created_at)
             .map_err(|_| refuse("created_at above i64::MAX (BSON int64 is signed)"))?;

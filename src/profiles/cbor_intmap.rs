@@ -85,6 +85,10 @@ fn key(d: &mut Cbor<'_>, want: u64) -> Result<(), DecodeError> {
 }
 
 impl Codec for CborIntMap {
+    fn hostile(&self) -> Option<&dyn crate::codec::HostileInputs> {
+        Some(&crate::codec::hostile::Cbor)
+    }
+
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         write_event(event, out).map_err(|e| EncodeError {
             profile: PROFILE.id,

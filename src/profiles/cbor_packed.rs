@@ -90,6 +90,10 @@ fn write_event(event: &Event, out: &mut Vec<u8>) -> EncResult {
 }
 
 impl Codec for CborPacked {
+    fn hostile(&self) -> Option<&dyn crate::codec::HostileInputs> {
+        Some(&crate::codec::hostile::Cbor)
+    }
+
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         write_event(event, out).map_err(|e| EncodeError {
             profile: PROFILE.id,

@@ -106,6 +106,10 @@ fn hex_field<const N: usize>(d: &mut Cbor<'_>) -> Result<[u8; N], DecodeError> {
 }
 
 impl Codec for CborStringMap {
+    fn hostile(&self) -> Option<&dyn crate::codec::HostileInputs> {
+        Some(&crate::codec::hostile::Cbor)
+    }
+
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         write_event(event, out).map_err(|e| EncodeError {
             profile: PROFILE.id,

@@ -74,6 +74,10 @@ pub const PROFILE: Profile = Profile {
 pub struct FlexBuffers;
 
 impl Codec for FlexBuffers {
+    fn hostile(&self) -> Option<&dyn crate::codec::HostileInputs> {
+        Some(&crate::codec::hostile::FlexBuffers)
+    }
+
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         let mut s = flexbuffers::FlexbufferSerializer::new();
         Positional::<false>(event)

@@ -63,6 +63,10 @@ thread_local! {
 }
 
 impl Codec for JsonSimd {
+    fn hostile(&self) -> Option<&dyn crate::codec::HostileInputs> {
+        Some(&crate::codec::hostile::Json)
+    }
+
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         event.write_json_with(out, |s, out| {
             simd_json::serde::to_writer(&mut *out, s)
@@ -73,6 +77,7 @@ impl Codec for JsonSimd {
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
         check_size(bytes, limits).map_err(|(e, at)| DecodeError::at(kind_of(&e), at))?;
+        check_depth(bytes, limits)?;
         SCRATCH.with_borrow_mut(|(input, buffers)| {
             input.clear();
             input.extend_from_slice(bytes);
@@ -84,6 +89,41 @@ impl Codec for JsonSimd {
             })
         })
     }
+}
+
+/// Rejects nesting deeper than `limits.max_depth` before simd-json runs:
+/// simd-json builds its whole tape (about 16 bytes per structural character)
+/// before any visitor sees the depth, so a deep bomb would otherwise cost
+/// many times its size in memory. One pass over the bytes, part of the
+/// measured decode cost.
+fn check_depth(bytes: &[u8], limits: &Limits) -> Result<(), DecodeError> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limits.max_depth {
+                    return Err(DecodeError::at(
+                        DecodeErrorKind::LimitExceeded("nesting depth"),
+                        i,
+                    ));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// The decode error for a simd-json syntax error.
@@ -102,6 +142,19 @@ fn raw(e: &simd_json::Error) -> DecodeError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn deep_nesting_fails_before_simd_json_builds_a_tape() {
+        let limits = Limits::default();
+        let bomb = [&[b'['; 100_000][..], &[b']'; 100_000][..]].concat();
+        let err = JsonSimd.decode(&bomb, &limits).unwrap_err();
+        assert_eq!(
+            err,
+            DecodeError::at(DecodeErrorKind::LimitExceeded("nesting depth"), 3)
+        );
+        // Brackets inside strings do not count.
+        assert!(check_depth(br#"{"content":"[[[[[[","tags":[["a"]]}"#, &limits).is_ok());
+    }
     use crate::profiles::json::shared_tests;
 
     #[test]

@@ -44,6 +44,10 @@ pub const PROFILE: Profile = Profile {
 pub struct JsonSonic;
 
 impl Codec for JsonSonic {
+    fn hostile(&self) -> Option<&dyn crate::codec::HostileInputs> {
+        Some(&crate::codec::hostile::Json)
+    }
+
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         event.write_json_with(out, |s, out| {
             sonic_rs::to_writer(&mut *out, s).expect("writing a str into a Vec cannot fail");

@@ -59,6 +59,10 @@ pub const PROFILE: Profile = Profile {
 pub struct MsgPack;
 
 impl Codec for MsgPack {
+    fn hostile(&self) -> Option<&dyn crate::codec::HostileInputs> {
+        Some(&crate::codec::hostile::MsgPack)
+    }
+
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         rmp_serde::encode::write(out, &Positional::<false>(event)).map_err(|e| EncodeError {
             profile: PROFILE.id,

@@ -119,6 +119,10 @@ fn put_int(out: &mut Vec<u8>, n: u64) {
 }
 
 impl Codec for OTNetstring {
+    fn hostile(&self) -> Option<&dyn crate::codec::HostileInputs> {
+        Some(&crate::codec::hostile::OTNetstring)
+    }
+
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         let tags_payload: usize = event.tags.iter().map(|t| sized(tag_payload(t))).sum();
         let payload = 2 * sized(64)
