@@ -54,6 +54,15 @@
 //! unfilled at a time, so the total reserved is at most about twice the
 //! input. `bytes.len() <= max_event_bytes` is checked first and the input
 //! must be consumed exactly.
+//!
+//! Speed: encode is 3.1× the median profile in the codec bench of
+//! 2026-11-30 (1,000 generated events, same run). The generated code only
+//! writes its own structs, so every event is first copied into owned
+//! `Event`/`Value` values (every tag string cloned, every hex value
+//! unpacked into its own `Vec`), and the compact protocol then writes field
+//! by field through the `thrift` crate's transport trait objects. This is
+//! how the generated API is used; a hand-written writer would be faster but
+//! would no longer measure Thrift as its users run it.
 
 use std::cell::Cell;
 use std::io::Read;
