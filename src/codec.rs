@@ -57,6 +57,70 @@ impl DecodeError {
     }
 }
 
+/// Fails with `LimitExceeded("event bytes")` at offset 0 when `bytes` is
+/// over `limits.max_event_bytes`: the first check of every decoder.
+pub fn check_event_size(bytes: &[u8], limits: &Limits) -> Result<(), DecodeError> {
+    if bytes.len() > limits.max_event_bytes {
+        return Err(DecodeError::at(
+            DecodeErrorKind::LimitExceeded("event bytes"),
+            0,
+        ));
+    }
+    Ok(())
+}
+
+/// The fields of an event as a hand-written decoder reads them: fixed-size
+/// fields borrowed from the input, tag values `S` and content `C` either
+/// owned or borrowed. One type for every such decoder, so that owned and
+/// borrowed decoding share one parser.
+pub struct Parts<'a, S, C> {
+    /// See [`Event::id`].
+    pub id: &'a [u8; 32],
+    /// See [`Event::pubkey`].
+    pub pubkey: &'a [u8; 32],
+    /// See [`Event::sig`].
+    pub sig: &'a [u8; 64],
+    /// See [`Event::created_at`].
+    pub created_at: u64,
+    /// See [`Event::kind`].
+    pub kind: u16,
+    /// See [`Event::tags`].
+    pub tags: Vec<Vec<S>>,
+    /// See [`Event::content`].
+    pub content: C,
+}
+
+impl<'a, C: Into<String>> Parts<'a, String, C> {
+    /// The owned event.
+    pub fn into_event(self) -> Event {
+        Event {
+            id: *self.id,
+            pubkey: *self.pubkey,
+            sig: *self.sig,
+            created_at: self.created_at,
+            kind: self.kind,
+            tags: self.tags,
+            content: self.content.into(),
+        }
+    }
+}
+
+impl<'a, C: Into<std::borrow::Cow<'a, str>>> Parts<'a, std::borrow::Cow<'a, str>, C> {
+    /// The borrowed view.
+    pub fn into_ref(self) -> EventRef<'a> {
+        use std::borrow::Cow;
+        EventRef {
+            id: Cow::Borrowed(self.id),
+            pubkey: Cow::Borrowed(self.pubkey),
+            sig: Cow::Borrowed(self.sig),
+            created_at: self.created_at,
+            kind: self.kind,
+            tags: self.tags,
+            content: self.content.into(),
+        }
+    }
+}
+
 /// An event this profile cannot represent losslessly; encoding refuses it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("not representable in {profile}: {reason}")]

@@ -49,7 +49,8 @@
 //! cannot be applied.
 
 use crate::codec::{
-    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile, Reader,
+    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
+    Reader, check_event_size,
 };
 use crate::model::Event;
 use crate::model::hex::{self, is_lower_hex};
@@ -120,12 +121,7 @@ impl Codec for Avro {
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        if bytes.len() > limits.max_event_bytes {
-            return Err(DecodeError::at(
-                DecodeErrorKind::LimitExceeded("event bytes"),
-                0,
-            ));
-        }
+        check_event_size(bytes, limits)?;
         let mut r = Reader::new(bytes);
         let id = *r.array::<32>()?;
         let pubkey = *r.array::<32>()?;

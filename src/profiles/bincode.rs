@@ -41,6 +41,7 @@ use bincode::enc::write::Writer;
 use super::positional::{Positional, PositionalSeed};
 use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
+    check_event_size,
 };
 use crate::model::Event;
 
@@ -88,12 +89,7 @@ impl Codec for Bincode {
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        if bytes.len() > limits.max_event_bytes {
-            return Err(DecodeError::at(
-                DecodeErrorKind::LimitExceeded("event bytes"),
-                0,
-            ));
-        }
+        check_event_size(bytes, limits)?;
         let seed = PositionalSeed::<true>::new(bytes, limits);
         let (event, read) = bincode::serde::seed_decode_from_slice(&seed, bytes, CONFIG)
             .map_err(|e| seed.error(classify(&e)))?;

@@ -62,6 +62,7 @@ use binostr_generated::event_capnp::{event, value};
 
 use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
+    check_event_size,
 };
 use crate::model::Event;
 use crate::model::hex::{self, is_lower_hex};
@@ -179,12 +180,7 @@ fn capnp_error(e: &capnp::Error, at: usize) -> DecodeError {
 
 /// Reads one message from exactly `bytes`, packed or not.
 pub(crate) fn decode(bytes: &[u8], limits: &Limits, packed: bool) -> Result<Event, DecodeError> {
-    if bytes.len() > limits.max_event_bytes {
-        return Err(DecodeError::at(
-            DecodeErrorKind::LimitExceeded("event bytes"),
-            0,
-        ));
-    }
+    check_event_size(bytes, limits)?;
     let mut options = message::ReaderOptions::new();
     options.nesting_limit(i32::try_from(limits.max_depth).unwrap_or(i32::MAX));
     let mut rest = bytes;

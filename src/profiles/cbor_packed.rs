@@ -47,7 +47,7 @@ use minicbor::{Decoder, Encoder};
 use super::positional::{TagValue, restore, with_tag_value};
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    Profile,
+    Profile, check_event_size,
 };
 use crate::model::{Event, EventRef};
 
@@ -170,12 +170,7 @@ struct Parts<'b, V> {
 }
 
 pub(super) fn check_size(bytes: &[u8], limits: &Limits) -> Result<(), DecodeError> {
-    if bytes.len() > limits.max_event_bytes {
-        return Err(DecodeError::at(
-            DecodeErrorKind::LimitExceeded("event bytes"),
-            0,
-        ));
-    }
+    check_event_size(bytes, limits)?;
     Ok(())
 }
 

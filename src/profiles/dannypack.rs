@@ -45,7 +45,7 @@ use std::borrow::Cow;
 
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    NativeBatch, Profile, Reader,
+    NativeBatch, Parts, Profile, Reader, check_event_size,
 };
 use crate::model::hex::{self, is_lower_hex};
 use crate::model::{Event, EventRef};
@@ -136,16 +136,7 @@ impl Codec for DannyPack {
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        let p = parse::<String>(bytes, limits)?;
-        Ok(Event {
-            id: *p.id,
-            pubkey: *p.pubkey,
-            sig: *p.sig,
-            created_at: p.created_at,
-            kind: p.kind,
-            tags: p.tags,
-            content: p.content,
-        })
+        Ok(parse::<String>(bytes, limits)?.into_event())
     }
 
     fn borrowed(&self) -> Option<&dyn BorrowDecode> {
@@ -207,16 +198,7 @@ impl BorrowDecode for DannyPack {
         bytes: &'a [u8],
         limits: &Limits,
     ) -> Result<EventRef<'a>, DecodeError> {
-        let p = parse::<Cow<'a, str>>(bytes, limits)?;
-        Ok(EventRef {
-            id: Cow::Borrowed(p.id),
-            pubkey: Cow::Borrowed(p.pubkey),
-            sig: Cow::Borrowed(p.sig),
-            created_at: p.created_at,
-            kind: p.kind,
-            tags: p.tags,
-            content: p.content,
-        })
+        Ok(parse::<Cow<'a, str>>(bytes, limits)?.into_ref())
     }
 
     /// Fixed offsets: pubkey at 32, kind at 136. Only the header is checked.
@@ -225,7 +207,7 @@ impl BorrowDecode for DannyPack {
         bytes: &[u8],
         limits: &Limits,
     ) -> Result<(u16, [u8; 32]), DecodeError> {
-        size_ok(bytes, limits)?;
+        check_event_size(bytes, limits)?;
         if bytes.len() < HEADER {
             return Err(DecodeError::at(DecodeErrorKind::Truncated, bytes.len()));
         }
@@ -234,31 +216,13 @@ impl BorrowDecode for DannyPack {
     }
 }
 
-fn size_ok(bytes: &[u8], limits: &Limits) -> Result<(), DecodeError> {
-    if bytes.len() > limits.max_event_bytes {
-        return Err(DecodeError::at(
-            DecodeErrorKind::LimitExceeded("event bytes"),
-            0,
-        ));
-    }
-    Ok(())
-}
-
-struct Parsed<'a, S> {
-    id: &'a [u8; 32],
-    pubkey: &'a [u8; 32],
-    sig: &'a [u8; 64],
-    created_at: u64,
-    kind: u16,
-    tags: Vec<Vec<S>>,
-    content: S,
-}
+type Parsed<'a, S> = Parts<'a, S, S>;
 
 fn parse<'a, S: From<&'a str> + From<String>>(
     bytes: &'a [u8],
     limits: &Limits,
 ) -> Result<Parsed<'a, S>, DecodeError> {
-    size_ok(bytes, limits)?;
+    check_event_size(bytes, limits)?;
     let mut r = Reader::new(bytes);
     let id = r.array::<32>()?;
     let pubkey = r.array::<32>()?;
@@ -286,7 +250,7 @@ fn parse<'a, S: From<&'a str> + From<String>>(
     }
     let content = value(&mut r, usize::MAX)?;
     r.finish()?;
-    Ok(Parsed {
+    Ok(Parts {
         id,
         pubkey,
         sig,

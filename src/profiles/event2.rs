@@ -53,7 +53,7 @@ use std::borrow::Cow;
 
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    Profile, Reader,
+    Parts, Profile, Reader, check_event_size,
 };
 use crate::model::hex;
 use crate::model::{Event, EventRef};
@@ -187,16 +187,7 @@ impl Codec for Event2 {
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        let p = parse::<String>(bytes, limits)?;
-        Ok(Event {
-            id: *p.id,
-            pubkey: *p.pubkey,
-            sig: *p.sig,
-            created_at: p.created_at,
-            kind: p.kind,
-            tags: p.tags,
-            content: p.content.to_owned(),
-        })
+        Ok(parse::<String>(bytes, limits)?.into_event())
     }
 
     fn borrowed(&self) -> Option<&dyn BorrowDecode> {
@@ -210,16 +201,7 @@ impl BorrowDecode for Event2 {
         bytes: &'a [u8],
         limits: &Limits,
     ) -> Result<EventRef<'a>, DecodeError> {
-        let p = parse::<Cow<'a, str>>(bytes, limits)?;
-        Ok(EventRef {
-            id: Cow::Borrowed(p.id),
-            pubkey: Cow::Borrowed(p.pubkey),
-            sig: Cow::Borrowed(p.sig),
-            created_at: p.created_at,
-            kind: p.kind,
-            tags: p.tags,
-            content: Cow::Borrowed(p.content),
-        })
+        Ok(parse::<Cow<'a, str>>(bytes, limits)?.into_ref())
     }
 
     /// Pubkey at 32; kind after the `created_at` varint. Only the prefix is
@@ -229,7 +211,7 @@ impl BorrowDecode for Event2 {
         bytes: &[u8],
         limits: &Limits,
     ) -> Result<(u16, [u8; 32]), DecodeError> {
-        size_ok(bytes, limits)?;
+        check_event_size(bytes, limits)?;
         let mut r = Reader::new(bytes);
         r.take(32)?;
         let pubkey = *r.array::<32>()?;
@@ -238,31 +220,13 @@ impl BorrowDecode for Event2 {
     }
 }
 
-fn size_ok(bytes: &[u8], limits: &Limits) -> Result<(), DecodeError> {
-    if bytes.len() > limits.max_event_bytes {
-        return Err(DecodeError::at(
-            DecodeErrorKind::LimitExceeded("event bytes"),
-            0,
-        ));
-    }
-    Ok(())
-}
-
-struct Parsed<'a, S> {
-    id: &'a [u8; 32],
-    pubkey: &'a [u8; 32],
-    sig: &'a [u8; 64],
-    created_at: u64,
-    kind: u16,
-    tags: Vec<Vec<S>>,
-    content: &'a str,
-}
+type Parsed<'a, S> = Parts<'a, S, &'a str>;
 
 fn parse<'a, S: From<&'a str> + From<String> + AsRef<str>>(
     bytes: &'a [u8],
     limits: &Limits,
 ) -> Result<Parsed<'a, S>, DecodeError> {
-    size_ok(bytes, limits)?;
+    check_event_size(bytes, limits)?;
     let mut r = Reader::new(bytes);
     let id = r.array::<32>()?;
     let pubkey = r.array::<32>()?;
@@ -330,7 +294,7 @@ fn parse<'a, S: From<&'a str> + From<String> + AsRef<str>>(
     let content = r.str(len)?;
     let sig = r.array::<64>()?;
     r.finish()?;
-    Ok(Parsed {
+    Ok(Parts {
         id,
         pubkey,
         sig,

@@ -70,7 +70,7 @@ use binostr_generated::flatbuffers::{
 
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    Profile,
+    Profile, check_event_size,
 };
 use crate::model::hex::{self, is_lower_hex};
 use crate::model::{Event, EventRef};
@@ -271,12 +271,7 @@ fn verifier_error(e: &InvalidFlatbuffer) -> DecodeError {
 
 /// Checks the size prefix against the input, then verifies the buffer.
 fn root<'a>(bytes: &'a [u8], limits: &Limits) -> Result<fb::Event<'a>, DecodeError> {
-    if bytes.len() > limits.max_event_bytes {
-        return Err(DecodeError::at(
-            DecodeErrorKind::LimitExceeded("event bytes"),
-            0,
-        ));
-    }
+    check_event_size(bytes, limits)?;
     let Some((prefix, rest)) = bytes.split_first_chunk::<4>() else {
         return Err(DecodeError::at(DecodeErrorKind::Truncated, bytes.len()));
     };

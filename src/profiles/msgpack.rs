@@ -40,6 +40,7 @@ use serde::de::DeserializeSeed;
 use super::positional::{Positional, PositionalSeed};
 use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
+    check_event_size,
 };
 use crate::model::Event;
 
@@ -71,12 +72,7 @@ impl Codec for MsgPack {
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        if bytes.len() > limits.max_event_bytes {
-            return Err(DecodeError::at(
-                DecodeErrorKind::LimitExceeded("event bytes"),
-                0,
-            ));
-        }
+        check_event_size(bytes, limits)?;
         let seed = PositionalSeed::<false>::new(bytes, limits);
         let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
         let event = (&seed)

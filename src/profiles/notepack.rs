@@ -47,7 +47,7 @@ use std::borrow::Cow;
 
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    Profile, Reader,
+    Parts, Profile, Reader, check_event_size,
 };
 use crate::model::hex::{self, is_lower_hex};
 use crate::model::{Event, EventRef};
@@ -109,16 +109,7 @@ impl Codec for Notepack {
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        let p = parse::<String>(bytes, limits)?;
-        Ok(Event {
-            id: *p.id,
-            pubkey: *p.pubkey,
-            sig: *p.sig,
-            created_at: p.created_at,
-            kind: p.kind,
-            tags: p.tags,
-            content: p.content.to_owned(),
-        })
+        Ok(parse::<String>(bytes, limits)?.into_event())
     }
 
     fn borrowed(&self) -> Option<&dyn BorrowDecode> {
@@ -132,16 +123,7 @@ impl BorrowDecode for Notepack {
         bytes: &'a [u8],
         limits: &Limits,
     ) -> Result<EventRef<'a>, DecodeError> {
-        let p = parse::<Cow<'a, str>>(bytes, limits)?;
-        Ok(EventRef {
-            id: Cow::Borrowed(p.id),
-            pubkey: Cow::Borrowed(p.pubkey),
-            sig: Cow::Borrowed(p.sig),
-            created_at: p.created_at,
-            kind: p.kind,
-            tags: p.tags,
-            content: Cow::Borrowed(p.content),
-        })
+        Ok(parse::<Cow<'a, str>>(bytes, limits)?.into_ref())
     }
 
     fn kind_and_pubkey(
@@ -158,23 +140,10 @@ impl BorrowDecode for Notepack {
     }
 }
 
-struct Parsed<'a, S> {
-    id: &'a [u8; 32],
-    pubkey: &'a [u8; 32],
-    sig: &'a [u8; 64],
-    created_at: u64,
-    kind: u16,
-    tags: Vec<Vec<S>>,
-    content: &'a str,
-}
+type Parsed<'a, S> = Parts<'a, S, &'a str>;
 
 fn header<'a>(bytes: &'a [u8], limits: &Limits) -> Result<Reader<'a>, DecodeError> {
-    if bytes.len() > limits.max_event_bytes {
-        return Err(DecodeError::at(
-            DecodeErrorKind::LimitExceeded("event bytes"),
-            0,
-        ));
-    }
+    check_event_size(bytes, limits)?;
     let mut r = Reader::new(bytes);
     if r.u8()? != VERSION {
         return Err(DecodeError::at(
@@ -217,7 +186,7 @@ fn parse<'a, S: From<&'a str> + From<String>>(
         tags.push(tag);
     }
     r.finish()?;
-    Ok(Parsed {
+    Ok(Parts {
         id,
         pubkey,
         sig,

@@ -63,7 +63,8 @@
 
 use crate::codec::ascii::{digits, len_digits, push_len, push_u64};
 use crate::codec::{
-    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile, Reader,
+    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
+    Reader, check_event_size,
 };
 use crate::model::{Event, hex};
 
@@ -156,12 +157,7 @@ impl Codec for OTNetstring {
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        if bytes.len() > limits.max_event_bytes {
-            return Err(DecodeError::at(
-                DecodeErrorKind::LimitExceeded("event bytes"),
-                0,
-            ));
-        }
+        check_event_size(bytes, limits)?;
         let mut r = Reader::new(bytes);
         let end = open(&mut r, bytes.len(), 1, limits, "event must be a list")?;
         let id = hex_field::<32>(&mut r, end, "id must be 64 lowercase hex characters")?;

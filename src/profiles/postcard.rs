@@ -35,6 +35,7 @@ use serde::de::DeserializeSeed;
 use super::positional::{Positional, PositionalSeed};
 use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
+    check_event_size,
 };
 use crate::model::Event;
 
@@ -86,12 +87,7 @@ impl Codec for Postcard {
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        if bytes.len() > limits.max_event_bytes {
-            return Err(DecodeError::at(
-                DecodeErrorKind::LimitExceeded("event bytes"),
-                0,
-            ));
-        }
+        check_event_size(bytes, limits)?;
         let seed = PositionalSeed::<true>::new(bytes, limits);
         let mut de = postcard::Deserializer::from_bytes(bytes);
         let event = (&seed)

@@ -44,7 +44,8 @@
 //! and the fixed-length checks on id, pubkey and sig (`Invalid`).
 
 use crate::codec::{
-    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile, Reader,
+    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
+    Reader, check_event_size,
 };
 use crate::model::Event;
 use crate::model::hex::{self, is_lower_hex};
@@ -167,12 +168,7 @@ const LEN: u64 = 2;
 /// against the remaining input, and the canonical-form rules of the module
 /// docs. Offsets in errors are offsets into `bytes`.
 pub(super) fn scan(bytes: &[u8], limits: &Limits, shape: Shape) -> Result<(), DecodeError> {
-    if bytes.len() > limits.max_event_bytes {
-        return Err(DecodeError::at(
-            DecodeErrorKind::LimitExceeded("event bytes"),
-            0,
-        ));
-    }
+    check_event_size(bytes, limits)?;
     let (fixed32, fixed64) = match shape {
         Shape::Packed => (32, 64),
         Shape::HexStrings => (64, 128),

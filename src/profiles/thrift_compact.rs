@@ -77,6 +77,7 @@ use binostr_generated::thrift::{self, ProtocolError, ProtocolErrorKind, Transpor
 
 use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
+    check_event_size,
 };
 use crate::model::Event;
 use crate::model::hex::{self, is_lower_hex};
@@ -136,12 +137,7 @@ impl Codec for ThriftCompact {
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        if bytes.len() > limits.max_event_bytes {
-            return Err(DecodeError::at(
-                DecodeErrorKind::LimitExceeded("event bytes"),
-                0,
-            ));
-        }
+        check_event_size(bytes, limits)?;
         let pos = Cell::new(0);
         let mut protocol = BoundedCompact::new(bytes, &pos, limits);
         let read = tgen::Event::read_from_in_protocol(&mut protocol);
