@@ -1,4 +1,8 @@
-//! Measurements over the registry: encoded sizes now; workloads, allocation
-//! and latency probes as the benchmark grows.
+//! Measurements over the registry: the workloads (shared by `cargo bench`
+//! and the campaign), encoded sizes, and the side probes (allocations, peak
+//! RSS, per-event latency).
 
+pub mod probe;
 pub mod sizes;
+pub mod timing;
+pub mod workload;

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::campaign::{self, CampaignProfile};
 use crate::corpus::audit::{self, AuditOptions, AuditReport, Input};
 use crate::corpus::{calibrate, generate, select, source};
 use crate::model::{Event, hex};
@@ -23,6 +24,52 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Measure every workload on every enabled profile as independent runs
+    /// (fresh child processes, shuffled order) under
+    /// results/campaigns/LABEL/run-K; resumes missing runs and refuses runs
+    /// whose contract differs.
+    Campaign {
+        /// quick (minutes), publication (100 samples, long), smoke (seconds).
+        #[arg(long, value_enum, default_value = "quick")]
+        profile: CampaignProfile,
+        /// Label (default: the profile's name).
+        #[arg(long)]
+        label: Option<String>,
+        /// Events to measure (any shape `corpus audit` reads) instead of the
+        /// generated default corpus.
+        #[arg(long, value_name = "FILE")]
+        corpus: Option<PathBuf>,
+        /// Independent runs.
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        /// Seed of the generated corpus, its selection and the run orders.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Events to generate and select (default 10000 5000; smoke 300 100).
+        #[arg(long, num_args = 2, value_names = ["GENERATE", "SELECT"])]
+        generate: Option<Vec<usize>>,
+        /// Directory holding the labels.
+        #[arg(long, default_value = "results/campaigns")]
+        root: PathBuf,
+    },
+    /// One process of a campaign run (started by `binostr campaign`).
+    #[command(hide = true)]
+    CampaignChild {
+        #[command(subcommand)]
+        task: ChildTask,
+        /// Corpus JSONL.
+        #[arg(long)]
+        corpus: PathBuf,
+        /// Campaign profile.
+        #[arg(long, value_enum)]
+        campaign_profile: CampaignProfile,
+        /// Campaign seed.
+        #[arg(long)]
+        seed: u64,
+        /// Run directory.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Import, audit, generate, calibrate and select event corpora.
     #[command(subcommand)]
     Corpus(CorpusCommand),
@@ -283,6 +330,30 @@ impl LimitArgs {
     }
 }
 
+/// The tasks of a campaign child process.
+#[derive(Debug, Subcommand)]
+enum ChildTask {
+    /// Criterion timings of every benchmark.
+    Timing {
+        /// Seed of the shuffled order.
+        #[arg(long)]
+        order_seed: u64,
+    },
+    /// Sizes per profile and subset.
+    Sizes,
+    /// Per-event latency percentiles.
+    Latency,
+    /// Peak RSS of one workload and profile.
+    Rss {
+        /// Profile id.
+        #[arg(long)]
+        codec: String,
+        /// Workload.
+        #[arg(long)]
+        workload: String,
+    },
+}
+
 /// Parses arguments, runs the command and returns the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
@@ -298,6 +369,48 @@ pub fn main() -> i32 {
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Corpus(c) => run_corpus(c),
+        Command::Campaign {
+            profile,
+            label,
+            corpus,
+            runs,
+            seed,
+            generate,
+            root,
+        } => {
+            if runs == 0 {
+                bail!("--runs must be at least 1");
+            }
+            campaign::run(&campaign::Options {
+                profile,
+                label: label.unwrap_or_else(|| profile.name().to_string()),
+                corpus,
+                runs,
+                seed,
+                root,
+                generate: generate.map(|g| (g[0], g[1])),
+            })?;
+            Ok(())
+        }
+        Command::CampaignChild {
+            task,
+            corpus,
+            campaign_profile,
+            seed,
+            out,
+        } => {
+            let task = match task {
+                ChildTask::Timing { order_seed } => campaign::child::Task::Timing { order_seed },
+                ChildTask::Sizes => campaign::child::Task::Sizes,
+                ChildTask::Latency => campaign::child::Task::Latency,
+                ChildTask::Rss { codec, workload } => {
+                    campaign::child::Task::Rss { codec, workload }
+                }
+            };
+            let stdout = campaign::child::run(&task, &corpus, campaign_profile, seed, &out)?;
+            print!("{stdout}");
+            Ok(())
+        }
         Command::Profiles { json } => {
             print_profiles(json)?;
             Ok(())

@@ -174,12 +174,27 @@ pub trait BorrowDecode: Sync {
     fn decode_ref<'a>(&self, bytes: &'a [u8], limits: &Limits)
     -> Result<EventRef<'a>, DecodeError>;
 
+    /// What [`BorrowDecode::kind_and_pubkey`] checks before it answers.
+    fn select_contract(&self) -> SelectContract;
+
     /// Reads kind and pubkey without materialising tags or content.
     fn kind_and_pubkey(
         &self,
         bytes: &[u8],
         limits: &Limits,
     ) -> Result<(u16, [u8; 32]), DecodeError>;
+}
+
+/// The safety contract of a selective read, shown in the workload name
+/// (`select-checked`, `select-preverified`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SelectContract {
+    /// The whole record's structure is verified before the fields are read;
+    /// safe on untrusted bytes.
+    Checked,
+    /// Only the prefix holding the fields is read; safe only on bytes that
+    /// were validated when they were stored.
+    Preverified,
 }
 
 pub mod ascii;

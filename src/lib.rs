@@ -15,6 +15,7 @@
 #![forbid(unsafe_code)]
 
 pub mod bench;
+pub mod campaign;
 pub mod cli;
 pub mod codec;
 pub mod corpus;

@@ -127,6 +127,57 @@ pub fn measure(profile: &Profile, events: &[Event]) -> std::io::Result<ProfileSi
     })
 }
 
+/// Byte totals of one set of records, as `sizes.csv` records them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Records measured.
+    pub events: usize,
+    /// Raw record bytes.
+    pub raw: usize,
+    /// With a 4-byte length per record.
+    pub framed: usize,
+    /// Each record compressed alone.
+    pub zstd_event: usize,
+    /// The framed stream compressed as a whole.
+    pub zstd_stream: usize,
+    /// Each record compressed alone with the dictionary (0 without one).
+    pub zstd_dict: usize,
+}
+
+/// Measures `records`, compressing with zstd level [`ZSTD_LEVEL`]; `dict`
+/// is a zstd dictionary trained on a disjoint sample.
+pub fn totals<'a>(
+    records: impl IntoIterator<Item = &'a [u8]>,
+    dict: Option<&[u8]>,
+) -> std::io::Result<Totals> {
+    let mut plain = zstd::bulk::Compressor::new(ZSTD_LEVEL)?;
+    let mut with_dict = dict
+        .map(|d| zstd::bulk::Compressor::with_dictionary(ZSTD_LEVEL, d))
+        .transpose()?;
+    let mut framed = Vec::new();
+    let mut t = Totals::default();
+    for r in records {
+        t.events += 1;
+        t.raw += r.len();
+        write_frame(&mut framed, r).map_err(std::io::Error::other)?;
+        t.zstd_event += plain.compress(r)?.len();
+        if let Some(c) = with_dict.as_mut() {
+            t.zstd_dict += c.compress(r)?.len();
+        }
+    }
+    t.framed = framed.len();
+    t.zstd_stream = plain.compress(&framed)?.len();
+    Ok(t)
+}
+
+/// Dictionary size trained for [`totals`].
+pub const DICT_BYTES: usize = 32 * 1024;
+
+/// Trains a zstd dictionary of at most [`DICT_BYTES`] on `samples`.
+pub fn train_dictionary(samples: &[Vec<u8>]) -> std::io::Result<Vec<u8>> {
+    zstd::dict::from_samples(samples, DICT_BYTES)
+}
+
 /// A Markdown table of `rows`, one line per profile.
 pub fn render(rows: &[ProfileSizes]) -> String {
     use std::fmt::Write as _;
@@ -171,6 +222,28 @@ mod tests {
         assert_eq!(r.json_total, expected);
         assert_eq!(r.by_kind.values().map(|s| s.events).sum::<usize>(), 40);
         assert!((r.raw_share() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn totals_add_up_and_a_dictionary_helps() {
+        let events = crate::corpus::generate::generate(6, 300);
+        let json = crate::profiles::find("json").unwrap();
+        let enc = |e: &Event| {
+            let mut out = Vec::new();
+            json.codec.encode(e, &mut out).unwrap();
+            out
+        };
+        let train: Vec<Vec<u8>> = events[..200].iter().map(enc).collect();
+        let test: Vec<Vec<u8>> = events[200..].iter().map(enc).collect();
+        let dict = train_dictionary(&train).unwrap();
+        let t = totals(test.iter().map(Vec::as_slice), Some(&dict)).unwrap();
+        assert_eq!(t.events, 100);
+        assert_eq!(t.raw, test.iter().map(Vec::len).sum::<usize>());
+        assert_eq!(t.framed, t.raw + 400);
+        assert!(t.zstd_stream < t.zstd_event, "{t:?}");
+        assert!(t.zstd_dict < t.zstd_event, "{t:?}");
+        let none = totals(test.iter().map(Vec::as_slice), None).unwrap();
+        assert_eq!(none.zstd_dict, 0);
     }
 
     #[test]

@@ -64,6 +64,74 @@ impl<'a> Iterator for Frames<'a> {
     }
 }
 
+/// Reassembles framed records from chunks as they arrive (for example
+/// 1460-byte TCP segments). Complete records are handed out in order; a
+/// trailing partial record stays buffered, intact, for the next chunk.
+#[derive(Debug, Default)]
+pub struct FrameStream {
+    buf: Vec<u8>,
+    start: usize,
+    /// Stream offset of `buf[0]`, for error offsets.
+    base: usize,
+    max_record: usize,
+}
+
+impl FrameStream {
+    /// A stream of records of at most `max_record` bytes.
+    pub fn new(max_record: usize) -> Self {
+        Self {
+            max_record,
+            ..Self::default()
+        }
+    }
+
+    /// Forgets everything buffered, keeping the allocation.
+    pub fn reset(&mut self) {
+        self.buf.clear();
+        self.start = 0;
+        self.base = 0;
+    }
+
+    /// Appends a chunk.
+    pub fn push(&mut self, chunk: &[u8]) {
+        if self.start > 0 {
+            self.buf.drain(..self.start);
+            self.base += self.start;
+            self.start = 0;
+        }
+        self.buf.extend_from_slice(chunk);
+    }
+
+    /// The next complete record with its stream offset, `None` when only a
+    /// partial record (or nothing) is buffered. A declared length over the
+    /// limit is an error at the frame's offset, before anything is buffered
+    /// for it.
+    pub fn next_record(&mut self) -> Result<Option<(usize, &[u8])>, DecodeError> {
+        let rest = &self.buf[self.start..];
+        let Some(header) = rest.get(..FRAME_HEADER) else {
+            return Ok(None);
+        };
+        let len = u32::from_be_bytes(header.try_into().expect("4 bytes")) as usize;
+        if len > self.max_record {
+            return Err(DecodeError::at(
+                DecodeErrorKind::LimitExceeded("frame length"),
+                self.base + self.start,
+            ));
+        }
+        if rest.len() < FRAME_HEADER + len {
+            return Ok(None);
+        }
+        let from = self.start + FRAME_HEADER;
+        self.start = from + len;
+        Ok(Some((self.base + from, &self.buf[from..from + len])))
+    }
+
+    /// The buffered bytes of the partial record not yet complete.
+    pub fn remainder(&self) -> &[u8] {
+        &self.buf[self.start..]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,6 +155,43 @@ mod tests {
                 DecodeErrorKind::LimitExceeded("frame length"),
                 0
             ))]
+        );
+    }
+
+    #[test]
+    fn frame_stream_keeps_a_partial_record_across_chunks() {
+        let mut s = Vec::new();
+        for r in [&b"hello"[..], b"", b"a longer record"] {
+            write_frame(&mut s, r).unwrap();
+        }
+        let whole = s.len();
+        write_frame(&mut s, b"cut off").unwrap();
+        let cut = whole + 6;
+        for chunk in [1, 3, 7, 1460] {
+            let mut stream = FrameStream::new(100);
+            let mut got = Vec::new();
+            for c in s[..cut].chunks(chunk) {
+                stream.push(c);
+                while let Some((at, r)) = stream.next_record().unwrap() {
+                    got.push((at, r.to_vec()));
+                }
+            }
+            let expected: Vec<_> = Frames::new(&s[..whole], 100)
+                .map(|f| f.map(|(at, r)| (at, r.to_vec())))
+                .collect::<Result<_, _>>()
+                .unwrap();
+            assert_eq!(got, expected, "chunk {chunk}");
+            assert_eq!(stream.remainder(), &s[whole..cut], "chunk {chunk}");
+        }
+        let mut stream = FrameStream::new(3);
+        stream.push(&s[..5]);
+        stream.push(&s[5..9]);
+        assert_eq!(
+            stream.next_record(),
+            Err(DecodeError::at(
+                DecodeErrorKind::LimitExceeded("frame length"),
+                0
+            ))
         );
     }
 }

@@ -68,7 +68,7 @@ use crate::model::Event;
 
 mod encode;
 mod kinds;
-mod rng;
+pub mod rng;
 mod text;
 
 use encode::sha256;

@@ -58,7 +58,7 @@ use std::borrow::Cow;
 use crate::codec::ascii::{push_len, push_u64};
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    Profile, Reader,
+    Profile, Reader, SelectContract,
 };
 use crate::model::{Event, EventRef};
 
@@ -134,6 +134,10 @@ impl Codec for Bencode {
 }
 
 impl BorrowDecode for Bencode {
+    fn select_contract(&self) -> SelectContract {
+        SelectContract::Preverified
+    }
+
     fn decode_ref<'a>(
         &self,
         bytes: &'a [u8],

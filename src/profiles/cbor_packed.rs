@@ -47,7 +47,7 @@ use minicbor::{Decoder, Encoder};
 use super::positional::{TagValue, restore, with_tag_value};
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    Profile, check_event_size,
+    Profile, SelectContract, check_event_size,
 };
 use crate::model::{Event, EventRef};
 
@@ -120,6 +120,10 @@ impl Codec for CborPacked {
 }
 
 impl BorrowDecode for CborPacked {
+    fn select_contract(&self) -> SelectContract {
+        SelectContract::Preverified
+    }
+
     fn decode_ref<'a>(
         &self,
         bytes: &'a [u8],

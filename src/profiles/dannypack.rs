@@ -45,7 +45,7 @@ use std::borrow::Cow;
 
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    NativeBatch, Parts, Profile, Reader, check_event_size,
+    NativeBatch, Parts, Profile, Reader, SelectContract, check_event_size,
 };
 use crate::model::hex::{self, is_lower_hex};
 use crate::model::{Event, EventRef};
@@ -193,6 +193,10 @@ impl NativeBatch for DannyPack {
 }
 
 impl BorrowDecode for DannyPack {
+    fn select_contract(&self) -> SelectContract {
+        SelectContract::Preverified
+    }
+
     fn decode_ref<'a>(
         &self,
         bytes: &'a [u8],

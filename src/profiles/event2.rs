@@ -53,7 +53,7 @@ use std::borrow::Cow;
 
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    Parts, Profile, Reader, check_event_size,
+    Parts, Profile, Reader, SelectContract, check_event_size,
 };
 use crate::model::hex;
 use crate::model::{Event, EventRef};
@@ -196,6 +196,10 @@ impl Codec for Event2 {
 }
 
 impl BorrowDecode for Event2 {
+    fn select_contract(&self) -> SelectContract {
+        SelectContract::Preverified
+    }
+
     fn decode_ref<'a>(
         &self,
         bytes: &'a [u8],

@@ -70,7 +70,7 @@ use binostr_generated::flatbuffers::{
 
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    Profile, check_event_size,
+    Profile, SelectContract, check_event_size,
 };
 use crate::model::hex::{self, is_lower_hex};
 use crate::model::{Event, EventRef};
@@ -187,6 +187,10 @@ impl Codec for FlatBuffers {
 }
 
 impl BorrowDecode for FlatBuffers {
+    fn select_contract(&self) -> SelectContract {
+        SelectContract::Checked
+    }
+
     fn decode_ref<'a>(
         &self,
         bytes: &'a [u8],

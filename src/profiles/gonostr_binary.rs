@@ -41,7 +41,7 @@ use std::borrow::Cow;
 
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    Parts, Profile, Reader, check_event_size,
+    Parts, Profile, Reader, SelectContract, check_event_size,
 };
 use crate::model::{Event, EventRef};
 
@@ -131,6 +131,10 @@ impl Codec for GoNostrBinary {
 }
 
 impl BorrowDecode for GoNostrBinary {
+    fn select_contract(&self) -> SelectContract {
+        SelectContract::Preverified
+    }
+
     fn decode_ref<'a>(
         &self,
         bytes: &'a [u8],

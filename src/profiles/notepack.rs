@@ -47,7 +47,7 @@ use std::borrow::Cow;
 
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    Parts, Profile, Reader, check_event_size,
+    Parts, Profile, Reader, SelectContract, check_event_size,
 };
 use crate::model::hex::{self, is_lower_hex};
 use crate::model::{Event, EventRef};
@@ -118,6 +118,10 @@ impl Codec for Notepack {
 }
 
 impl BorrowDecode for Notepack {
+    fn select_contract(&self) -> SelectContract {
+        SelectContract::Preverified
+    }
+
     fn decode_ref<'a>(
         &self,
         bytes: &'a [u8],

@@ -1,0 +1,673 @@
+//! The workloads, defined once over the registry and used by `cargo bench`
+//! and by the campaign.
+//!
+//! A [`Fixture`] encodes a corpus with every profile and asserts each round
+//! trip (and the borrowed view's kind and pubkey) before anything is timed.
+//! [`Fixture::plan`] lists the benchmark keys; [`Fixture::routine`] gives the
+//! timed body of one key. Per-event workloads process one event per
+//! iteration, cycling through the subset, so Criterion's time per iteration
+//! is time per event; window workloads (`batch`, `stream`, `compress`,
+//! `ingest-mt`) process [`WINDOW`] events per iteration.
+
+use std::fmt;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::codec::framing::{FRAME_HEADER, FrameStream, write_frame};
+use crate::codec::{Limits, Profile, SelectContract};
+use crate::model::Event;
+use crate::validate;
+
+/// Events per iteration of the window workloads.
+pub const WINDOW: usize = 64;
+
+/// Bytes per chunk fed to the `stream` workload (a TCP segment's payload).
+pub const STREAM_CHUNK: usize = 1460;
+
+/// zstd level of the `compress` workload and of the size records.
+pub const ZSTD_LEVEL: i32 = crate::bench::sizes::ZSTD_LEVEL;
+
+/// Profile column of the reference rows.
+pub const REFERENCE: &str = "reference";
+
+/// A workload; [`Workload::name`] is the stable name used in results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Workload {
+    /// Event to bytes, into a reused buffer.
+    Encode,
+    /// Bytes to an owned event.
+    Decode,
+    /// Decode, then recompute and compare the id.
+    DecodeId,
+    /// Bounded decode, structural checks, id and BIP-340.
+    Validate,
+    /// Borrowed kind and pubkey read, whole record checked first.
+    SelectChecked,
+    /// Borrowed kind and pubkey read from a prefix of stored bytes.
+    SelectPreverified,
+    /// The format's native batch container.
+    Batch,
+    /// A framed stream fed in 1460-byte chunks, with a trailing partial record.
+    Stream,
+    /// zstd over a framed window.
+    Compress,
+    /// Validated ingest on a thread pool.
+    IngestMt,
+    /// Reference: id and BIP-340 of an already decoded event.
+    IdVerify,
+    /// Reference: kind and pubkey read at known byte offsets.
+    SelectRawOffset,
+}
+
+impl Workload {
+    /// Every workload, in report order.
+    pub const ALL: [Workload; 12] = [
+        Workload::Encode,
+        Workload::Decode,
+        Workload::DecodeId,
+        Workload::Validate,
+        Workload::SelectChecked,
+        Workload::SelectPreverified,
+        Workload::Batch,
+        Workload::Stream,
+        Workload::Compress,
+        Workload::IngestMt,
+        Workload::IdVerify,
+        Workload::SelectRawOffset,
+    ];
+
+    /// The stable name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Workload::Encode => "encode",
+            Workload::Decode => "decode",
+            Workload::DecodeId => "decode+id",
+            Workload::Validate => "validate",
+            Workload::SelectChecked => "select-checked",
+            Workload::SelectPreverified => "select-preverified",
+            Workload::Batch => "batch",
+            Workload::Stream => "stream",
+            Workload::Compress => "compress",
+            Workload::IngestMt => "ingest-mt",
+            Workload::IdVerify => "id+verify",
+            Workload::SelectRawOffset => "select-raw-offset",
+        }
+    }
+
+    /// The workload with this name.
+    pub fn from_name(name: &str) -> Option<Workload> {
+        Workload::ALL.into_iter().find(|w| w.name() == name)
+    }
+
+    /// Reference rows are measured once, not per profile.
+    pub fn is_reference(self) -> bool {
+        matches!(self, Workload::IdVerify | Workload::SelectRawOffset)
+    }
+
+    /// Iterations process a window of events rather than one.
+    pub fn is_windowed(self) -> bool {
+        matches!(
+            self,
+            Workload::Batch | Workload::Stream | Workload::Compress | Workload::IngestMt
+        )
+    }
+}
+
+impl fmt::Display for Workload {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A slice of the corpus by kind or by compact JSON size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Subset {
+    /// Every event.
+    All,
+    /// Events of one kind.
+    Kind(u16),
+    /// Under 512 bytes of JSON.
+    SizeLt512,
+    /// 512 bytes to 4 KiB of JSON.
+    Size512To4k,
+    /// Over 4 KiB of JSON.
+    SizeGt4k,
+}
+
+impl Subset {
+    /// The subsets every workload runs on.
+    pub const ALL: [Subset; 8] = [
+        Subset::All,
+        Subset::Kind(0),
+        Subset::Kind(1),
+        Subset::Kind(3),
+        Subset::Kind(7),
+        Subset::SizeLt512,
+        Subset::Size512To4k,
+        Subset::SizeGt4k,
+    ];
+
+    /// The stable name.
+    pub fn name(self) -> String {
+        match self {
+            Subset::All => "all".into(),
+            Subset::Kind(k) => format!("kind-{k}"),
+            Subset::SizeLt512 => "size-lt512".into(),
+            Subset::Size512To4k => "size-512-4k".into(),
+            Subset::SizeGt4k => "size-gt4k".into(),
+        }
+    }
+
+    /// The subset with this name.
+    pub fn from_name(name: &str) -> Option<Subset> {
+        Subset::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// Whether an event of `json_len` compact JSON bytes belongs here.
+    pub fn contains(self, event: &Event, json_len: usize) -> bool {
+        match self {
+            Subset::All => true,
+            Subset::Kind(k) => event.kind == k,
+            Subset::SizeLt512 => json_len < 512,
+            Subset::Size512To4k => (512..=4096).contains(&json_len),
+            Subset::SizeGt4k => json_len > 4096,
+        }
+    }
+}
+
+/// One benchmark: the key of a row in `samples.csv`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BenchKey {
+    /// Workload.
+    pub workload: Workload,
+    /// Profile id, or [`REFERENCE`].
+    pub profile: &'static str,
+    /// Subset.
+    pub subset: Subset,
+    /// Threads (1 except for `ingest-mt`).
+    pub threads: usize,
+}
+
+impl fmt::Display for BenchKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}/{}/{}/{}t",
+            self.workload,
+            self.profile,
+            self.subset.name(),
+            self.threads
+        )
+    }
+}
+
+/// Why a fixture could not be prepared.
+#[derive(Debug, thiserror::Error)]
+pub enum FixtureError {
+    /// A profile refused an event.
+    #[error(
+        "{profile}: cannot represent event {index} ({reason}); Binostr measures only round trips"
+    )]
+    NotRepresentable {
+        /// Profile id.
+        profile: &'static str,
+        /// Event position in the corpus.
+        index: usize,
+        /// The encoder's reason.
+        reason: String,
+    },
+    /// A round trip or borrowed read disagreed with the event.
+    #[error("{profile}: event {index} does not round-trip: {detail}")]
+    RoundTrip {
+        /// Profile id.
+        profile: &'static str,
+        /// Event position in the corpus.
+        index: usize,
+        /// What differed.
+        detail: String,
+    },
+    /// An event of the corpus is not valid NIP-01.
+    #[error("event {index} is not valid: {reason}")]
+    Invalid {
+        /// Event position in the corpus.
+        index: usize,
+        /// Validation error.
+        reason: String,
+    },
+}
+
+/// The encodings of one profile, aligned with the fixture's events.
+pub struct ProfileRecords {
+    /// The profile.
+    pub profile: &'static Profile,
+    /// One record per event.
+    pub records: Vec<Vec<u8>>,
+}
+
+/// A corpus encoded with every profile, round trips asserted.
+pub struct Fixture {
+    /// The events.
+    pub events: Vec<Event>,
+    /// Compact NIP-01 JSON size of each event.
+    pub json_len: Vec<usize>,
+    /// Records per profile, in registry order.
+    pub profiles: Vec<ProfileRecords>,
+    /// `pubkey || kind (big-endian)` per event, for `select-raw-offset`.
+    raw_offset: Vec<[u8; 34]>,
+    /// Limits applied while decoding.
+    pub limits: Limits,
+}
+
+/// The timed body of one benchmark.
+pub struct Routine<'a> {
+    /// Events processed per iteration.
+    pub events_per_iter: u64,
+    /// Runs `iters` iterations and returns their wall time.
+    pub run: Box<dyn FnMut(u64) -> Duration + 'a>,
+}
+
+impl Fixture {
+    /// Encodes `events` with `profiles`; every event must be valid and must
+    /// round-trip through every profile (and its borrowed view).
+    pub fn prepare(
+        events: Vec<Event>,
+        profiles: &[&'static Profile],
+        limits: Limits,
+    ) -> Result<Fixture, FixtureError> {
+        for (index, e) in events.iter().enumerate() {
+            validate::verify_event(e).map_err(|err| FixtureError::Invalid {
+                index,
+                reason: err.to_string(),
+            })?;
+        }
+        let json_len = events.iter().map(|e| e.to_json().len()).collect();
+        let profiles = profiles
+            .par_iter()
+            .map(|p| encode_all(p, &events, &limits))
+            .collect::<Result<Vec<_>, _>>()?;
+        let raw_offset = events
+            .iter()
+            .map(|e| {
+                let mut r = [0u8; 34];
+                r[..32].copy_from_slice(&e.pubkey);
+                r[32..].copy_from_slice(&e.kind.to_be_bytes());
+                r
+            })
+            .collect();
+        Ok(Fixture {
+            events,
+            json_len,
+            profiles,
+            raw_offset,
+            limits,
+        })
+    }
+
+    /// Indices of the events in `subset`.
+    pub fn subset(&self, subset: Subset) -> Vec<usize> {
+        (0..self.events.len())
+            .filter(|&i| subset.contains(&self.events[i], self.json_len[i]))
+            .collect()
+    }
+
+    /// The records of profile `id`.
+    pub fn records(&self, id: &str) -> Option<&ProfileRecords> {
+        self.profiles.iter().find(|p| p.profile.id == id)
+    }
+
+    /// The timed body of `key`.
+    ///
+    /// # Panics
+    /// If the key's profile is not in the fixture, or does not support the
+    /// workload (keys from [`Fixture::plan`] always do).
+    pub fn routine(&self, key: &BenchKey) -> Routine<'_> {
+        let idx = self.subset(key.subset);
+        assert!(!idx.is_empty(), "{key}: empty subset");
+        let limits = self.limits;
+        if key.workload == Workload::IdVerify {
+            let events = &self.events;
+            return per_event(idx, move |i| {
+                validate::verify_event(black_box(&events[i])).expect("prepared");
+            });
+        }
+        if key.workload == Workload::SelectRawOffset {
+            let raw = &self.raw_offset;
+            return per_event(idx, move |i| {
+                let r = black_box(&raw[i]);
+                let pubkey: [u8; 32] = r[..32].try_into().expect("32 bytes");
+                black_box((u16::from_be_bytes([r[32], r[33]]), pubkey));
+            });
+        }
+        let p = self
+            .records(key.profile)
+            .unwrap_or_else(|| panic!("{key}: profile not in fixture"));
+        let codec = p.profile.codec;
+        let records = &p.records;
+        let events = &self.events;
+        match key.workload {
+            Workload::Encode => {
+                let mut buf = Vec::with_capacity(1 << 16);
+                per_event(idx, move |i| {
+                    buf.clear();
+                    codec
+                        .encode(black_box(&events[i]), &mut buf)
+                        .expect("prepared");
+                    black_box(&buf);
+                })
+            }
+            Workload::Decode => per_event(idx, move |i| {
+                black_box(
+                    codec
+                        .decode(black_box(&records[i]), &limits)
+                        .expect("prepared"),
+                );
+            }),
+            Workload::DecodeId => per_event(idx, move |i| {
+                let e = codec
+                    .decode(black_box(&records[i]), &limits)
+                    .expect("prepared");
+                validate::verify_id(&e).expect("prepared");
+                black_box(e);
+            }),
+            Workload::Validate => per_event(idx, move |i| {
+                black_box(validate_record(codec, &records[i], &limits));
+            }),
+            Workload::SelectChecked | Workload::SelectPreverified => {
+                let b = codec.borrowed().expect("planned");
+                per_event(idx, move |i| {
+                    black_box(
+                        b.kind_and_pubkey(black_box(&records[i]), &limits)
+                            .expect("prepared"),
+                    );
+                })
+            }
+            Workload::Batch => {
+                let batch = codec.batch().expect("planned");
+                let windows: Vec<Vec<u8>> = windows(&idx)
+                    .map(|w| {
+                        let evs: Vec<Event> = w.iter().map(|&i| events[i].clone()).collect();
+                        let mut out = Vec::new();
+                        batch.encode_batch(&evs, &mut out).expect("prepared");
+                        out
+                    })
+                    .collect();
+                let n = window_len(&idx);
+                per_window(windows, n, move |w| {
+                    let got = batch.decode_batch(black_box(w), &limits).expect("prepared");
+                    assert_eq!(got.len(), n);
+                    black_box(got);
+                })
+            }
+            Workload::Stream => {
+                let streams: Vec<(Vec<u8>, usize)> = windows(&idx)
+                    .map(|w| framed_with_partial(records, w, &idx))
+                    .collect();
+                let n = window_len(&idx);
+                let mut stream = FrameStream::new(limits.max_event_bytes);
+                per_window(streams, n, move |(bytes, partial)| {
+                    decode_stream(&mut stream, codec, bytes, &limits, n, *partial);
+                })
+            }
+            Workload::Compress => {
+                let streams: Vec<Vec<u8>> = windows(&idx)
+                    .map(|w| {
+                        let mut s = Vec::new();
+                        for &i in &w {
+                            write_frame(&mut s, &records[i]).expect("small record");
+                        }
+                        s
+                    })
+                    .collect();
+                let n = window_len(&idx);
+                let mut z = zstd::bulk::Compressor::new(ZSTD_LEVEL).expect("zstd level");
+                per_window(streams, n, move |s| {
+                    black_box(z.compress(black_box(s)).expect("zstd"));
+                })
+            }
+            Workload::IngestMt => {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(key.threads)
+                    .build()
+                    .expect("thread pool");
+                let wins: Vec<Vec<usize>> = windows(&idx).collect();
+                let n = window_len(&idx);
+                per_window(wins, n, move |w| {
+                    let ok = pool.install(|| {
+                        w.par_iter()
+                            .filter(|&&i| validate_record(codec, &records[i], &limits))
+                            .count()
+                    });
+                    assert_eq!(ok, n);
+                })
+            }
+            Workload::IdVerify | Workload::SelectRawOffset => unreachable!("handled above"),
+        }
+    }
+}
+
+/// Every benchmark key that applies to `profiles` on the (non-empty)
+/// `subsets`, with `ingest-mt` at each of `ingest_threads`.
+pub fn plan(
+    profiles: &[&'static Profile],
+    subsets: &[Subset],
+    ingest_threads: &[usize],
+) -> Vec<BenchKey> {
+    let mut keys = Vec::new();
+    for &subset in subsets {
+        let key = |workload, profile, threads| BenchKey {
+            workload,
+            profile,
+            subset,
+            threads,
+        };
+        keys.push(key(Workload::IdVerify, REFERENCE, 1));
+        keys.push(key(Workload::SelectRawOffset, REFERENCE, 1));
+        for p in profiles {
+            for w in [
+                Workload::Encode,
+                Workload::Decode,
+                Workload::DecodeId,
+                Workload::Validate,
+                Workload::Stream,
+                Workload::Compress,
+            ] {
+                keys.push(key(w, p.id, 1));
+            }
+            if let Some(b) = p.codec.borrowed() {
+                keys.push(key(select_workload(b.select_contract()), p.id, 1));
+            }
+            if p.codec.batch().is_some() {
+                keys.push(key(Workload::Batch, p.id, 1));
+            }
+            for &t in ingest_threads {
+                keys.push(key(Workload::IngestMt, p.id, t));
+            }
+        }
+    }
+    keys
+}
+
+/// `subsets` split into those with events in `events` and the empty ones.
+pub fn split_subsets(events: &[Event], subsets: &[Subset]) -> (Vec<Subset>, Vec<Subset>) {
+    let lens: Vec<usize> = events.iter().map(|e| e.to_json().len()).collect();
+    subsets
+        .iter()
+        .partition(|s| events.iter().zip(&lens).any(|(e, &len)| s.contains(e, len)))
+}
+
+/// The select workload named by a contract.
+pub fn select_workload(contract: SelectContract) -> Workload {
+    match contract {
+        SelectContract::Checked => Workload::SelectChecked,
+        SelectContract::Preverified => Workload::SelectPreverified,
+    }
+}
+
+/// Bounded decode, structural checks, id and BIP-340; `true` when valid.
+pub fn validate_record(codec: &dyn crate::codec::Codec, record: &[u8], limits: &Limits) -> bool {
+    match codec.decode(record, limits) {
+        Ok(e) => validate::check_limits(&e, limits).is_ok() && validate::verify_event(&e).is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// Feeds `bytes` in [`STREAM_CHUNK`]-byte chunks, decoding every complete
+/// record; checks that `expected` records came out and that the trailing
+/// `partial` bytes stayed buffered.
+///
+/// # Panics
+/// If a record fails to decode or the counts differ.
+pub fn decode_stream(
+    stream: &mut FrameStream,
+    codec: &dyn crate::codec::Codec,
+    bytes: &[u8],
+    limits: &Limits,
+    expected: usize,
+    partial: usize,
+) {
+    stream.reset();
+    let mut decoded = 0;
+    for chunk in bytes.chunks(STREAM_CHUNK) {
+        stream.push(chunk);
+        while let Some((at, record)) = stream.next_record().expect("prepared stream") {
+            let e = codec
+                .decode(record, limits)
+                .unwrap_or_else(|err| panic!("record at {at}: {err}"));
+            black_box(e);
+            decoded += 1;
+        }
+    }
+    assert_eq!(decoded, expected, "complete records decoded");
+    assert_eq!(stream.remainder().len(), partial, "partial record kept");
+}
+
+fn encode_all(
+    profile: &'static Profile,
+    events: &[Event],
+    limits: &Limits,
+) -> Result<ProfileRecords, FixtureError> {
+    let codec = profile.codec;
+    let mut records = Vec::with_capacity(events.len());
+    for (index, e) in events.iter().enumerate() {
+        let mut out = Vec::new();
+        codec
+            .encode(e, &mut out)
+            .map_err(|err| FixtureError::NotRepresentable {
+                profile: profile.id,
+                index,
+                reason: err.reason,
+            })?;
+        let fail = |detail: String| FixtureError::RoundTrip {
+            profile: profile.id,
+            index,
+            detail,
+        };
+        let back = codec
+            .decode(&out, limits)
+            .map_err(|err| fail(err.to_string()))?;
+        if &back != e {
+            return Err(fail("decoded event differs".into()));
+        }
+        if let Some(b) = codec.borrowed() {
+            let got = b
+                .kind_and_pubkey(&out, limits)
+                .map_err(|err| fail(err.to_string()))?;
+            if got != (e.kind, e.pubkey) {
+                return Err(fail("borrowed kind/pubkey differ".into()));
+            }
+        }
+        records.push(out);
+    }
+    Ok(ProfileRecords { profile, records })
+}
+
+fn window_len(idx: &[usize]) -> usize {
+    WINDOW.min(idx.len())
+}
+
+/// Consecutive windows of the subset, wrapping around so every window has
+/// the same length and every event is in at least one.
+fn windows(idx: &[usize]) -> impl Iterator<Item = Vec<usize>> + '_ {
+    let n = window_len(idx);
+    (0..idx.len().div_ceil(n)).map(move |w| (0..n).map(|j| idx[(w * n + j) % idx.len()]).collect())
+}
+
+/// The framed window plus the first half of the next record's frame.
+fn framed_with_partial(records: &[Vec<u8>], window: Vec<usize>, idx: &[usize]) -> (Vec<u8>, usize) {
+    let mut s = Vec::new();
+    for &i in &window {
+        write_frame(&mut s, &records[i]).expect("small record");
+    }
+    let next = idx[(idx
+        .iter()
+        .position(|&i| i == window[window.len() - 1])
+        .unwrap_or(0)
+        + 1)
+        % idx.len()];
+    let mut frame = Vec::new();
+    write_frame(&mut frame, &records[next]).expect("small record");
+    let partial = (FRAME_HEADER + records[next].len()) / 2;
+    s.extend_from_slice(&frame[..partial]);
+    (s, partial)
+}
+
+fn per_event<'a>(idx: Vec<usize>, mut work: impl FnMut(usize) + 'a) -> Routine<'a> {
+    let mut cursor = 0;
+    Routine {
+        events_per_iter: 1,
+        run: Box::new(move |iters| {
+            let start = Instant::now();
+            for _ in 0..iters {
+                work(idx[cursor]);
+                cursor += 1;
+                if cursor == idx.len() {
+                    cursor = 0;
+                }
+            }
+            start.elapsed()
+        }),
+    }
+}
+
+fn per_window<'a, T: 'a>(items: Vec<T>, n: usize, mut work: impl FnMut(&T) + 'a) -> Routine<'a> {
+    let mut cursor = 0;
+    Routine {
+        events_per_iter: n as u64,
+        run: Box::new(move |iters| {
+            let start = Instant::now();
+            for _ in 0..iters {
+                work(&items[cursor]);
+                cursor = (cursor + 1) % items.len();
+            }
+            start.elapsed()
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for w in Workload::ALL {
+            assert_eq!(Workload::from_name(w.name()), Some(w));
+        }
+        for s in Subset::ALL {
+            assert_eq!(Subset::from_name(&s.name()), Some(s));
+        }
+    }
+
+    #[test]
+    fn windows_wrap_and_cover_every_event() {
+        let idx: Vec<usize> = (0..150).collect();
+        let w: Vec<Vec<usize>> = windows(&idx).collect();
+        assert_eq!(w.len(), 3);
+        assert!(w.iter().all(|w| w.len() == WINDOW));
+        assert_eq!(w[2][WINDOW - 1], (2 * WINDOW + WINDOW - 1) % 150);
+        let small: Vec<usize> = vec![4, 9];
+        assert_eq!(windows(&small).collect::<Vec<_>>(), vec![vec![4, 9]]);
+    }
+}

@@ -1,0 +1,743 @@
+//! `binostr campaign`: runs the measurement as independent child processes
+//! (`run-1`, `run-2`, ...), each with its own shuffled benchmark order and
+//! side-measurement processes, and records the contract that makes runs
+//! comparable. The layout is documented in `docs/RESULTS.md`.
+//!
+//! A run is written to `run-K.tmp/` and renamed to `run-K/` only when every
+//! file is complete, so a killed run is never counted; rerunning the same
+//! label deletes the `.tmp` and measures the missing runs. A run whose
+//! contract differs from the label's existing runs is refused, naming the
+//! field.
+
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::bench::timing::Settings;
+use crate::bench::workload::{self, Fixture, Subset};
+use crate::codec::{Limits, Profile};
+use crate::corpus::{audit, generate, select};
+use crate::model::Event;
+use crate::profiles;
+
+pub mod child;
+pub mod host;
+
+use host::{Git, Host};
+
+/// Record schema version (see `docs/RESULTS.md`).
+pub const SCHEMA: u32 = 1;
+
+/// How long and how wide a campaign measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CampaignProfile {
+    /// Seconds; a pipeline check on a tiny corpus, subset `all` only.
+    Smoke,
+    /// Minutes on 2 cores with the default corpus.
+    Quick,
+    /// 100 samples, long warm-up and measurement.
+    Publication,
+}
+
+impl CampaignProfile {
+    /// The stable name.
+    pub fn name(self) -> &'static str {
+        match self {
+            CampaignProfile::Smoke => "smoke",
+            CampaignProfile::Quick => "quick",
+            CampaignProfile::Publication => "publication",
+        }
+    }
+
+    /// Criterion settings.
+    pub fn settings(self) -> Settings {
+        let (sample_size, warm_up_ms, measurement_ms, nresamples) = match self {
+            CampaignProfile::Smoke => (10, 1, 5, 100),
+            CampaignProfile::Quick => (10, 10, 30, 100),
+            CampaignProfile::Publication => (100, 3_000, 10_000, 100_000),
+        };
+        Settings {
+            sample_size,
+            warm_up_ms,
+            measurement_ms,
+            nresamples,
+        }
+    }
+
+    /// Subsets measured.
+    pub fn subsets(self) -> &'static [Subset] {
+        match self {
+            CampaignProfile::Smoke => &[Subset::All],
+            _ => &Subset::ALL,
+        }
+    }
+
+    /// Default generated corpus size and selection.
+    pub fn default_corpus(self) -> (usize, usize) {
+        match self {
+            CampaignProfile::Smoke => (300, 100),
+            _ => (10_000, 5_000),
+        }
+    }
+
+    /// Events timed one by one for latency percentiles.
+    pub fn latency_events(self) -> usize {
+        match self {
+            CampaignProfile::Smoke => 100,
+            CampaignProfile::Quick => 2_000,
+            CampaignProfile::Publication => usize::MAX,
+        }
+    }
+
+    /// Events of the disjoint sample the zstd dictionaries are trained on.
+    pub fn dictionary_sample(self) -> usize {
+        match self {
+            CampaignProfile::Smoke => 200,
+            _ => 2_000,
+        }
+    }
+}
+
+/// What `binostr campaign` was asked to do.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Campaign profile.
+    pub profile: CampaignProfile,
+    /// Label (directory name under `root`).
+    pub label: String,
+    /// Events to measure instead of the generated default corpus.
+    pub corpus: Option<PathBuf>,
+    /// Runs wanted.
+    pub runs: usize,
+    /// Seed of the generated corpus, its selection and the run orders.
+    pub seed: u64,
+    /// Parent of the label directories.
+    pub root: PathBuf,
+    /// Events generated and selected (defaults per campaign profile).
+    pub generate: Option<(usize, usize)>,
+}
+
+/// The corpus a campaign measured.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CorpusRecord {
+    /// Fingerprint of the measured events.
+    pub fingerprint: String,
+    /// Events measured.
+    pub count: usize,
+    /// Seed of generation and selection (`null` for `--corpus FILE`).
+    pub seed: Option<u64>,
+    /// `generated` or the file name given.
+    pub source: String,
+    /// SHA-256 of `corpus/audit.json`.
+    pub audit_sha256: String,
+}
+
+/// `campaign.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CampaignRecord {
+    /// Schema version.
+    pub schema: u32,
+    /// Label.
+    pub label: String,
+    /// Campaign profile.
+    pub campaign_profile: CampaignProfile,
+    /// Runs asked for most recently.
+    pub runs: usize,
+    /// Seed.
+    pub seed: u64,
+    /// Corpus.
+    pub corpus: CorpusRecord,
+}
+
+/// Everything that must be equal for runs to be comparable.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Contract {
+    /// Source tree.
+    pub git: Git,
+    /// `rustc -vV` of the compiler that built the binary.
+    pub rustc: String,
+    /// Cargo profile of the binary.
+    pub build_profile: String,
+    /// RUSTFLAGS of the binary.
+    pub rustflags: String,
+    /// SHA-256 of Cargo.lock.
+    pub cargo_lock_sha256: String,
+    /// The corpus: fingerprint, count, seed.
+    pub corpus: ContractCorpus,
+    /// Campaign profile.
+    pub campaign_profile: CampaignProfile,
+    /// Criterion settings.
+    pub criterion: Settings,
+    /// The machine.
+    pub host: Host,
+}
+
+/// The corpus part of a contract.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContractCorpus {
+    /// Fingerprint.
+    pub fingerprint: String,
+    /// Events.
+    pub count: usize,
+    /// Seed (`null` for a corpus file).
+    pub seed: Option<u64>,
+}
+
+/// Recorded but not compared.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Observed {
+    /// Run number.
+    pub run: usize,
+    /// Seed of the shuffled benchmark order.
+    pub order_seed: u64,
+    /// Benchmarks timed.
+    pub benchmarks: usize,
+    /// Subsets skipped because the corpus has no events in them.
+    pub empty_subsets: Vec<String>,
+    /// Start, RFC 3339 UTC.
+    pub started: String,
+    /// End, RFC 3339 UTC.
+    pub finished: String,
+    /// Load averages before.
+    pub load_before: Vec<f64>,
+    /// Load averages after.
+    pub load_after: Vec<f64>,
+}
+
+/// `run-K/contract.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunRecord {
+    /// Schema version.
+    pub schema: u32,
+    /// Compared between runs.
+    pub contract: Contract,
+    /// Not compared.
+    pub observed: Observed,
+}
+
+/// The first field where two JSON values differ, as a dotted path with
+/// both values.
+pub fn first_difference(path: &str, a: &Value, b: &Value) -> Option<(String, String, String)> {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            keys.into_iter().find_map(|k| {
+                let sub = format!("{path}.{k}");
+                match (x.get(k), y.get(k)) {
+                    (Some(va), Some(vb)) => first_difference(&sub, va, vb),
+                    (va, vb) => Some((sub, show(va), show(vb))),
+                }
+            })
+        }
+        _ if a == b => None,
+        _ => Some((path.to_string(), a.to_string(), b.to_string())),
+    }
+}
+
+fn show(v: Option<&Value>) -> String {
+    v.map_or_else(|| "(absent)".into(), Value::to_string)
+}
+
+/// Refuses when `existing` and `current` differ, naming the field.
+pub fn check_contract(run: &str, existing: &Contract, current: &Contract) -> Result<()> {
+    let a = serde_json::to_value(existing)?;
+    let b = serde_json::to_value(current)?;
+    if let Some((field, there, here)) = first_difference("contract", &a, &b) {
+        bail!(
+            "{run} was measured under a different contract: field `{field}` is {there} there but {here} now; \
+             use a new --label (or restore the original setup) to add runs"
+        );
+    }
+    Ok(())
+}
+
+/// The corpus JSONL a campaign measures, cached beside the label
+/// directories (not part of the results; regenerated from the seed).
+fn corpus_cache(opts: &Options) -> PathBuf {
+    opts.root
+        .join(".corpus")
+        .join(&opts.label)
+        .join("selection.jsonl")
+}
+
+/// Runs the campaign; returns the label directory.
+pub fn run(opts: &Options) -> Result<PathBuf> {
+    let dir = opts.root.join(&opts.label);
+    std::fs::create_dir_all(dir.join("corpus"))
+        .with_context(|| format!("creating {}", dir.display()))?;
+    let (events, corpus, corpus_path) = prepare_corpus(opts, &dir)?;
+    let record = CampaignRecord {
+        schema: SCHEMA,
+        label: opts.label.clone(),
+        campaign_profile: opts.profile,
+        runs: opts.runs,
+        seed: opts.seed,
+        corpus: corpus.clone(),
+    };
+    check_campaign_record(&dir, &record)?;
+
+    let contract = Contract {
+        git: Git::detect(Path::new(".")),
+        rustc: host::rustc_version(),
+        build_profile: host::build_flags().0,
+        rustflags: host::build_flags().1,
+        cargo_lock_sha256: host::cargo_lock_sha256(),
+        corpus: ContractCorpus {
+            fingerprint: corpus.fingerprint.clone(),
+            count: corpus.count,
+            seed: corpus.seed,
+        },
+        campaign_profile: opts.profile,
+        criterion: opts.profile.settings(),
+        host: Host::detect(),
+    };
+    let mut missing = Vec::new();
+    for k in 1..=opts.runs {
+        let done = dir.join(format!("run-{k}"));
+        let tmp = dir.join(format!("run-{k}.tmp"));
+        if tmp.exists() {
+            eprintln!("discarding unfinished {}", tmp.display());
+            std::fs::remove_dir_all(&tmp)?;
+        }
+        if done.exists() {
+            let existing: RunRecord = read_json(&done.join("contract.json"))?;
+            check_contract(&format!("run-{k}"), &existing.contract, &contract)?;
+        } else {
+            missing.push(k);
+        }
+    }
+    for k in (opts.runs + 1)..=usize::MAX {
+        let done = dir.join(format!("run-{k}"));
+        if !done.exists() {
+            break;
+        }
+        let existing: RunRecord = read_json(&done.join("contract.json"))?;
+        check_contract(&format!("run-{k}"), &existing.contract, &contract)?;
+    }
+    write_atomically(
+        &dir.join("campaign.json"),
+        &(serde_json::to_string_pretty(&record)? + "\n"),
+    )?;
+    if missing.is_empty() {
+        println!("{}: all {} runs are present", dir.display(), opts.runs);
+        return Ok(dir);
+    }
+
+    let enabled: Vec<&'static Profile> = profiles::enabled().collect();
+    let (subsets, empty) = workload::split_subsets(&events, opts.profile.subsets());
+    let threads = ingest_threads(contract.host.cores);
+    let keys = workload::plan(&enabled, &subsets, &threads).len();
+    let rss_steps = enabled.len() * crate::bench::probe::PROBED.len();
+    let per_run = keys + 3 + rss_steps;
+    let bar = progress_bar((per_run * missing.len()) as u64);
+    for &k in &missing {
+        let ctx = RunContext {
+            k,
+            dir: &dir,
+            corpus_path: &corpus_path,
+            opts,
+            keys,
+            bar: &bar,
+        };
+        let observed = ctx.measure(&empty)?;
+        let tmp = dir.join(format!("run-{k}.tmp"));
+        let run = RunRecord {
+            schema: SCHEMA,
+            contract: contract.clone(),
+            observed,
+        };
+        write_atomically(
+            &tmp.join("contract.json"),
+            &(serde_json::to_string_pretty(&run)? + "\n"),
+        )?;
+        std::fs::rename(&tmp, dir.join(format!("run-{k}")))?;
+        bar.println(format!("run-{k} complete"));
+    }
+    bar.finish_and_clear();
+    println!(
+        "campaign `{}` ({}): {} runs in {}",
+        opts.label,
+        opts.profile.name(),
+        opts.runs,
+        dir.display()
+    );
+    println!(
+        "next: cargo run --release -p binostr-report -- aggregate {}",
+        opts.label
+    );
+    Ok(dir)
+}
+
+/// Thread counts of `ingest-mt`: 1 and all cores.
+pub fn ingest_threads(cores: usize) -> Vec<usize> {
+    if cores > 1 { vec![1, cores] } else { vec![1] }
+}
+
+struct RunContext<'a> {
+    k: usize,
+    dir: &'a Path,
+    corpus_path: &'a Path,
+    opts: &'a Options,
+    keys: usize,
+    bar: &'a indicatif::ProgressBar,
+}
+
+impl RunContext<'_> {
+    fn measure(&self, empty: &[Subset]) -> Result<Observed> {
+        let tmp = self.dir.join(format!("run-{}.tmp", self.k));
+        std::fs::create_dir_all(&tmp)?;
+        let order_seed = order_seed(self.opts.seed, self.k);
+        let started = now_rfc3339();
+        let load_before = host::load_average();
+        self.bar.set_message(format!("run-{} timing", self.k));
+        self.child(
+            &["timing", "--order-seed", &order_seed.to_string()],
+            &tmp,
+            true,
+        )?;
+        for probe in ["sizes", "latency"] {
+            self.bar.set_message(format!("run-{} {probe}", self.k));
+            self.child(&[probe], &tmp, false)?;
+            self.bar.inc(1);
+        }
+        self.bar.set_message(format!("run-{} allocations", self.k));
+        self.alloc_probe(&tmp)?;
+        self.bar.inc(1);
+        self.bar.set_message(format!("run-{} peak RSS", self.k));
+        let mut rss = String::from("workload,profile,baseline_kib,peak_kib\n");
+        for p in profiles::enabled() {
+            for w in crate::bench::probe::PROBED {
+                let out = self.child(
+                    &["rss", "--codec", p.id, "--workload", w.name()],
+                    &tmp,
+                    false,
+                )?;
+                let _ = writeln!(rss, "{},{},{}", w, p.id, out.trim());
+                self.bar.inc(1);
+            }
+        }
+        write_atomically(&tmp.join("rss.csv"), &rss)?;
+        Ok(Observed {
+            run: self.k,
+            order_seed,
+            benchmarks: self.keys,
+            empty_subsets: empty.iter().map(|s| s.name()).collect(),
+            started,
+            finished: now_rfc3339(),
+            load_before,
+            load_after: host::load_average(),
+        })
+    }
+
+    /// Runs `binostr campaign-child ARGS`; returns its standard output.
+    /// Progress lines on its standard error advance the bar.
+    fn child(&self, args: &[&str], out: &Path, timing: bool) -> Result<String> {
+        let exe = std::env::current_exe()?;
+        let mut cmd = Command::new(exe);
+        cmd.arg("campaign-child")
+            .arg("--corpus")
+            .arg(self.corpus_path)
+            .arg("--campaign-profile")
+            .arg(self.opts.profile.name())
+            .arg("--seed")
+            .arg(self.opts.seed.to_string())
+            .arg("--out")
+            .arg(out)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().context("starting a campaign child")?;
+        let stderr = child.stderr.take().expect("piped");
+        let bar = self.bar.clone();
+        let reader = std::thread::spawn(move || {
+            let mut other = String::new();
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if line.starts_with(child::PROGRESS) {
+                    if timing {
+                        bar.inc(1);
+                    }
+                } else {
+                    bar.println(&line);
+                    other.push_str(&line);
+                    other.push('\n');
+                }
+            }
+            other
+        });
+        let output = child.wait_with_output()?;
+        let errors = reader.join().unwrap_or_default();
+        if !output.status.success() {
+            bail!(
+                "campaign child `{}` failed ({}): {}",
+                args.join(" "),
+                output.status,
+                errors.trim()
+            );
+        }
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    }
+
+    fn alloc_probe(&self, out: &Path) -> Result<()> {
+        let exe = alloc_probe_exe()?;
+        let status = Command::new(&exe)
+            .arg("--corpus")
+            .arg(self.corpus_path)
+            .arg("--out")
+            .arg(out.join("alloc.csv"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .status()
+            .with_context(|| format!("starting {}", exe.display()))?;
+        if !status.success() {
+            bail!("{} failed ({status})", exe.display());
+        }
+        Ok(())
+    }
+}
+
+/// The `binostr-alloc-probe` binary beside this one, built with cargo when
+/// missing (it holds the counting allocator, which must never be in the
+/// timing process).
+fn alloc_probe_exe() -> Result<PathBuf> {
+    let exe = std::env::current_exe()?;
+    let probe = exe.with_file_name(format!(
+        "binostr-alloc-probe{}",
+        std::env::consts::EXE_SUFFIX
+    ));
+    if probe.exists() {
+        return Ok(probe);
+    }
+    let Ok(cargo) = std::env::var("CARGO") else {
+        bail!(
+            "{} is missing; build it with `cargo build --release --bins`",
+            probe.display()
+        );
+    };
+    eprintln!("building binostr-alloc-probe ...");
+    let status = Command::new(cargo)
+        .args([
+            "build",
+            "--release",
+            "--locked",
+            "--bin",
+            "binostr-alloc-probe",
+        ])
+        .status()?;
+    if !status.success() || !probe.exists() {
+        bail!("could not build {}", probe.display());
+    }
+    Ok(probe)
+}
+
+/// The seed of run `k`'s benchmark order.
+pub fn order_seed(seed: u64, k: usize) -> u64 {
+    use sha2::{Digest, Sha256};
+    let d = Sha256::digest(format!("binostr-order/{seed}/{k}"));
+    u64::from_be_bytes(d[..8].try_into().expect("8 bytes"))
+}
+
+fn prepare_corpus(opts: &Options, dir: &Path) -> Result<(Vec<Event>, CorpusRecord, PathBuf)> {
+    let options = audit::AuditOptions {
+        limits: Limits::default(),
+        progress: true,
+    };
+    let mut accepted = Vec::new();
+    let (events, seed, source, report) = match &opts.corpus {
+        Some(path) => {
+            let report =
+                audit::audit_paths(std::slice::from_ref(path), &options, |e| accepted.push(e))?;
+            let name = path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            (accepted, None, name, report)
+        }
+        None => {
+            let (count, pick) = opts.generate.unwrap_or(opts.profile.default_corpus());
+            let generated = generate::generate(opts.seed, count);
+            let gen_path = corpus_cache(opts).with_file_name("generated.jsonl");
+            std::fs::create_dir_all(gen_path.parent().expect("has parent"))?;
+            let mut f = std::io::BufWriter::new(std::fs::File::create(&gen_path)?);
+            generate::write_jsonl(&generated, &mut f)?;
+            drop(f);
+            let report = audit::audit_paths(std::slice::from_ref(&gen_path), &options, |e| {
+                accepted.push(e)
+            })?;
+            if report.accepted != count as u64 {
+                bail!("the generator produced events that fail the audit");
+            }
+            let (selected, record) = select::select(accepted, opts.seed, pick)?;
+            write_atomically(
+                &dir.join("corpus").join("selection.json"),
+                &(serde_json::to_string_pretty(&record)? + "\n"),
+            )?;
+            (selected, Some(opts.seed), "generated".to_string(), report)
+        }
+    };
+    if events.is_empty() {
+        bail!("the corpus has no valid events");
+    }
+    let audit_path = dir.join("corpus").join("audit.json");
+    write_atomically(
+        &audit_path,
+        &(serde_json::to_string_pretty(&report)? + "\n"),
+    )?;
+    let corpus_path = corpus_cache(opts);
+    std::fs::create_dir_all(corpus_path.parent().expect("has parent"))?;
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&corpus_path)?);
+    generate::write_jsonl(&events, &mut f)?;
+    drop(f);
+    let record = CorpusRecord {
+        fingerprint: crate::corpus::fingerprint(events.iter().map(|e| &e.id)),
+        count: events.len(),
+        seed,
+        source,
+        audit_sha256: host::file_sha256(&audit_path)?,
+    };
+    Ok((events, record, corpus_path))
+}
+
+fn check_campaign_record(dir: &Path, record: &CampaignRecord) -> Result<()> {
+    let path = dir.join("campaign.json");
+    if !path.exists() {
+        return Ok(());
+    }
+    let existing: CampaignRecord = read_json(&path)?;
+    let mut a = serde_json::to_value(&existing)?;
+    let mut b = serde_json::to_value(record)?;
+    for v in [&mut a, &mut b] {
+        v.as_object_mut().expect("object").remove("runs");
+    }
+    if let Some((field, there, here)) = first_difference("campaign", &a, &b) {
+        bail!(
+            "{} exists with a different setup: field `{field}` is {there} there but {here} now; use a new --label",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// Loads a corpus JSONL written by the campaign (structure checked; the
+/// fixture verifies ids and signatures).
+pub fn load_corpus(path: &Path) -> Result<Vec<Event>> {
+    let text = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let limits = Limits::default();
+    let mut offset = 0;
+    let mut events = Vec::new();
+    for line in text.split(|&b| b == b'\n') {
+        if !line.is_empty() {
+            let e = crate::validate::parse_event_json(line, &limits)
+                .with_context(|| format!("{}: record at byte {offset}", path.display()))?;
+            events.push(e);
+        }
+        offset += line.len() + 1;
+    }
+    Ok(events)
+}
+
+/// Prepares the fixture of `profiles` over the corpus at `path`.
+pub fn load_fixture(path: &Path, profiles: &[&'static Profile]) -> Result<Fixture> {
+    Ok(Fixture::prepare(
+        load_corpus(path)?,
+        profiles,
+        Limits::default(),
+    )?)
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_slice(&bytes).with_context(|| format!("parsing {}", path.display()))
+}
+
+/// Writes `text` to a temporary file beside `path` and renames it.
+pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let tmp = path.with_extension("partial");
+    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
+    Ok(())
+}
+
+fn progress_bar(len: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} ETA {eta} {msg}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    bar
+}
+
+/// The current time as RFC 3339 UTC, to the second.
+pub fn now_rfc3339() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    rfc3339(secs)
+}
+
+/// `secs` since the Unix epoch as RFC 3339 UTC.
+pub fn rfc3339(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil date from days (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339_known_instants() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(1_796_083_199), "2026-11-30T23:59:59Z");
+    }
+
+    #[test]
+    fn first_difference_names_the_field() {
+        let a = serde_json::json!({"x": {"y": 1, "z": [1, 2]}, "w": "a"});
+        let mut b = a.clone();
+        assert_eq!(first_difference("c", &a, &b), None);
+        b["x"]["z"] = serde_json::json!([1, 3]);
+        assert_eq!(
+            first_difference("c", &a, &b),
+            Some(("c.x.z".into(), "[1,2]".into(), "[1,3]".into()))
+        );
+        b = a.clone();
+        b["x"].as_object_mut().unwrap().remove("y");
+        assert_eq!(
+            first_difference("c", &a, &b).unwrap().0,
+            "c.x.y".to_string()
+        );
+    }
+
+    #[test]
+    fn order_seeds_differ_per_run() {
+        assert_ne!(order_seed(1, 1), order_seed(1, 2));
+        assert_eq!(order_seed(1, 1), order_seed(1, 1));
+    }
+}

@@ -1,0 +1,236 @@
+//! The child processes of a run: timings (Criterion, shuffled order) and the
+//! side measurements, each started fresh by [`super::run`].
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use super::{CampaignProfile, ingest_threads, load_fixture, write_atomically};
+use crate::bench::probe::{self, PROBED};
+use crate::bench::sizes;
+use crate::bench::timing;
+use crate::bench::workload::{self, BenchKey, Workload};
+use crate::codec::Profile;
+use crate::corpus::generate;
+use crate::corpus::generate::rng::Gen;
+use crate::profiles;
+
+/// Prefix of the progress lines a timing child writes to standard error.
+pub const PROGRESS: &str = "binostr-progress ";
+
+/// What a child measures.
+#[derive(Clone, Debug)]
+pub enum Task {
+    /// Every benchmark through Criterion, in an order shuffled by the seed.
+    Timing {
+        /// Seed of the order.
+        order_seed: u64,
+    },
+    /// `sizes.csv`.
+    Sizes,
+    /// `latency.csv`.
+    Latency,
+    /// Peak RSS of one workload and profile, printed as `baseline,peak`.
+    Rss {
+        /// Profile id.
+        codec: String,
+        /// Workload name.
+        workload: String,
+    },
+}
+
+/// Runs `task` over the corpus at `corpus`, writing into `out`; returns
+/// what the parent reads from standard output.
+pub fn run(
+    task: &Task,
+    corpus: &Path,
+    campaign: CampaignProfile,
+    seed: u64,
+    out: &Path,
+) -> Result<String> {
+    let enabled: Vec<&'static Profile> = profiles::enabled().collect();
+    match task {
+        Task::Timing { order_seed } => {
+            let fixture = load_fixture(corpus, &enabled)?;
+            let (subsets, _) = workload::split_subsets(&fixture.events, campaign.subsets());
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let mut keys = workload::plan(&enabled, &subsets, &ingest_threads(cores));
+            shuffle(&mut keys, *order_seed);
+            let dir =
+                std::env::temp_dir().join(format!("binostr-criterion-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            let measured = timing::run(&fixture, &keys, &campaign.settings(), &dir, |i, key| {
+                eprintln!("{PROGRESS}{i} {key}");
+            })?;
+            let _ = std::fs::remove_dir_all(&dir);
+            let mut measured = measured;
+            measured.sort_by(|a, b| a.key.cmp(&b.key));
+            write_atomically(&out.join("samples.csv"), &timing::samples_csv(&measured))?;
+            write_atomically(
+                &out.join("estimates.csv"),
+                &timing::estimates_csv(&measured),
+            )?;
+            Ok(String::new())
+        }
+        Task::Sizes => {
+            let fixture = load_fixture(corpus, &enabled)?;
+            let (subsets, _) = workload::split_subsets(&fixture.events, campaign.subsets());
+            let sample = generate::generate(dictionary_seed(seed), campaign.dictionary_sample());
+            let mut csv = String::from(
+                "profile,subset,events,raw_bytes,framed_bytes,zstd_event_bytes,zstd_stream_bytes,zstd_dict_bytes\n",
+            );
+            for p in &fixture.profiles {
+                let train: Vec<Vec<u8>> = sample
+                    .iter()
+                    .map(|e| {
+                        let mut r = Vec::new();
+                        p.profile.codec.encode(e, &mut r).map(|()| r)
+                    })
+                    .collect::<Result<_, _>>()
+                    .map_err(|e| {
+                        anyhow::anyhow!("{}: dictionary sample: {}", p.profile.id, e.reason)
+                    })?;
+                let dict = sizes::train_dictionary(&train)
+                    .with_context(|| format!("{}: training a zstd dictionary", p.profile.id))?;
+                for &subset in &subsets {
+                    let idx = fixture.subset(subset);
+                    let t =
+                        sizes::totals(idx.iter().map(|&i| p.records[i].as_slice()), Some(&dict))?;
+                    let _ = writeln!(
+                        csv,
+                        "{},{},{},{},{},{},{},{}",
+                        p.profile.id,
+                        subset.name(),
+                        t.events,
+                        t.raw,
+                        t.framed,
+                        t.zstd_event,
+                        t.zstd_stream,
+                        t.zstd_dict
+                    );
+                }
+            }
+            write_atomically(&out.join("sizes.csv"), &csv)?;
+            Ok(String::new())
+        }
+        Task::Latency => {
+            let fixture = load_fixture(corpus, &enabled)?;
+            let overhead = probe::timer_overhead_ns();
+            let mut csv = String::from(
+                "workload,profile,events,timer_overhead_ns,p50_ns,p90_ns,p99_ns,p999_ns,max_ns\n",
+            );
+            for p in &enabled {
+                for w in PROBED {
+                    let r = probe::latency(&fixture, p.id, w, campaign.latency_events(), overhead)
+                        .expect("profile in fixture");
+                    let _ = writeln!(
+                        csv,
+                        "{},{},{},{},{},{},{},{},{}",
+                        r.workload,
+                        r.profile,
+                        r.events,
+                        r.timer_overhead_ns,
+                        r.p50_ns,
+                        r.p90_ns,
+                        r.p99_ns,
+                        r.p999_ns,
+                        r.max_ns
+                    );
+                }
+            }
+            write_atomically(&out.join("latency.csv"), &csv)?;
+            Ok(String::new())
+        }
+        Task::Rss { codec, workload } => {
+            let profile =
+                profiles::find(codec).with_context(|| format!("unknown profile `{codec}`"))?;
+            let w = Workload::from_name(workload)
+                .filter(|w| PROBED.contains(w))
+                .with_context(|| format!("`{workload}` is not a probed workload"))?;
+            let fixture = load_fixture(corpus, &[profile])?;
+            let baseline = probe::peak_rss_kib().unwrap_or(0);
+            let kept = probe::ingest_all(&fixture, codec, w).expect("profile in fixture");
+            let peak = probe::peak_rss_kib().unwrap_or(0);
+            std::hint::black_box(&kept);
+            Ok(format!("{baseline},{peak}\n"))
+        }
+    }
+}
+
+/// The seed of the disjoint sample zstd dictionaries are trained on.
+pub fn dictionary_seed(seed: u64) -> u64 {
+    seed ^ 0xd1c7_d1c7_d1c7_d1c7
+}
+
+/// Fisher-Yates with a ChaCha20 stream keyed by `seed`.
+pub fn shuffle(keys: &mut [BenchKey], seed: u64) {
+    let mut key = [0u8; 32];
+    key[..8].copy_from_slice(&seed.to_be_bytes());
+    let mut g = Gen::new(key, 0);
+    for i in (1..keys.len()).rev() {
+        keys.swap(i, g.below(i + 1));
+    }
+}
+
+/// Loads the corpus for the allocation probe binary.
+pub fn alloc_fixture(corpus: &Path) -> Result<workload::Fixture> {
+    let enabled: Vec<&'static Profile> = profiles::enabled().collect();
+    load_fixture(corpus, &enabled)
+}
+
+/// `alloc.csv` of `rows`.
+pub fn alloc_csv(rows: &[probe::AllocRow]) -> String {
+    let mut csv = String::from("workload,profile,events,allocs,alloc_bytes\n");
+    for r in rows {
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{}",
+            r.workload, r.profile, r.events, r.allocs, r.alloc_bytes
+        );
+    }
+    csv
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::workload::Subset;
+    use crate::campaign::load_corpus;
+
+    #[test]
+    fn shuffle_is_a_seeded_permutation() {
+        let mk = || -> Vec<BenchKey> {
+            (0..50)
+                .map(|t| BenchKey {
+                    workload: Workload::Decode,
+                    profile: "json",
+                    subset: Subset::All,
+                    threads: t,
+                })
+                .collect()
+        };
+        let (mut a, mut b, mut c) = (mk(), mk(), mk());
+        shuffle(&mut a, 7);
+        shuffle(&mut b, 7);
+        shuffle(&mut c, 8);
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert_ne!(a, mk());
+        a.sort();
+        assert_eq!(a, mk());
+    }
+
+    #[test]
+    fn corpus_loader_reports_the_byte_offset() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("c.jsonl");
+        let good = generate::generate(1, 1)[0].to_json();
+        std::fs::write(&p, format!("{good}\n{{\"id\":1}}\n")).unwrap();
+        let err = format!("{:#}", load_corpus(&p).unwrap_err());
+        assert!(
+            err.contains(&format!("record at byte {}", good.len() + 1)),
+            "{err}"
+        );
+    }
+}
