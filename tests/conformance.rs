@@ -249,3 +249,48 @@ fn native_batches_round_trip_and_are_bounded() {
     }
     assert!(tested > 0, "no profile exposes a native batch");
 }
+
+/// The `stream` workload's reassembly on every registry profile: records
+/// fed in 1460-byte (and odd-sized) chunks all decode, and a trailing partial
+/// record stays buffered byte for byte.
+#[test]
+fn streams_keep_the_trailing_partial_record() {
+    use binostr::bench::workload::decode_stream;
+    use binostr::codec::framing::{FRAME_HEADER, FrameStream, write_frame};
+    let limits = Limits::default();
+    let events = &generated()[..200];
+    for p in PROFILES {
+        let mut stream = Vec::new();
+        let mut complete = 0;
+        for e in events {
+            if let Ok(r) = encode(p, e) {
+                write_frame(&mut stream, &r).unwrap();
+                complete += 1;
+            }
+        }
+        let last = encode(p, &golden_event()).unwrap();
+        let mut frame = Vec::new();
+        write_frame(&mut frame, &last).unwrap();
+        for cut in [
+            1,
+            FRAME_HEADER,
+            FRAME_HEADER + last.len() / 2,
+            frame.len() - 1,
+        ] {
+            let mut bytes = stream.clone();
+            bytes.extend_from_slice(&frame[..cut]);
+            let mut s = FrameStream::new(limits.max_event_bytes);
+            decode_stream(&mut s, p.codec, &bytes, &limits, complete, cut);
+            assert_eq!(s.remainder(), &frame[..cut], "{}: cut {cut}", p.id);
+            s.push(&frame[cut..]);
+            let (_, record) = s.next_record().unwrap().expect("now complete");
+            assert_eq!(
+                p.codec.decode(record, &limits).unwrap(),
+                golden_event(),
+                "{}",
+                p.id
+            );
+            assert!(s.remainder().is_empty());
+        }
+    }
+}

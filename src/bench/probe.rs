@@ -146,10 +146,7 @@ pub type AllocCounter<'a> = &'a dyn Fn(&mut dyn FnMut()) -> (u64, u64);
 /// Counts allocations of [`PROBED`] workloads for every profile of the
 /// fixture; `measure` runs its argument and returns (allocations, bytes)
 /// counted by the process's global allocator.
-pub fn alloc_rows(
-    fixture: &Fixture,
-    measure: AllocCounter<'_>,
-) -> Vec<AllocRow> {
+pub fn alloc_rows(fixture: &Fixture, measure: AllocCounter<'_>) -> Vec<AllocRow> {
     let limits = fixture.limits;
     let mut rows = Vec::new();
     for p in &fixture.profiles {

@@ -1,0 +1,150 @@
+//! `binostr campaign` end to end on a tiny corpus: complete runs, refusal of
+//! a run with a different contract, and resumption after a killed run.
+
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn campaign(root: &Path, runs: usize) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_binostr"));
+    c.args([
+        "campaign",
+        "--profile",
+        "smoke",
+        "--label",
+        "t",
+        "--generate",
+        "40",
+        "20",
+    ])
+    .args(["--runs", &runs.to_string()])
+    .arg("--root")
+    .arg(root);
+    c
+}
+
+fn run_ok(mut c: Command) -> String {
+    let out = c.output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{text}");
+    text
+}
+
+fn read(p: &Path) -> Vec<u8> {
+    std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+#[test]
+fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let label = root.join("t");
+    run_ok(campaign(root, 1));
+    let run1 = label.join("run-1");
+    for f in [
+        "contract.json",
+        "samples.csv",
+        "estimates.csv",
+        "sizes.csv",
+        "alloc.csv",
+        "rss.csv",
+        "latency.csv",
+    ] {
+        let bytes = read(&run1.join(f));
+        assert!(
+            bytes.iter().filter(|&&b| b == b'\n').count() > 1,
+            "{f} has rows"
+        );
+    }
+    let contract: serde_json::Value =
+        serde_json::from_slice(&read(&run1.join("contract.json"))).unwrap();
+    assert_eq!(contract["contract"]["corpus"]["count"], 20);
+    assert_eq!(contract["contract"]["campaign_profile"], "smoke");
+    let estimates = String::from_utf8(read(&run1.join("estimates.csv"))).unwrap();
+    assert_eq!(
+        estimates.lines().count() - 1,
+        contract["observed"]["benchmarks"].as_u64().unwrap() as usize
+    );
+    let before = read(&run1.join("samples.csv"));
+
+    // A killed run is never counted, and the next invocation resumes it.
+    let mut child = campaign(root, 2)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let tmp2 = label.join("run-2.tmp");
+    let started = Instant::now();
+    while !tmp2.exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "run-2 never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = Command::new("kill")
+        .args(["-KILL", "--", &format!("-{}", child.id())])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    child.wait().unwrap();
+    assert!(!label.join("run-2").exists(), "a killed run must not count");
+    assert!(tmp2.exists());
+    let text = run_ok(campaign(root, 2));
+    assert!(text.contains("discarding unfinished"), "{text}");
+    assert!(label.join("run-2/contract.json").exists());
+    assert!(!tmp2.exists());
+    assert_eq!(read(&run1.join("samples.csv")), before, "run-1 untouched");
+    let run2: serde_json::Value =
+        serde_json::from_slice(&read(&label.join("run-2/contract.json"))).unwrap();
+    assert_eq!(run2["contract"], contract["contract"]);
+    assert_ne!(
+        run2["observed"]["order_seed"],
+        contract["observed"]["order_seed"]
+    );
+
+    // A run recorded under another contract is refused, naming the field.
+    let mut changed = contract.clone();
+    changed["contract"]["host"]["cpu_model"] = "Another CPU".into();
+    std::fs::write(
+        run1.join("contract.json"),
+        serde_json::to_vec_pretty(&changed).unwrap(),
+    )
+    .unwrap();
+    let out = campaign(root, 3).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("run-1 was measured under a different contract")
+            && err.contains("`contract.host.cpu_model`")
+            && err.contains("Another CPU"),
+        "{err}"
+    );
+    assert!(!label.join("run-3").exists() && !label.join("run-3.tmp").exists());
+
+    // So is a different corpus for the same label.
+    let out = Command::new(env!("CARGO_BIN_EXE_binostr"))
+        .args([
+            "campaign",
+            "--profile",
+            "smoke",
+            "--label",
+            "t",
+            "--generate",
+            "40",
+            "21",
+        ])
+        .arg("--root")
+        .arg(root)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("`campaign.corpus.count`"), "{err}");
+}
