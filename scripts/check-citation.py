@@ -129,7 +129,7 @@ def main():
         "repository": (cff.get("repository-code"), meta.get("codeRepository"), cargo["repository"]),
         "authors": ([a.get("name") for a in cff.get("authors", [])], [a.get("name") for a in meta.get("author", [])]),
         "keywords": (cff.get("keywords"), meta.get("keywords")),
-        "abstract": (cff.get("abstract", "").replace("identifiers", "identifier"), meta.get("description")),
+        "abstract": (cff.get("abstract"), meta.get("description")),
         "manifest key": (cff_keys, meta_keys, [paper_key[1]] if paper_key else None),
     }
     for what, values in pairs.items():
