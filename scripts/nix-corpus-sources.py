@@ -3,9 +3,10 @@
 
 With --check, compares instead of writing and exits 1 on drift. Stdlib only (Python >= 3.11).
 """
-import sys
 import tomllib
 from pathlib import Path
+
+from generated_file import write_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "nix" / "corpus-sources.nix"
@@ -39,13 +40,7 @@ def render():
 
 
 def main():
-    text = render()
-    if "--check" in sys.argv[1:]:
-        if not OUT.exists() or OUT.read_text() != text:
-            sys.exit(f"{OUT.relative_to(ROOT)} differs from provenance/: rerun scripts/nix-corpus-sources.py")
-        print("nix/corpus-sources.nix matches provenance/")
-    else:
-        OUT.write_text(text)
+    write_or_check(OUT, render(), "provenance/", "scripts/nix-corpus-sources.py")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ import json
 import sys
 from pathlib import Path
 
+from generated_file import write_or_check
+
 OUT = Path(__file__).resolve().parent.parent / "paper" / "profiles.csv"
 FLAGS = ["enabled", "deterministic", "self_describing", "borrowed_view"]
 
@@ -22,12 +24,7 @@ def render(profiles):
 
 def main():
     text = render(json.load(sys.stdin))
-    if "--check" in sys.argv[1:]:
-        if not OUT.exists() or OUT.read_text() != text:
-            sys.exit(f"{OUT} differs from the registry: rerun scripts/paper-profiles.py")
-        print("paper/profiles.csv matches the registry")
-    else:
-        OUT.write_text(text)
+    write_or_check(OUT, text, "the registry", "scripts/paper-profiles.py")
 
 
 if __name__ == "__main__":
