@@ -133,7 +133,7 @@
             buildPhase = ''
               runHook preBuild
               unset SOURCE_DATE_EPOCH
-              export HOME=$TMPDIR
+              export HOME=$TMPDIR PAPER_FALLBACK_EPOCH=${toString (self.lastModified or 0)}
               bash scripts/paper-build.sh paper
               runHook postBuild
             '';

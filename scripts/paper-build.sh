@@ -4,7 +4,8 @@
 #   SOURCE_DATE_EPOCH = the latest observed.finished of the campaign's runs
 #     (results/campaigns/<\CampaignLabel>/run-*/contract.json; results root
 #     from $BINOSTR_RESULTS, default PAPER_DIR/../results), or else the last
-#     commit touching PAPER_DIR/generated; an explicit $SOURCE_DATE_EPOCH wins.
+#     commit touching PAPER_DIR/generated, else $PAPER_FALLBACK_EPOCH (the Nix
+#     build passes the flake's lastModified); an explicit $SOURCE_DATE_EPOCH wins.
 #   FORCE_SOURCE_DATE=1, TZ=UTC; binostr.tex omits PDF dates and the trailer id.
 # Same TeX installation + same inputs => same PDF bytes (scripts/paper-check.sh).
 set -euo pipefail
@@ -46,6 +47,7 @@ PY
     if [ -z "$SOURCE_DATE_EPOCH" ]; then
         SOURCE_DATE_EPOCH=$(git -C "$paper" log -1 --format=%ct -- generated 2>/dev/null || true)
     fi
+    SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-${PAPER_FALLBACK_EPOCH:-}}
     if [ -z "$SOURCE_DATE_EPOCH" ]; then
         echo "paper: no campaign run records and no commit of generated/; set SOURCE_DATE_EPOCH." >&2
         exit 1
