@@ -9,7 +9,6 @@
 //! contract differs from the label's existing runs is refused, naming the
 //! field.
 
-use std::fmt::Write as _;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -18,8 +17,11 @@ use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use rayon::prelude::*;
+
+use crate::bench::probe::PROBED;
 use crate::bench::timing::Settings;
-use crate::bench::workload::{self, Fixture, Subset};
+use crate::bench::workload::{self, Fixture, Subset, Workload};
 use crate::codec::{Limits, Profile};
 use crate::corpus::{audit, generate, select};
 use crate::model::Event;
@@ -59,7 +61,7 @@ impl CampaignProfile {
     pub fn settings(self) -> Settings {
         let (sample_size, warm_up_ms, measurement_ms, nresamples) = match self {
             CampaignProfile::Smoke => (10, 1, 5, 100),
-            CampaignProfile::Quick => (10, 10, 30, 100),
+            CampaignProfile::Quick => (10, 5, 20, 100),
             CampaignProfile::Publication => (100, 3_000, 10_000, 100_000),
         };
         Settings {
@@ -99,7 +101,8 @@ impl CampaignProfile {
     pub fn dictionary_sample(self) -> usize {
         match self {
             CampaignProfile::Smoke => 200,
-            _ => 2_000,
+            CampaignProfile::Quick => 500,
+            CampaignProfile::Publication => 2_000,
         }
     }
 }
@@ -333,7 +336,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
     let (subsets, empty) = workload::split_subsets(&events, opts.profile.subsets());
     let threads = ingest_threads(contract.host.cores);
     let keys = workload::plan(&enabled, &subsets, &threads).len();
-    let rss_steps = enabled.len() * crate::bench::probe::PROBED.len();
+    let rss_steps = enabled.len() * PROBED.len();
     let per_run = keys + 3 + rss_steps;
     let bar = progress_bar((per_run * missing.len()) as u64);
     for &k in &missing {
@@ -410,18 +413,21 @@ impl RunContext<'_> {
         self.alloc_probe(&tmp)?;
         self.bar.inc(1);
         self.bar.set_message(format!("run-{} peak RSS", self.k));
-        let mut rss = String::from("workload,profile,baseline_kib,peak_kib\n");
-        for p in profiles::enabled() {
-            for w in crate::bench::probe::PROBED {
-                let out = self.child(
-                    &["rss", "--codec", p.id, "--workload", w.name()],
-                    &tmp,
-                    false,
-                )?;
-                let _ = writeln!(rss, "{},{},{}", w, p.id, out.trim());
+        // Peak RSS needs a fresh process per pair; they run side by side
+        // (a process's own peak is unaffected), one per core.
+        let pairs: Vec<(&str, Workload)> = profiles::enabled()
+            .flat_map(|p| PROBED.map(|w| (p.id, w)))
+            .collect();
+        let rows = pairs
+            .par_iter()
+            .map(|(id, w)| {
+                let out =
+                    self.child(&["rss", "--codec", id, "--workload", w.name()], &tmp, false)?;
                 self.bar.inc(1);
-            }
-        }
+                Ok(format!("{w},{id},{}\n", out.trim()))
+            })
+            .collect::<Result<Vec<String>>>()?;
+        let rss = format!("workload,profile,baseline_kib,peak_kib\n{}", rows.concat());
         write_atomically(&tmp.join("rss.csv"), &rss)?;
         Ok(Observed {
             run: self.k,

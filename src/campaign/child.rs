@@ -10,7 +10,9 @@ use super::{CampaignProfile, ingest_threads, load_fixture, write_atomically};
 use crate::bench::probe::{self, PROBED};
 use crate::bench::sizes;
 use crate::bench::timing;
-use crate::bench::workload::{self, BenchKey, Workload};
+use rayon::prelude::*;
+
+use crate::bench::workload::{self, BenchKey, ProfileRecords, Subset, Workload};
 use crate::codec::Profile;
 use crate::corpus::generate;
 use crate::corpus::generate::rng::Gen;
@@ -80,37 +82,12 @@ pub fn run(
             let mut csv = String::from(
                 "profile,subset,events,raw_bytes,framed_bytes,zstd_event_bytes,zstd_stream_bytes,zstd_dict_bytes\n",
             );
-            for p in &fixture.profiles {
-                let train: Vec<Vec<u8>> = sample
-                    .iter()
-                    .map(|e| {
-                        let mut r = Vec::new();
-                        p.profile.codec.encode(e, &mut r).map(|()| r)
-                    })
-                    .collect::<Result<_, _>>()
-                    .map_err(|e| {
-                        anyhow::anyhow!("{}: dictionary sample: {}", p.profile.id, e.reason)
-                    })?;
-                let dict = sizes::train_dictionary(&train)
-                    .with_context(|| format!("{}: training a zstd dictionary", p.profile.id))?;
-                for &subset in &subsets {
-                    let idx = fixture.subset(subset);
-                    let t =
-                        sizes::totals(idx.iter().map(|&i| p.records[i].as_slice()), Some(&dict))?;
-                    let _ = writeln!(
-                        csv,
-                        "{},{},{},{},{},{},{},{}",
-                        p.profile.id,
-                        subset.name(),
-                        t.events,
-                        t.raw,
-                        t.framed,
-                        t.zstd_event,
-                        t.zstd_stream,
-                        t.zstd_dict
-                    );
-                }
-            }
+            let rows = fixture
+                .profiles
+                .par_iter()
+                .map(|p| size_rows(p, &fixture, &subsets, &sample))
+                .collect::<Result<Vec<String>>>()?;
+            csv.push_str(&rows.concat());
             write_atomically(&out.join("sizes.csv"), &csv)?;
             Ok(String::new())
         }
@@ -158,6 +135,44 @@ pub fn run(
     }
 }
 
+/// `sizes.csv` rows of one profile: each subset's totals, with a zstd
+/// dictionary trained on `sample` (disjoint from the corpus).
+fn size_rows(
+    p: &ProfileRecords,
+    fixture: &workload::Fixture,
+    subsets: &[Subset],
+    sample: &[crate::model::Event],
+) -> Result<String> {
+    let train: Vec<Vec<u8>> = sample
+        .iter()
+        .map(|e| {
+            let mut r = Vec::new();
+            p.profile.codec.encode(e, &mut r).map(|()| r)
+        })
+        .collect::<Result<_, _>>()
+        .map_err(|e| anyhow::anyhow!("{}: dictionary sample: {}", p.profile.id, e.reason))?;
+    let dict = sizes::train_dictionary(&train)
+        .with_context(|| format!("{}: training a zstd dictionary", p.profile.id))?;
+    let mut csv = String::new();
+    for &subset in subsets {
+        let idx = fixture.subset(subset);
+        let t = sizes::totals(idx.iter().map(|&i| p.records[i].as_slice()), Some(&dict))?;
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{},{},{},{}",
+            p.profile.id,
+            subset.name(),
+            t.events,
+            t.raw,
+            t.framed,
+            t.zstd_event,
+            t.zstd_stream,
+            t.zstd_dict
+        );
+    }
+    Ok(csv)
+}
+
 /// The seed of the disjoint sample zstd dictionaries are trained on.
 pub fn dictionary_seed(seed: u64) -> u64 {
     seed ^ 0xd1c7_d1c7_d1c7_d1c7
@@ -195,7 +210,6 @@ pub fn alloc_csv(rows: &[probe::AllocRow]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::workload::Subset;
     use crate::campaign::load_corpus;
 
     #[test]
