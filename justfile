@@ -1,7 +1,10 @@
 # Binostr pipeline. Get just with `cargo install just`.
-# Recipes for later stages (campaign, aggregate, manifest, paper, ...) arrive with their issues.
+# Recipes for later stages (campaign, aggregate, paper, ...) arrive with their issues.
 
 set shell := ["bash", "-euo", "pipefail", "-c"]
+
+# The project's signing key (README, "Verifying results").
+signing_pubkey := "eda4d8ab2d75f71c7571c15e2926e415275c3a6046ac9e969a7537f2495f8c47"
 
 export CARGO_TARGET_DIR := env_var_or_default("CARGO_TARGET_DIR", env_var("HOME") + "/.cache/binostr-target")
 
@@ -54,3 +57,12 @@ fuzz profile seconds="60":
     mkdir -p fuzz/corpus/{{profile}}
     perl -ne 'chomp; print pack("H*", $_)' tests/golden/{{profile}}.hex > fuzz/corpus/{{profile}}/golden
     cd fuzz && BINOSTR_FUZZ_PROFILE={{profile}} RUSTC_BOOTSTRAP=1 cargo fuzz run decode corpus/{{profile}} -- -max_total_time={{seconds}}
+
+# Hash and sign campaign LABEL (results/campaigns/LABEL/manifest{,.event}.json);
+# the key comes from $BINOSTR_SIGNING_KEY or ~/.config/binostr/signing-key.
+manifest label:
+    cargo run --release -- manifest create {{label}}
+
+# Verify campaign LABEL offline against the project's published key.
+verify label:
+    cargo run --release -- manifest verify --pubkey {{signing_pubkey}} {{label}}
