@@ -98,12 +98,12 @@ impl Fixture {
     }
 
     /// `binostr` with a clean key environment: `key` as BINOSTR_SIGNING_KEY
-    /// (or none), HOME and XDG_CONFIG_HOME inside the fixture's home.
+    /// (or none), XDG_CONFIG_HOME inside the fixture's home, so the real key
+    /// file is never read.
     fn binostr(&self, key: Option<&str>, args: &[&str]) -> Output {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_binostr"));
         cmd.args(args)
             .env_remove(key::KEY_ENV)
-            .env("HOME", self.home.path())
             .env("XDG_CONFIG_HOME", self.home.path().join("config"));
         if let Some(k) = key {
             cmd.env(key::KEY_ENV, k);
@@ -596,20 +596,25 @@ fn key_file_is_created_private_and_reused() {
         format!("npub     {}", key::npub(&pubkey_of(text.trim())))
     );
 
-    // Without XDG_CONFIG_HOME: ~/.config.
-    let o = Command::new(env!("CARGO_BIN_EXE_binostr"))
-        .args([
-            "manifest",
-            "create",
-            "--root",
-            f.root().to_str().unwrap(),
-            LABEL,
-        ])
-        .env_remove(key::KEY_ENV)
-        .env_remove("XDG_CONFIG_HOME")
-        .env("HOME", f.home.path())
-        .output()
-        .unwrap();
+    // Without XDG_CONFIG_HOME: ~/.config. rustup finds its toolchains
+    // through HOME unless RUSTUP_HOME says where they are.
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_binostr"));
+    cmd.args([
+        "manifest",
+        "create",
+        "--root",
+        f.root().to_str().unwrap(),
+        LABEL,
+    ])
+    .env_remove(key::KEY_ENV)
+    .env_remove("XDG_CONFIG_HOME")
+    .env("HOME", f.home.path());
+    if std::env::var_os("RUSTUP_HOME").is_none()
+        && let Some(home) = std::env::var_os("HOME")
+    {
+        cmd.env("RUSTUP_HOME", Path::new(&home).join(".rustup"));
+    }
+    let o = cmd.output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(f.home.path().join(".config/binostr/signing-key").exists());
 }
