@@ -111,6 +111,15 @@ impl Fixture {
         cmd.output().unwrap()
     }
 
+    /// `binostr manifest create` with no key in the environment.
+    fn create_command(&self) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_binostr"));
+        let root = self.root().to_str().unwrap();
+        cmd.args(["manifest", "create", "--root", root, LABEL])
+            .env_remove(key::KEY_ENV);
+        cmd
+    }
+
     fn create_with(&self, key: Option<&str>) -> Output {
         let root = self.root().to_str().unwrap();
         self.binostr(key, &["manifest", "create", "--root", root, LABEL])
@@ -146,6 +155,14 @@ fn stdout(o: &Output) -> String {
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Asserts exit status 1 with `needle` on stderr; returns stderr.
+fn fails_with(o: &Output, needle: &str) -> String {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains(needle), "expected {needle:?} in {err}");
+    err
 }
 
 fn pubkey_of(hex_key: &str) -> [u8; 32] {
@@ -297,67 +314,76 @@ fn a_flipped_byte_in_any_listed_file_fails() {
         assert_eq!(r.files_ok, 10);
 
         let o = f.verify_cli(None);
-        assert_eq!(o.status.code(), Some(1));
-        let err = stderr(&o);
-        assert!(
-            err.contains(&format!("does not verify: modified: {rel}")),
-            "{err}"
-        );
+        fails_with(&o, &format!("does not verify: modified: {rel}"));
     }
+}
+
+/// Signs a fresh fixture, applies `tamper`, verifies; checks the failure
+/// classes in order and that the first failure's text contains `first`.
+fn expect_failures(
+    tamper: impl FnOnce(&Fixture),
+    expected: &[FailureClass],
+    first: &str,
+) -> Fixture {
+    let f = fixture();
+    f.create();
+    tamper(&f);
+    let r = f.verify(None);
+    assert_eq!(classes(&r), expected, "{}", details(&r));
+    assert!(r.failures[0].detail.contains(first), "{}", details(&r));
+    f
+}
+
+fn manifest_path(f: &Fixture) -> PathBuf {
+    f.campaign().join(manifest::MANIFEST_FILE)
 }
 
 #[test]
 fn a_flipped_byte_in_the_manifest_fails_the_binding() {
-    let f = fixture();
-    f.create();
-    let path = f.campaign().join(manifest::MANIFEST_FILE);
-    let text = fs::read_to_string(&path).unwrap();
-    // Inside the `label` value: still valid, canonical JSON, so only the
-    // binding (and the label check) can notice.
-    let at = text.find("\"label\":\"t1\"").unwrap() + 10;
-    flip_byte(&path, at);
-    let r = f.verify(None);
-    assert_eq!(
-        classes(&r),
-        [FailureClass::Binding, FailureClass::Manifest],
-        "{}",
-        details(&r)
+    use FailureClass::{Binding, Manifest};
+    // Inside the `label` value ("t1" -> "t0"): still canonical JSON, so
+    // only the binding and the label check can notice.
+    let label_byte = |f: &Fixture| {
+        let text = fs::read_to_string(manifest_path(f)).unwrap();
+        flip_byte(
+            &manifest_path(f),
+            text.find("\"label\":\"t1\"").unwrap() + 10,
+        );
+    };
+    expect_failures(label_byte, &[Binding, Manifest], "tag `x` is ");
+    // The opening brace: not JSON at all.
+    let f = expect_failures(
+        |f| flip_byte(&manifest_path(f), 0),
+        &[Binding, Manifest, Manifest],
+        "tag `x` is ",
+    );
+    let all = details(&f.verify(None));
+    assert!(
+        all.contains("manifest: manifest.json: not valid JSON"),
+        "{all}"
     );
     assert!(
-        r.failures[0].detail.contains("tag `x` is "),
-        "{}",
-        details(&r)
+        all.contains("manifest: manifest.json: not a valid manifest"),
+        "{all}"
     );
-
-    // A flipped brace: not even JSON.
-    let f = fixture();
-    f.create();
-    flip_byte(&path_in(&f, manifest::MANIFEST_FILE), 0);
-    let r = f.verify(None);
-    assert_eq!(
-        r.failures[0].class,
-        FailureClass::Binding,
-        "{}",
-        details(&r)
-    );
-    assert!(
-        details(&r).contains("manifest: manifest.json: not valid JSON"),
-        "{}",
-        details(&r)
-    );
-}
-
-fn path_in(f: &Fixture, name: &str) -> PathBuf {
-    f.campaign().join(name)
 }
 
 #[test]
 fn a_reformatted_manifest_is_not_canonical() {
-    let f = fixture();
-    f.create();
-    let path = path_in(&f, manifest::MANIFEST_FILE);
-    let value: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
-    fs::write(&path, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
+    let pretty = |f: &Fixture| {
+        let path = manifest_path(f);
+        let value: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        fs::write(&path, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
+    };
+    let f = expect_failures(
+        pretty,
+        &[
+            FailureClass::Binding,
+            FailureClass::Binding,
+            FailureClass::Manifest,
+        ],
+        "tag `x` is ",
+    );
     let r = f.verify(None);
     assert!(
         details(&r)
@@ -370,71 +396,28 @@ fn a_reformatted_manifest_is_not_canonical() {
 
 #[test]
 fn a_flipped_byte_in_the_event_fails() {
+    use FailureClass::{Binding, Event, Signature};
     // The id: no longer the hash, and the signature is over another id.
-    let f = fixture();
-    f.create();
-    flip_event_hex(&f, "\"id\":\"", 5);
-    let r = f.verify(None);
-    assert_eq!(
-        classes(&r),
-        [FailureClass::Event, FailureClass::Signature],
-        "{}",
-        details(&r)
-    );
-    assert!(
-        r.failures[0].detail.contains("is not the NIP-01 id"),
-        "{}",
-        details(&r)
-    );
-
-    // The signature.
-    let f = fixture();
-    f.create();
-    flip_event_hex(&f, "\"sig\":\"", 40);
-    let r = f.verify(None);
-    assert_eq!(classes(&r), [FailureClass::Signature], "{}", details(&r));
-    assert!(
-        r.failures[0].detail.contains("BIP-340 signature over id"),
-        "{}",
-        details(&r)
-    );
-
+    let id = |f: &Fixture| flip_event_hex(f, "\"id\":\"", 5);
+    expect_failures(id, &[Event, Signature], "is not the NIP-01 id");
+    let sig = |f: &Fixture| flip_event_hex(f, "\"sig\":\"", 40);
+    expect_failures(sig, &[Signature], "BIP-340 signature over id");
     // A tag value: the id no longer matches.
-    let f = fixture();
-    f.create();
-    flip_event_hex(&f, "[\"fingerprint\",\"", 0);
-    let r = f.verify(None);
-    assert_eq!(classes(&r), [FailureClass::Event], "{}", details(&r));
-
-    // The `x` tag: the id and the binding both fail.
-    let f = fixture();
-    f.create();
-    flip_event_hex(&f, "[\"x\",\"", 63);
-    let r = f.verify(None);
-    assert_eq!(
-        classes(&r),
-        [FailureClass::Event, FailureClass::Binding],
-        "{}",
-        details(&r)
-    );
-
-    // The pubkey, as raw bytes: not hex any more, so not an event.
-    let f = fixture();
-    f.create();
-    let mut text = fs::read_to_string(f.event_path()).unwrap();
-    let at = text.find("\"pubkey\":\"").unwrap() + 10;
-    text.replace_range(at..=at, "g");
-    fs::write(f.event_path(), text).unwrap();
-    let r = f.verify(None);
-    assert_eq!(classes(&r), [FailureClass::Event], "{}", details(&r));
-    assert!(r.failures[0].detail.contains("at byte"), "{}", details(&r));
+    let tag = |f: &Fixture| flip_event_hex(f, "[\"fingerprint\",\"", 0);
+    expect_failures(tag, &[Event], "is not the NIP-01 id");
+    // The `x` tag: the id and the binding.
+    let x = |f: &Fixture| flip_event_hex(f, "[\"x\",\"", 63);
+    expect_failures(x, &[Event, Binding], "is not the NIP-01 id");
+    // A non-hex pubkey: not an event.
+    let pubkey = |f: &Fixture| {
+        let mut text = fs::read_to_string(f.event_path()).unwrap();
+        let at = text.find("\"pubkey\":\"").unwrap() + 10;
+        text.replace_range(at..=at, "g");
+        fs::write(f.event_path(), text).unwrap();
+    };
+    let f = expect_failures(pubkey, &[Event], "at byte");
     let o = f.verify_cli(None);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("does not verify: event: manifest.event.json: "),
-        "{}",
-        stderr(&o)
-    );
+    fails_with(&o, "does not verify: event: manifest.event.json: ");
 }
 
 #[test]
@@ -444,15 +427,8 @@ fn a_wrong_pinned_key_fails() {
     let other = pubkey_of(OTHER_HEX);
     for pin in [hex::encode(&other), key::npub(&other)] {
         let o = f.verify_cli(Some(&pin));
-        assert_eq!(o.status.code(), Some(1), "{pin}");
-        let err = stderr(&o);
-        assert!(
-            err.contains(&format!(
-                "does not verify: key: signed by {}",
-                hex::encode(&pubkey_of(NSEC_HEX))
-            )),
-            "{err}"
-        );
+        let signer = hex::encode(&pubkey_of(NSEC_HEX));
+        let err = fails_with(&o, &format!("does not verify: key: signed by {signer}"));
         assert!(
             err.contains(&format!("but the pinned key is {}", hex::encode(&other))),
             "{err}"
@@ -463,8 +439,7 @@ fn a_wrong_pinned_key_fails() {
         assert!(f.verify_cli(Some(&pin)).status.success(), "{pin}");
     }
     let o = f.verify_cli(Some("npub1notakey"));
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("bad npub bech32"), "{}", stderr(&o));
+    fails_with(&o, "bad npub bech32");
 }
 
 #[test]
@@ -488,11 +463,9 @@ fn missing_and_extra_files_are_all_reported() {
          extra: results/campaigns/t1/summary/late.csv"
     );
     let o = f.verify_cli(None);
-    assert_eq!(o.status.code(), Some(1));
-    let err = stderr(&o);
-    assert!(
-        err.contains("does not verify: missing: paper/generated/speed.csv\n5 failure(s):"),
-        "{err}"
+    let err = fails_with(
+        &o,
+        "does not verify: missing: paper/generated/speed.csv\n5 failure(s):",
     );
     for line in all.lines() {
         assert!(err.contains(&format!("  {line}")), "{line}: {err}");
@@ -504,13 +477,11 @@ fn refuses_to_sign_an_unfinished_campaign() {
     let f = fixture();
     fs::create_dir(f.campaign().join("run-3.tmp")).unwrap();
     let o = f.create_with(Some(NSEC_HEX));
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("run-3.tmp: an unfinished `.tmp` entry is present; refusing to sign"),
-        "{}",
-        stderr(&o)
+    fails_with(
+        &o,
+        "run-3.tmp: an unfinished `.tmp` entry is present; refusing to sign",
     );
-    assert!(!path_in(&f, manifest::MANIFEST_FILE).exists());
+    assert!(!manifest_path(&f).exists());
 
     let f = fixture();
     let contract = f.campaign().join("run-2/contract.json");
@@ -519,11 +490,7 @@ fn refuses_to_sign_an_unfinished_campaign() {
         .replace("1.95.0", "1.94.0");
     fs::write(&contract, text).unwrap();
     let o = f.create_with(Some(NSEC_HEX));
-    assert!(
-        stderr(&o).contains("contract.rustc differs from run-1's"),
-        "{}",
-        stderr(&o)
-    );
+    fails_with(&o, "contract.rustc differs from run-1's");
 }
 
 #[test]
@@ -548,12 +515,7 @@ fn nsec_and_hex_keys_sign_as_one_pubkey() {
         )
     );
     let o = f.create_with(Some("nsec1qqqq"));
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).starts_with("binostr: BINOSTR_SIGNING_KEY: bad nsec bech32"),
-        "{}",
-        stderr(&o)
-    );
+    assert!(fails_with(&o, "bad nsec bech32").starts_with("binostr: BINOSTR_SIGNING_KEY: "));
     assert!(!stderr(&f.create_with(Some(&NSEC_HEX.to_uppercase()))).contains(NSEC_HEX));
 }
 
@@ -598,17 +560,8 @@ fn key_file_is_created_private_and_reused() {
 
     // Without XDG_CONFIG_HOME: ~/.config. rustup finds its toolchains
     // through HOME unless RUSTUP_HOME says where they are.
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_binostr"));
-    cmd.args([
-        "manifest",
-        "create",
-        "--root",
-        f.root().to_str().unwrap(),
-        LABEL,
-    ])
-    .env_remove(key::KEY_ENV)
-    .env_remove("XDG_CONFIG_HOME")
-    .env("HOME", f.home.path());
+    let mut cmd = f.create_command();
+    cmd.env_remove("XDG_CONFIG_HOME").env("HOME", f.home.path());
     if std::env::var_os("RUSTUP_HOME").is_none()
         && let Some(home) = std::env::var_os("HOME")
     {
@@ -629,16 +582,12 @@ fn a_readable_key_file_is_refused() {
     for mode in [0o644, 0o640, 0o604] {
         fs::set_permissions(&key_path, fs::Permissions::from_mode(mode)).unwrap();
         let o = f.create_with(None);
-        assert_eq!(o.status.code(), Some(1));
-        let err = stderr(&o);
-        assert!(
-            err.contains(&format!(
-                "mode {mode:04o} lets group or others access the signing key; run `chmod 600"
-            )),
-            "{err}"
+        let err = fails_with(
+            &o,
+            &format!("mode {mode:04o} lets group or others access the signing key; run `chmod 600"),
         );
         assert!(!err.contains(NSEC_HEX));
-        assert!(!path_in(&f, manifest::MANIFEST_FILE).exists());
+        assert!(!manifest_path(&f).exists());
     }
     fs::set_permissions(&key_path, fs::Permissions::from_mode(0o600)).unwrap();
     let o = f.create_with(None);
@@ -658,24 +607,12 @@ fn a_key_inside_the_repository_is_refused() {
     );
     assert!(!inside.exists());
 
-    let o = Command::new(env!("CARGO_BIN_EXE_binostr"))
-        .args([
-            "manifest",
-            "create",
-            "--root",
-            f.root().to_str().unwrap(),
-            LABEL,
-        ])
-        .env_remove(key::KEY_ENV)
+    let o = f
+        .create_command()
         .env("HOME", f.home.path())
         .env("XDG_CONFIG_HOME", f.root().join("config"))
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("must not live inside the repository"),
-        "{}",
-        stderr(&o)
-    );
+    fails_with(&o, "must not live inside the repository");
     assert!(!inside.exists());
 }
