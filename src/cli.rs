@@ -356,7 +356,10 @@ fn run_manifest(command: ManifestCommand) -> Result<()> {
         ManifestCommand::Create { root, label } => {
             let signing_key = key::load(&KeySource::from_env()?, &root)?;
             if let Some(path) = &signing_key.created {
-                eprintln!("created a new signing key at {} (mode 0600)", path.display());
+                eprintln!(
+                    "created a new signing key at {} (mode 0600)",
+                    path.display()
+                );
             }
             let created_at = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)

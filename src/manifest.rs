@@ -242,7 +242,11 @@ pub fn create(
         });
     }
     let corpus = CorpusRecord {
-        fingerprint: hex_field(field("corpus.fingerprint")?, &campaign_json, "corpus.fingerprint")?,
+        fingerprint: hex_field(
+            field("corpus.fingerprint")?,
+            &campaign_json,
+            "corpus.fingerprint",
+        )?,
         count: u64_field(field("corpus.count")?, &campaign_json, "corpus.count")?,
         seed: u64_field(field("corpus.seed")?, &campaign_json, "corpus.seed")?,
         audit_sha256: hex_field(
@@ -251,7 +255,11 @@ pub fn create(
             "corpus.audit_sha256",
         )?,
     };
-    let profile = str_field(field("campaign_profile")?, &campaign_json, "campaign_profile")?;
+    let profile = str_field(
+        field("campaign_profile")?,
+        &campaign_json,
+        "campaign_profile",
+    )?;
     let runs_planned = u64_field(field("runs")?, &campaign_json, "runs")?;
 
     let found = walk(root, label)?;
@@ -294,9 +302,13 @@ pub fn create(
         commit: tool(root, "git", &["rev-parse", "--verify", "HEAD"])?
             .trim()
             .to_owned(),
-        dirty: !tool(root, "git", &status.iter().map(String::as_str).collect::<Vec<_>>())?
-            .trim()
-            .is_empty(),
+        dirty: !tool(
+            root,
+            "git",
+            &status.iter().map(String::as_str).collect::<Vec<_>>(),
+        )?
+        .trim()
+        .is_empty(),
     };
     let lock = root.join("Cargo.lock");
     let cargo_lock_sha256 = hash_file(&lock)
@@ -349,10 +361,9 @@ pub fn create(
         corpus,
         files,
     };
-    let manifest_bytes = canonical::to_vec(
-        &serde_json::to_value(&manifest).expect("the manifest serialises"),
-    )
-    .expect("the manifest holds only strings, integers and booleans");
+    let manifest_bytes =
+        canonical::to_vec(&serde_json::to_value(&manifest).expect("the manifest serialises"))
+            .expect("the manifest holds only strings, integers and booleans");
     let event = sign_manifest(&manifest, &manifest_bytes, key, created_at)?;
     Ok(Signed {
         manifest_path: dir.join(MANIFEST_FILE),
@@ -775,7 +786,10 @@ fn verify_event(
     let event = match validate::parse_event_json_at(bytes, &Limits::default()) {
         Ok(e) => e,
         Err((e, at)) => {
-            report.fail(FailureClass::Event, format!("{EVENT_FILE}: {e} at byte {at}"));
+            report.fail(
+                FailureClass::Event,
+                format!("{EVENT_FILE}: {e} at byte {at}"),
+            );
             return;
         }
     };
@@ -899,7 +913,10 @@ fn verify_files(root: &Path, label: &str, manifest: &Manifest, report: &mut Repo
                 continue;
             }
             Ok(m) if !m.is_file() => {
-                report.fail(FailureClass::Modified, format!("{path}: not a regular file"));
+                report.fail(
+                    FailureClass::Modified,
+                    format!("{path}: not a regular file"),
+                );
                 continue;
             }
             _ => {}
