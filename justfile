@@ -3,6 +3,9 @@
 
 set shell := ["bash", "-euo", "pipefail", "-c"]
 
+# The project's signing key (README, "Verifying results").
+signing_pubkey := "eda4d8ab2d75f71c7571c15e2926e415275c3a6046ac9e969a7537f2495f8c47"
+
 export CARGO_TARGET_DIR := env_var_or_default("CARGO_TARGET_DIR", env_var("HOME") + "/.cache/binostr-target")
 
 # List recipes.
@@ -42,14 +45,6 @@ campaign label profile="quick":
 # Summaries of a campaign and the paper inputs (summary/, paper/generated/).
 aggregate label:
     cargo run --release -p binostr-report -- aggregate {{label}}
-
-# Hash every file of a campaign and sign the manifest (NIP-94 event).
-manifest label:
-    cargo run --release -- manifest create {{label}}
-
-# Check a campaign's hashes and manifest signature.
-verify label:
-    cargo run --release -- manifest verify {{label}}
 
 # Interop test vectors for the Python, JS and Go verifiers.
 vectors:
@@ -111,3 +106,12 @@ fuzz profile seconds="60":
     mkdir -p fuzz/corpus/{{profile}}
     perl -ne 'chomp; print pack("H*", $_)' tests/golden/{{profile}}.hex > fuzz/corpus/{{profile}}/golden
     cd fuzz && BINOSTR_FUZZ_PROFILE={{profile}} RUSTC_BOOTSTRAP=1 cargo fuzz run decode corpus/{{profile}} -- -max_total_time={{seconds}}
+
+# Hash and sign campaign LABEL (results/campaigns/LABEL/manifest{,.event}.json);
+# the key comes from $BINOSTR_SIGNING_KEY or ~/.config/binostr/signing-key.
+manifest label:
+    cargo run --release -- manifest create {{label}}
+
+# Verify campaign LABEL offline against the project's published key.
+verify label:
+    cargo run --release -- manifest verify --pubkey {{signing_pubkey}} {{label}}

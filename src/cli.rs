@@ -121,6 +121,42 @@ enum Command {
     /// processes under memory and time limits.
     #[command(subcommand)]
     Torture(TortureCommand),
+    /// The signed results manifest of a campaign: create it, verify it.
+    #[command(subcommand)]
+    Manifest(ManifestCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum ManifestCommand {
+    /// Hash every file of results/campaigns/LABEL/ and paper/generated/ into
+    /// LABEL/manifest.json (canonical JSON) and sign it as a NIP-94 event
+    /// (LABEL/manifest.event.json).
+    ///
+    /// The key comes from $BINOSTR_SIGNING_KEY (64 hex or nsec) or from
+    /// $XDG_CONFIG_HOME/binostr/signing-key (else ~/.config/binostr/signing-key),
+    /// created with mode 0600 on first use.
+    Create {
+        /// Repository root.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        root: PathBuf,
+        /// Campaign label.
+        #[arg(value_name = "LABEL")]
+        label: String,
+    },
+    /// Check a campaign's manifest offline: event id, BIP-340 signature, the
+    /// pinned key, the binding to manifest.json, and every file (modified,
+    /// missing, extra). Lists every failure; exits 1 on any.
+    Verify {
+        /// The only acceptable signer (64 hex or npub).
+        #[arg(long, value_name = "HEX|NPUB")]
+        pubkey: Option<String>,
+        /// Repository root.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        root: PathBuf,
+        /// Campaign label.
+        #[arg(value_name = "LABEL")]
+        label: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -423,6 +459,78 @@ fn run(cli: Cli) -> Result<()> {
         Command::Decode { profile, input } => run_decode(&profile, &input),
         Command::Sizes { json, all, inputs } => run_sizes(json, all, &inputs),
         Command::Torture(t) => run_torture(t),
+        Command::Manifest(m) => run_manifest(m),
+    }
+}
+
+fn run_manifest(command: ManifestCommand) -> Result<()> {
+    use crate::manifest::{self, KeySource, key};
+    match command {
+        ManifestCommand::Create { root, label } => {
+            let signing_key = key::load(&KeySource::from_env()?, &root)?;
+            if let Some(path) = &signing_key.created {
+                eprintln!(
+                    "created a new signing key at {} (mode 0600)",
+                    path.display()
+                );
+            }
+            let created_at = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .context("system clock before 1970")?
+                .as_secs();
+            let signed = manifest::create(&root, &label, &signing_key, created_at)?;
+            for w in &signed.warnings {
+                eprintln!("warning: {w}");
+            }
+            write_atomically(&signed.manifest_path, &signed.manifest_bytes)?;
+            write_atomically(&signed.event_path, &signed.event_bytes())?;
+            let pubkey = signing_key.pubkey();
+            println!(
+                "manifest {} ({} files)",
+                signed.manifest_path.display(),
+                signed.manifest.files.len()
+            );
+            println!("event    {}", signed.event_path.display());
+            println!("event id {}", hex::encode(&signed.event.id));
+            println!("pubkey   {}", hex::encode(&pubkey));
+            println!("npub     {}", key::npub(&pubkey));
+            Ok(())
+        }
+        ManifestCommand::Verify {
+            pubkey,
+            root,
+            label,
+        } => {
+            let pinned = pubkey
+                .as_deref()
+                .map(key::parse_pubkey)
+                .transpose()
+                .map_err(anyhow::Error::msg)?;
+            let report = manifest::verify(&root, &label, pinned.as_ref());
+            if let Some(first) = report.failures.first() {
+                let all: Vec<String> = report.failures.iter().map(|f| format!("  {f}")).collect();
+                bail!(
+                    "manifest of `{label}` does not verify: {first}\n{} failure(s):\n{}",
+                    report.failures.len(),
+                    all.join("\n")
+                );
+            }
+            let signer = report.pubkey.expect("a verified event has a pubkey");
+            println!(
+                "ok: {label}: {} files match; event {} signed at {} by {} ({}){}",
+                report.files_ok,
+                hex::encode(&report.event_id.expect("a verified event has an id")),
+                report.created_at.unwrap_or_default(),
+                hex::encode(&signer),
+                key::npub(&signer),
+                if pinned.is_some() {
+                    ", the pinned key"
+                } else {
+                    "; no --pubkey given, so the signer is not pinned"
+                }
+            );
+            Ok(())
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 //! | [`cli`] | the `binostr` command line |
 //! | [`torture`] | the robustness suite: hostile inputs, isolated runs, outcome tables |
 //! | [`mod@bench`] | measurements over the registry (sizes) |
+//! | [`manifest`] | the signed results manifest: SHA-256 of every result file, a BIP-340-signed Nostr event, offline verification |
 //! | [`corpus`] | import, audit, generation, calibration and seeded selection of event corpora |
 //! | [`profiles`] | every wire profile and the one registry ([`profiles::PROFILES`]) |
 //! | [`codec`] | codec traits, decode errors with offsets, bounded readers |
@@ -19,6 +20,7 @@ pub mod campaign;
 pub mod cli;
 pub mod codec;
 pub mod corpus;
+pub mod manifest;
 pub mod model;
 pub mod profiles;
 pub mod torture;
