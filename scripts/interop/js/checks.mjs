@@ -1,0 +1,190 @@
+// Interop checks, JS side: for every profile of the vectors file, decode our
+// bytes with the JS library, compare the event, re-encode and compare bytes
+// (deterministic profiles) or events, and have `binostr decode` read the JS
+// bytes back. nostr-tools verifies every vector event and the results
+// manifest signature events. Writes results/interop/checks-js.csv; exits 1 on
+// any failure that is not pinned in known-divergences.json (and on a pinned
+// divergence that no longer happens, so the pins stay true).
+//
+//   node checks.mjs [--vectors FILE] [--events JSONL] [--manifest FILE]... [--out CSV]
+//
+// --events builds vectors from a JSONL file with `binostr encode`, for when
+// vectors/interop-v1.json does not exist yet.
+
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { parseArgs } from "node:util";
+import { Buffer } from "node:buffer";
+import { verifyEvent } from "nostr-tools/pure";
+
+import { ROOT, UNSUPPORTED, codecFor, versionOf } from "./lib/profiles.mjs";
+import { frame, toJson, toNostrTools, unframe } from "./lib/event.mjs";
+import { binostrOk } from "./lib/binostr.mjs";
+
+const { values: args } = parseArgs({
+  options: {
+    vectors: { type: "string", default: join(ROOT, "vectors", "interop-v1.json") },
+    events: { type: "string" },
+    manifest: { type: "string", multiple: true, default: [] },
+    out: { type: "string", default: join(ROOT, "results", "interop", "checks-js.csv") },
+  },
+});
+
+const here = dirname(new URL(import.meta.url).pathname);
+const known = JSON.parse(readFileSync(join(here, "known-divergences.json"), "utf8"));
+const tmp = mkdtempSync(join(tmpdir(), "binostr-interop-js-"));
+process.on("exit", () => rmSync(tmp, { recursive: true, force: true }));
+
+/** Vectors in the interop-v1 shape, from binostr encode of a JSONL file. */
+function vectorsFromEvents(path) {
+  const lines = readFileSync(path, "utf8").split("\n").filter((l) => l.trim() !== "");
+  const profiles = JSON.parse(binostrOk(["profiles", "--json"]).stdout).filter((p) => p.enabled);
+  const vectors = lines.map((json, i) => ({ name: `line-${i + 1}`, json, encodings: {}, event: JSON.parse(json) }));
+  for (const p of profiles) {
+    const r = binostrOk(["encode", "--profile", p.id, path]);
+    const recs = unframe(r.stdout);
+    // encode skips unrepresentable events; only a full set can be matched to lines.
+    if (recs.length !== lines.length) throw new Error(`${p.id}: ${recs.length} records for ${lines.length} events`);
+    recs.forEach((rec, i) => (vectors[i].encodings[p.id] = Buffer.from(rec).toString("hex")));
+  }
+  return { schema: 1, generator: `binostr encode of ${path}`, profiles, vectors };
+}
+
+let doc;
+if (existsSync(args.vectors)) doc = JSON.parse(readFileSync(args.vectors, "utf8"));
+else if (args.events) doc = vectorsFromEvents(args.events);
+else {
+  console.error(`no vectors: ${args.vectors} does not exist (write it with \`binostr vectors -o vectors/interop-v1.json\`), and no --events given`);
+  process.exit(1);
+}
+if (doc.schema !== 1) throw new Error(`unknown vectors schema ${doc.schema}`);
+console.log(`vectors: ${doc.vectors.length} from ${doc.generator}`);
+
+const rows = [];
+let failures = 0;
+
+function rustDecodes(profile, records, expected) {
+  const file = join(tmp, `${profile}.bin`);
+  writeFileSync(file, frame(records));
+  const r = binostrOk(["decode", "--profile", profile, file]);
+  const lines = String(r.stdout).split("\n").filter((l) => l !== "");
+  let ok = 0;
+  const bad = [];
+  expected.forEach((json, i) => (lines[i] === json ? ok++ : bad.push(i)));
+  return { ok, bad };
+}
+
+for (const p of doc.profiles) {
+  const codec = codecFor(p.id);
+  if (!codec) {
+    rows.push({ profile: p.id, library: "", version: "", vectors: 0, decode_ok: "", reencode: "", rust_decodes: "", status: "unsupported", reason: UNSUPPORTED[p.id] ?? "not supported: no JS codec" });
+    continue;
+  }
+  const present = doc.vectors.filter((v) => v.encodings?.[p.id]);
+  let decodeOk = 0;
+  let reencodeOk = 0;
+  const reasons = [];
+  const jsRecords = [];
+  const expected = [];
+  for (const v of present) {
+    const bytes = Buffer.from(v.encodings[p.id], "hex");
+    let event;
+    try {
+      event = codec.decode(bytes);
+    } catch (e) {
+      reasons.push(`${v.name}: decode: ${e.message}`);
+      continue;
+    }
+    if (toJson(event) !== v.json) {
+      reasons.push(`${v.name}: decoded event differs`);
+      continue;
+    }
+    decodeOk++;
+    let again;
+    try {
+      again = Buffer.from(codec.encode(event));
+    } catch (e) {
+      reasons.push(`${v.name}: encode: ${e.message}`);
+      continue;
+    }
+    jsRecords.push(again);
+    expected.push(v.json);
+    if (p.deterministic ? again.equals(bytes) : toJson(codec.decode(again)) === v.json) reencodeOk++;
+  }
+  const rust = jsRecords.length ? rustDecodes(p.id, jsRecords, expected) : { ok: 0, bad: [] };
+  for (const i of rust.bad.slice(0, 3)) reasons.push(`rust decode of js bytes differs (vector ${present.indexOf(present.find((v) => v.json === expected[i]))})`);
+
+  const n = present.length;
+  const reencode = `${reencodeOk}/${n} ${p.deterministic ? "identical" : "equal events"}`;
+  const pinned = known[p.id];
+  let status = decodeOk === n && reencodeOk === n && rust.ok === n && n > 0 ? "ok" : "fail";
+  if (n === 0) reasons.push("no vectors carry this profile");
+  if (reencodeOk < n && decodeOk === n && rust.ok === n && pinned?.reencode) {
+    status = "known-divergence";
+    reasons.unshift(pinned.reencode);
+  } else if (pinned && status === "ok") {
+    status = "fail";
+    reasons.unshift(`pinned divergence no longer happens; update known-divergences.json: ${pinned.reencode}`);
+  }
+  if (status === "fail") failures++;
+  rows.push({
+    profile: p.id,
+    library: codec.library,
+    version: codec.version,
+    vectors: n,
+    decode_ok: decodeOk,
+    reencode,
+    rust_decodes: `${rust.ok}/${jsRecords.length}`,
+    status,
+    reason: [codec.id !== p.id ? `same bytes as ${codec.id}` : "", ...reasons].filter(Boolean).join("; "),
+  });
+}
+
+// nostr-tools: every vector event's id and BIP-340 signature.
+{
+  let ok = 0;
+  const bad = [];
+  for (const v of doc.vectors) {
+    const e = toNostrTools(codecFor("json").decode(Buffer.from(v.json)));
+    if (verifyEvent(e)) ok++;
+    else bad.push(v.name);
+  }
+  const status = ok === doc.vectors.length ? "ok" : "fail";
+  if (status === "fail") failures++;
+  rows.push({ profile: "nip01-verify", library: "nostr-tools verifyEvent", version: versionOf("nostr-tools"), vectors: doc.vectors.length, decode_ok: ok, reencode: "", rust_decodes: "", status, reason: bad.length ? `invalid: ${bad.slice(0, 5).join(", ")}` : "" });
+}
+
+// nostr-tools: the results manifest signature events (NIP-94 kind 1063).
+function checkManifest(path) {
+  let reason = "";
+  try {
+    const e = JSON.parse(readFileSync(path, "utf8"));
+    if (e.kind !== 1063) reason = `kind ${e.kind}, expected 1063`;
+    else if (!verifyEvent(e)) reason = "id or signature does not verify";
+  } catch (err) {
+    reason = `unreadable: ${err.message}`;
+  }
+  return reason;
+}
+const campaigns = join(ROOT, "results", "campaigns");
+const found = existsSync(campaigns)
+  ? readdirSync(campaigns).map((d) => join(campaigns, d, "manifest.event.json")).filter((f) => existsSync(f))
+  : [];
+const manifests = [...new Set([...found, ...args.manifest])];
+if (manifests.length === 0) console.log("manifest: no manifest found (results/campaigns/*/manifest.event.json); skipped");
+for (const m of manifests) {
+  const reason = checkManifest(m);
+  if (reason) failures++;
+  console.log(`manifest ${m}: ${reason || "verifies"}`);
+  rows.push({ profile: "manifest-event", library: "nostr-tools verifyEvent", version: versionOf("nostr-tools"), vectors: 1, decode_ok: reason ? 0 : 1, reencode: "", rust_decodes: "", status: reason ? "fail" : "ok", reason: `${m.startsWith(ROOT) ? m.slice(ROOT.length + 1) : m}${reason ? `: ${reason}` : ""}` });
+}
+
+const COLUMNS = ["profile", "library", "version", "vectors", "decode_ok", "reencode", "rust_decodes", "status", "reason"];
+const cell = (v) => (/[",\n]/.test(String(v)) ? `"${String(v).replaceAll('"', '""')}"` : String(v));
+mkdirSync(dirname(args.out), { recursive: true });
+writeFileSync(args.out, [COLUMNS.join(","), ...rows.map((r) => COLUMNS.map((c) => cell(r[c])).join(","))].join("\n") + "\n");
+for (const r of rows) console.log(`${r.status.padEnd(16)} ${r.profile.padEnd(16)} ${r.library} ${r.version} decode ${r.decode_ok}/${r.vectors} reencode ${r.reencode} rust ${r.rust_decodes} ${r.reason}`);
+const counted = rows.filter((r) => r.status !== "unsupported");
+console.log(`checks: ${counted.length - failures} passed, ${failures} failed`);
+process.exit(failures ? 1 : 0);
