@@ -181,8 +181,8 @@ function fbTables(bb, table, i) {
   if (!o) return [];
   const start = bb.__vector(table + o);
   const n = bb.__vector_len(table + o);
-  const out = new Array(n);
-  for (let k = 0; k < n; k++) out[k] = bb.__indirect(start + 4 * k);
+  const out = [];
+  for (let k = 0; k < n; k++) out.push(bb.__indirect(start + 4 * k));
   return out;
 }
 const flatbuffersCodec = {
