@@ -11,7 +11,7 @@
 // --events builds vectors from a JSONL file with `binostr encode`, for when
 // vectors/interop-v1.json does not exist yet.
 
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
@@ -21,6 +21,7 @@ import { verifyEvent } from "nostr-tools/pure";
 import { ROOT, UNSUPPORTED, codecFor, versionOf } from "./lib/profiles.mjs";
 import { frame, toJson, toNostrTools, unframe } from "./lib/event.mjs";
 import { binostrOk } from "./lib/binostr.mjs";
+import { writeCsv } from "./lib/csv.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -181,9 +182,7 @@ for (const m of manifests) {
 }
 
 const COLUMNS = ["profile", "library", "version", "vectors", "decode_ok", "reencode", "rust_decodes", "status", "reason"];
-const cell = (v) => (/[",\n]/.test(String(v)) ? `"${String(v).replaceAll('"', '""')}"` : String(v));
-mkdirSync(dirname(args.out), { recursive: true });
-writeFileSync(args.out, [COLUMNS.join(","), ...rows.map((r) => COLUMNS.map((c) => cell(r[c])).join(","))].join("\n") + "\n");
+writeCsv(args.out, COLUMNS, rows.map((r) => COLUMNS.map((c) => r[c])));
 for (const r of rows) console.log(`${r.status.padEnd(16)} ${r.profile.padEnd(16)} ${r.library} ${r.version} decode ${r.decode_ok}/${r.vectors} reencode ${r.reencode} rust ${r.rust_decodes} ${r.reason}`);
 const counted = rows.filter((r) => r.status !== "unsupported");
 console.log(`checks: ${counted.length - failures} passed, ${failures} failed`);

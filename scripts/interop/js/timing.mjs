@@ -8,15 +8,16 @@
 //   node timing.mjs [--events JSONL] [--quick] [--out CSV]
 // --quick: the first 1,000 events, 3 repetitions (default: all, 11).
 
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Buffer } from "node:buffer";
 
 import { CODECS, ROOT } from "./lib/profiles.mjs";
 import { toJson, unframe } from "./lib/event.mjs";
 import { binostrOk } from "./lib/binostr.mjs";
+import { writeCsv } from "./lib/csv.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -44,6 +45,8 @@ if (lines.length > LIMIT) {
 }
 const expected = lines.slice(0, LIMIT).map((l) => toJson(CODECS[0].decode(Buffer.from(l))));
 
+const load = () => loadavg().map((l) => l.toFixed(1)).join(" ");
+console.log(`node ${process.version}, ${cpus().length} cores, load average ${load()}`);
 const rows = [];
 for (const codec of CODECS) {
   const records = unframe(binostrOk(["encode", "--profile", codec.id, events]).stdout);
@@ -66,9 +69,5 @@ for (const codec of CODECS) {
   console.log(`${codec.id.padEnd(16)} ${codec.library} ${codec.version}: ${median.toFixed(0)} ns/event (median of ${REPS}, ${records.length} events)`);
 }
 
-const cell = (v) => (/[",\n]/.test(String(v)) ? `"${String(v).replaceAll('"', '""')}"` : String(v));
-mkdirSync(dirname(args.out), { recursive: true });
-writeFileSync(
-  args.out,
-  ["language,format,library,version,ns_per_event,events", ...rows.map((r) => r.map(cell).join(","))].join("\n") + "\n",
-);
+console.log(`load average at the end: ${load()}`);
+writeCsv(args.out, ["language", "format", "library", "version", "ns_per_event", "events"], rows);

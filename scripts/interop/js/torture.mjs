@@ -14,7 +14,7 @@
 //   node torture.mjs [--dir DIR] [--mutations N] [--timeout-ms MS] [--out CSV]
 
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -25,6 +25,7 @@ import { Buffer } from "node:buffer";
 import { CODECS, ROOT } from "./lib/profiles.mjs";
 import { frame, unframe } from "./lib/event.mjs";
 import { binostrOk } from "./lib/binostr.mjs";
+import { writeCsv } from "./lib/csv.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -201,12 +202,7 @@ for (const codec of CODECS) {
   }
 }
 
-const cell = (v) => (/[",\n]/.test(String(v)) ? `"${String(v).replaceAll('"', '""')}"` : String(v));
-mkdirSync(dirname(args.out), { recursive: true });
-writeFileSync(
-  args.out,
-  ["profile,library,version,class,cases,clean_error,accepted,crash,hang,detail", ...rows.map((r) => r.map(cell).join(","))].join("\n") + "\n",
-);
+writeCsv(args.out, ["profile", "library", "version", "class", "cases", "clean_error", "accepted", "crash", "hang", "detail"], rows);
 // Crashes and hangs are findings about upstream libraries, reported, not failures
 // of this harness (as for the library subjects of `binostr torture run`).
 console.log(`torture: seed ${manifest.seed}, ${manifest.mutations} mutations per profile; ${failures} case files with a crash or hang`);
