@@ -94,18 +94,26 @@ const json = {
 // --- cbor-packed --------------------------------------------------------
 const cborDecoder = new cborx.Decoder({ useRecords: false, mapsAsObjects: true });
 const cborEncoder = new cborx.Encoder({ useRecords: false, tagUint8Array: false, useTag259ForMaps: false });
+// cbor-x and @msgpack/msgpack write a JS number above 2^32 - 1 as a float64
+// (CBOR `fb`, MessagePack `cb`), which the Rust decoders rightly refuse; such
+// a created_at has to go in as a bigint, which both write as uint64.
+const wideAsBigInt = (n) => (typeof n === "number" && n > 0xffffffff ? BigInt(n) : n);
 const cborPacked = {
   id: "cbor-packed",
   library: `cbor-x (${cborx.isNativeAccelerationEnabled ? "native cbor-extract add-on" : "pure JS"})`,
   version: versionOf("cbor-x"),
   decode: (b) => fromPositional(cborDecoder.decode(b), isU8),
-  encode: (e) => cborEncoder.encode(toPositional(e, (u8) => u8)),
+  encode: (e) => {
+    const a = toPositional(e, (u8) => u8);
+    a[2] = wideAsBigInt(a[2]);
+    return cborEncoder.encode(a);
+  },
 };
 
 // --- msgpack ------------------------------------------------------------
 const mpDecoder = new msgpack.Decoder({ useBigInt64: true });
 const mpEncoder = new msgpack.Encoder({ useBigInt64: true });
-const mpInt = (n) => (typeof n === "bigint" && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n);
+const mpInt = (n) => (typeof n === "bigint" && n <= 0xffffffffn ? Number(n) : wideAsBigInt(n));
 const msgpackCodec = {
   id: "msgpack",
   library: "@msgpack/msgpack",
