@@ -50,8 +50,12 @@ export function versionOf(pkg) {
 
 const buf = (u8) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
 
-/** An event from the shared positional model's 7-array (cbor-packed, msgpack). */
-function fromPositional(a, isBytes) {
+/**
+ * An event from a positional 7-array (the shared model of cbor-packed,
+ * msgpack and flexbuffers; bencode's list). `tagValue` and `text` map a tag
+ * value and the content to strings, or throw.
+ */
+function fromPositional(a, tagValue, text = checkString) {
   if (!Array.isArray(a) || a.length !== 7) throw new Error("event: expected an array of 7");
   if (!Array.isArray(a[4])) throw new Error("tags: not an array");
   return {
@@ -61,9 +65,9 @@ function fromPositional(a, isBytes) {
     kind: uint(a[3], 65535n, "kind"),
     tags: a[4].map((t, i) => {
       if (!Array.isArray(t)) throw new Error(`tag ${i}: not an array`);
-      return t.map((v) => (isBytes(v) ? unpackHex(v) : checkString(v, `tag ${i}`)));
+      return t.map((v) => tagValue(v, `tag ${i}`));
     }),
-    content: checkString(a[5], "content"),
+    content: text(a[5], "content"),
     sig: fixed(a[6], 64, "sig"),
   };
 }
@@ -80,7 +84,8 @@ function toPositional(e, pack) {
   ];
 }
 
-const isU8 = (v) => v instanceof Uint8Array;
+/** A packed hex byte string or a text string, as the typed formats tell them apart. */
+const hexOrText = (v, what) => (v instanceof Uint8Array ? unpackHex(v) : checkString(v, what));
 
 // --- json ---------------------------------------------------------------
 const json = {
@@ -102,7 +107,7 @@ const cborPacked = {
   id: "cbor-packed",
   library: `cbor-x (${cborx.isNativeAccelerationEnabled ? "native cbor-extract add-on" : "pure JS"})`,
   version: versionOf("cbor-x"),
-  decode: (b) => fromPositional(cborDecoder.decode(b), isU8),
+  decode: (b) => fromPositional(cborDecoder.decode(b), hexOrText),
   encode: (e) => {
     const a = toPositional(e, (u8) => u8);
     a[2] = wideAsBigInt(a[2]);
@@ -118,7 +123,7 @@ const msgpackCodec = {
   id: "msgpack",
   library: "@msgpack/msgpack",
   version: versionOf("@msgpack/msgpack"),
-  decode: (b) => fromPositional(mpDecoder.decode(b), isU8),
+  decode: (b) => fromPositional(mpDecoder.decode(b), hexOrText),
   encode: (e) => {
     const a = toPositional(e, (u8) => u8);
     a[2] = mpInt(a[2]);
@@ -268,7 +273,7 @@ const flexbuffersCodec = {
   id: "flexbuffers",
   library: "flatbuffers (flexbuffers module)",
   version: versionOf("flatbuffers"),
-  decode: (b) => fromPositional(toReference(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)).toObject(), isU8),
+  decode: (b) => fromPositional(toReference(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)).toObject(), hexOrText),
   encode: (e) => {
     // Rust's builder shares no strings, so neither does this one.
     const fx = new FlexBuilder(2048, false, false, false);
@@ -492,30 +497,17 @@ const capnpCodec = {
 };
 
 // --- bencode --------------------------------------------------------------
+const utf8 = new TextDecoder("utf-8", { fatal: true });
 const bencodeCodec = {
   id: "bencode",
   library: "bencode",
   version: versionOf("bencode"),
   decode: (b) => {
-    const a = bencode.decode(buf(b));
-    if (!Array.isArray(a) || a.length !== 7) throw new Error("event: expected a list of 7");
     const text = (v, what) => {
       if (!(v instanceof Uint8Array)) throw new Error(`${what}: expected a byte string`);
-      return new TextDecoder("utf-8", { fatal: true }).decode(v);
+      return utf8.decode(v);
     };
-    if (!Array.isArray(a[4])) throw new Error("tags: not a list");
-    return {
-      id: fixed(a[0], 32, "id"),
-      pubkey: fixed(a[1], 32, "pubkey"),
-      created_at: uint(a[2], U64_MAX, "created_at"),
-      kind: uint(a[3], 65535n, "kind"),
-      tags: a[4].map((t, i) => {
-        if (!Array.isArray(t)) throw new Error(`tag ${i}: not a list`);
-        return t.map((v) => text(v, `tag ${i}`));
-      }),
-      content: text(a[5], "content"),
-      sig: fixed(a[6], 64, "sig"),
-    };
+    return fromPositional(bencode.decode(buf(b)), text, text);
   },
   encode: (e) => {
     const enc = new TextEncoder();
