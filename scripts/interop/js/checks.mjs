@@ -1,0 +1,221 @@
+// Interop checks, JS side: for every profile of the vectors file, decode our
+// bytes with the JS library, compare the event, re-encode and compare bytes
+// (deterministic profiles) or events, and have `binostr decode` read the JS
+// bytes back. nostr-tools verifies every vector event and the results
+// manifest signature events. Writes results/interop/checks-js.csv; exits 1 on
+// any failure that is not pinned in known-divergences.json (and on a pinned
+// divergence that no longer happens, so the pins stay true).
+//
+//   node checks.mjs [--vectors FILE] [--events JSONL] [--manifest FILE]... [--out CSV]
+//
+// --events builds vectors from a JSONL file with `binostr encode`, for when
+// vectors/interop-v1.json does not exist yet.
+
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { parseArgs } from "node:util";
+import { Buffer } from "node:buffer";
+import { verifyEvent } from "nostr-tools/pure";
+
+import { ROOT, UNSUPPORTED, codecFor, versionOf } from "./lib/profiles.mjs";
+import { frame, toJson, toNostrTools, unframe } from "./lib/event.mjs";
+import { binostr, binostrOk } from "./lib/binostr.mjs";
+import { writeCsv } from "./lib/csv.mjs";
+
+const { values: args } = parseArgs({
+  options: {
+    vectors: { type: "string", default: join(ROOT, "vectors", "interop-v1.json") },
+    events: { type: "string" },
+    manifest: { type: "string", multiple: true, default: [] },
+    out: { type: "string", default: join(ROOT, "results", "interop", "checks-js.csv") },
+  },
+});
+
+const here = dirname(new URL(import.meta.url).pathname);
+const known = JSON.parse(readFileSync(join(here, "known-divergences.json"), "utf8"));
+const tmp = mkdtempSync(join(tmpdir(), "binostr-interop-js-"));
+process.on("exit", () => rmSync(tmp, { recursive: true, force: true }));
+
+/** Vectors in the interop-v1 shape, from binostr encode of a JSONL file. */
+function vectorsFromEvents(path) {
+  const lines = readFileSync(path, "utf8").split("\n").filter((l) => l.trim() !== "");
+  const profiles = JSON.parse(binostrOk(["profiles", "--json"]).stdout).filter((p) => p.enabled);
+  const vectors = lines.map((json, i) => ({ name: `line-${i + 1}`, json, encodings: {}, event: JSON.parse(json) }));
+  for (const p of profiles) {
+    const r = binostrOk(["encode", "--profile", p.id, path]);
+    const recs = unframe(r.stdout);
+    // encode skips unrepresentable events; only a full set can be matched to lines.
+    if (recs.length !== lines.length) throw new Error(`${p.id}: ${recs.length} records for ${lines.length} events`);
+    recs.forEach((rec, i) => (vectors[i].encodings[p.id] = Buffer.from(rec).toString("hex")));
+  }
+  return { schema: 1, generator: `binostr encode of ${path}`, profiles, vectors };
+}
+
+let doc;
+if (existsSync(args.vectors)) doc = JSON.parse(readFileSync(args.vectors, "utf8"));
+else if (args.events) doc = vectorsFromEvents(args.events);
+else {
+  console.error(`no vectors: ${args.vectors} does not exist (write it with \`binostr vectors -o vectors/interop-v1.json\`), and no --events given`);
+  process.exit(1);
+}
+if (doc.schema !== 1) throw new Error(`unknown vectors schema ${doc.schema}`);
+console.log(`vectors: ${doc.vectors.length} from ${doc.generator}`);
+
+const rows = [];
+let failures = 0;
+
+/**
+ * Has `binostr decode` read the JS records; returns the reason each record
+ * failed (by index). A rejected record ends a decode run, so the run resumes
+ * after it.
+ */
+function rustFailures(profile, records, expected) {
+  const failed = new Map();
+  let from = 0;
+  while (from < records.length) {
+    const file = join(tmp, `${profile}.bin`);
+    writeFileSync(file, frame(records.slice(from)));
+    const r = binostr(["decode", "--profile", profile, file]);
+    const lines = String(r.stdout).split("\n").filter((l) => l !== "");
+    lines.forEach((line, k) => line !== expected[from + k] && failed.set(from + k, "rust decodes the JS bytes to another event"));
+    if (r.status === 0) break;
+    if (r.status !== 65) throw new Error(`binostr decode: exit ${r.status}: ${String(r.stderr).trim()}`);
+    failed.set(from + lines.length, `rust rejects the JS bytes: ${String(r.stderr).trim().replace(/^.*?record \d+: /, "")}`);
+    from += lines.length + 1;
+  }
+  return failed;
+}
+
+for (const p of doc.profiles) {
+  const codec = codecFor(p.id);
+  if (!codec) {
+    rows.push({ profile: p.id, library: "", version: "", vectors: 0, decode_ok: "", reencode: "", rust_decodes: "", status: "unsupported", reason: UNSUPPORTED[p.id] ?? "not supported: no JS codec" });
+    continue;
+  }
+  const present = doc.vectors.filter((v) => v.encodings?.[p.id]);
+  // Per vector: what failed, if anything (decode, reencode, rust).
+  const outcomes = present.map((v) => ({ name: v.name, failed: null, why: "" }));
+  const jsRecords = [];
+  const owners = [];
+  let decodeOk = 0;
+  let reencodeOk = 0;
+  present.forEach((v, i) => {
+    const o = outcomes[i];
+    const bytes = Buffer.from(v.encodings[p.id], "hex");
+    let event;
+    try {
+      event = codec.decode(bytes);
+      if (toJson(event) !== v.json) throw new Error("decodes to another event");
+    } catch (e) {
+      Object.assign(o, { failed: "decode", why: `decode: ${e.message}` });
+      return;
+    }
+    decodeOk++;
+    let again;
+    try {
+      again = Buffer.from(codec.encode(event));
+    } catch (e) {
+      Object.assign(o, { failed: "encode", why: `encode: ${e.message}` });
+      return;
+    }
+    jsRecords.push(again);
+    owners.push(i);
+    if (p.deterministic ? again.equals(bytes) : toJson(codec.decode(again)) === v.json) reencodeOk++;
+    else Object.assign(o, { failed: "reencode", why: p.deterministic ? "re-encoded bytes differ" : "re-encoded bytes decode to another event" });
+  });
+  const rust = rustFailures(p.id, jsRecords, owners.map((i) => present[i].json));
+  for (const [k, why] of rust) {
+    const o = outcomes[owners[k]];
+    Object.assign(o, { failed: o.failed ? `${o.failed}+rust` : "rust", why: o.failed ? `${o.why}; ${why}` : why });
+  }
+
+  // Failures pinned in known-divergences.json are reported, not counted;
+  // a pin that no longer fails is a failure, so the pins stay true.
+  const pin = known[p.id] ?? {};
+  const pinnedVectors = pin.vectors ?? {};
+  const unexpected = [];
+  const pinned = new Set();
+  for (const o of outcomes) {
+    if (!o.failed) continue;
+    if (pinnedVectors[o.name]) pinned.add(`${o.name}: ${pinnedVectors[o.name]}`);
+    else if (o.failed === "reencode" && pin.reencode) pinned.add(pin.reencode);
+    else unexpected.push(`${o.name}: ${o.why}`);
+  }
+  const stale = Object.keys(pinnedVectors).filter((name) => outcomes.some((o) => o.name === name && !o.failed));
+  if (pin.reencode && !outcomes.some((o) => o.failed === "reencode")) stale.push("reencode");
+  const n = present.length;
+  const reasons = [
+    codec.id !== p.id ? `same bytes as ${codec.id}` : "",
+    n === 0 ? "no vectors carry this profile" : "",
+    ...unexpected.slice(0, 5),
+    unexpected.length > 5 ? `and ${unexpected.length - 5} more` : "",
+    ...stale.map((x) => `pinned divergence no longer happens (${x}); update known-divergences.json`),
+    ...pinned,
+  ].filter(Boolean);
+  const status = n === 0 || unexpected.length || stale.length ? "fail" : pinned.size ? "known-divergence" : "ok";
+  if (status === "fail") failures++;
+  rows.push({
+    profile: p.id,
+    library: codec.library,
+    version: codec.version,
+    vectors: n,
+    decode_ok: decodeOk,
+    reencode: `${reencodeOk}/${n} ${p.deterministic ? "identical" : "equal events"}`,
+    rust_decodes: `${jsRecords.length - rust.size}/${jsRecords.length}`,
+    status,
+    reason: reasons.join("; "),
+  });
+}
+
+// nostr-tools: every vector event's id and BIP-340 signature.
+{
+  const pinned = known["nip01-verify"]?.vectors ?? {};
+  let ok = 0;
+  const unexpected = [];
+  const known_ = [];
+  for (const v of doc.vectors) {
+    const valid = verifyEvent(toNostrTools(codecFor("json").decode(Buffer.from(v.json))));
+    if (valid) ok++;
+    if (valid && pinned[v.name]) unexpected.push(`${v.name}: pinned divergence no longer happens; update known-divergences.json`);
+    else if (!valid && pinned[v.name]) known_.push(`${v.name}: ${pinned[v.name]}`);
+    else if (!valid) unexpected.push(`${v.name}: does not verify`);
+  }
+  const status = unexpected.length ? "fail" : known_.length ? "known-divergence" : "ok";
+  if (status === "fail") failures++;
+  rows.push({ profile: "nip01-verify", library: "nostr-tools verifyEvent", version: versionOf("nostr-tools"), vectors: doc.vectors.length, decode_ok: ok, reencode: "", rust_decodes: "", status, reason: [...unexpected.slice(0, 5), ...known_].join("; ") });
+}
+
+// nostr-tools: the results manifest signature events (NIP-94 kind 1063).
+function checkManifest(path) {
+  let reason = "";
+  try {
+    const e = JSON.parse(readFileSync(path, "utf8"));
+    if (e.kind !== 1063) reason = `kind ${e.kind}, expected 1063`;
+    else if (!verifyEvent(e)) reason = "id or signature does not verify";
+  } catch (err) {
+    reason = `unreadable: ${err.message}`;
+  }
+  return reason;
+}
+const campaigns = join(ROOT, "results", "campaigns");
+const found = existsSync(campaigns)
+  ? readdirSync(campaigns).map((d) => join(campaigns, d, "manifest.event.json")).filter((f) => existsSync(f))
+  : [];
+const manifests = [...new Set([...found, ...args.manifest])];
+if (manifests.length === 0) console.log("manifest: no manifest found (results/campaigns/*/manifest.event.json); skipped");
+for (const m of manifests) {
+  const reason = checkManifest(m);
+  if (reason) failures++;
+  console.log(`manifest ${m}: ${reason || "verifies"}`);
+  rows.push({ profile: "manifest-event", library: "nostr-tools verifyEvent", version: versionOf("nostr-tools"), vectors: 1, decode_ok: reason ? 0 : 1, reencode: "", rust_decodes: "", status: reason ? "fail" : "ok", reason: `${m.startsWith(ROOT) ? m.slice(ROOT.length + 1) : m}${reason ? `: ${reason}` : ""}` });
+}
+
+const COLUMNS = ["profile", "library", "version", "vectors", "decode_ok", "reencode", "rust_decodes", "status", "reason"];
+writeCsv(args.out, COLUMNS, rows.map((r) => COLUMNS.map((c) => r[c])));
+for (const r of rows) console.log(`${r.status.padEnd(16)} ${r.profile.padEnd(16)} ${r.library} ${r.version} decode ${r.decode_ok}/${r.vectors} reencode ${r.reencode} rust ${r.rust_decodes} ${r.reason}`);
+const counted = rows.filter((r) => r.status !== "unsupported");
+const pinnedRows = rows.filter((r) => r.status === "known-divergence").map((r) => r.profile);
+if (pinnedRows.length) console.log(`passed with pinned divergences (known-divergences.json): ${pinnedRows.join(", ")}`);
+console.log(`checks: ${counted.length - failures} passed, ${failures} failed`);
+process.exit(failures ? 1 : 0);
