@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// jsonCodec is encoding/json; json-sonic and json-simd carry the same bytes.
+func jsonCodec(profile string) *Codec {
+	return &Codec{
+		Profile: profile, Library: "encoding/json",
+		Decode: func(b []byte) (*Event, error) {
+			dec := json.NewDecoder(bytes.NewReader(b))
+			dec.DisallowUnknownFields()
+			var j jsonEvent
+			if err := dec.Decode(&j); err != nil {
+				return nil, err
+			}
+			if _, err := dec.Token(); err != io.EOF {
+				return nil, fmt.Errorf("trailing data at byte %d", dec.InputOffset())
+			}
+			return j.toEvent()
+		},
+		Encode: func(e *Event) ([]byte, error) {
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(e.toJSONShape()); err != nil {
+				return nil, err
+			}
+			return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+		},
+		ExplainDiff: explainLineSeparators,
+		Note:        "encoding/json accepts duplicate keys (last wins) and any key order",
+	}
+}
+
+// explainLineSeparators: encoding/json always writes U+2028 and U+2029 as
+// \u2028 and \u2029 (for JavaScript), where NIP-01 and serde_json write them raw.
+func explainLineSeparators(ours, goBytes []byte) (string, bool) {
+	raw := bytes.ReplaceAll(goBytes, []byte(`\u2028`), []byte("\u2028"))
+	raw = bytes.ReplaceAll(raw, []byte(`\u2029`), []byte("\u2029"))
+	if bytes.Equal(raw, ours) {
+		return `writes U+2028/U+2029 as \u2028/\u2029 (JavaScript-safe), NIP-01 writes them raw`, true
+	}
+	return "", false
+}
+
+// goNostrJSONCodec is go-nostr's own (easyjson) Event JSON.
+func goNostrJSONCodec() *Codec {
+	return &Codec{
+		Profile: "json", Library: "go-nostr Event (easyjson)", Module: "github.com/nbd-wtf/go-nostr",
+		Decode: func(b []byte) (*Event, error) {
+			var n nostr.Event
+			if err := n.UnmarshalJSON(b); err != nil {
+				return nil, err
+			}
+			return fromNostr(&n)
+		},
+		ExplainDiff: explainKeyOrder,
+		Encode: func(e *Event) ([]byte, error) {
+			if e.CreatedAt > math.MaxInt64 {
+				return nil, fmt.Errorf("created_at above int64 (nostr.Timestamp)")
+			}
+			return toNostr(e).MarshalJSON()
+		},
+		Note:   "easyjson skips unknown keys and does not check the id, pubkey or sig hex (the adapter does)",
+	}
+}
+
+func fromNostr(n *nostr.Event) (*Event, error) {
+	if n.Kind < 0 || n.Kind > 0xffff {
+		return nil, fmt.Errorf("kind %d outside 0..=65535", n.Kind)
+	}
+	if n.CreatedAt < 0 {
+		return nil, fmt.Errorf("negative created_at")
+	}
+	j := jsonEvent{ID: n.ID, PubKey: n.PubKey, CreatedAt: uint64(n.CreatedAt), Kind: uint64(n.Kind),
+		Content: n.Content, Sig: n.Sig}
+	j.Tags = make([][]string, len(n.Tags))
+	for i, t := range n.Tags {
+		j.Tags[i] = []string(t)
+	}
+	return j.toEvent()
+}
+
+func toNostr(e *Event) *nostr.Event {
+	j := e.toJSONShape()
+	tags := make(nostr.Tags, len(e.Tags))
+	for i, t := range e.Tags {
+		tags[i] = nostr.Tag(t)
+	}
+	return &nostr.Event{ID: j.ID, PubKey: j.PubKey, CreatedAt: nostr.Timestamp(e.CreatedAt),
+		Kind: int(e.Kind), Tags: tags, Content: e.Content, Sig: j.Sig}
+}
+
+// explainKeyOrder: go-nostr writes "kind" first (kind, id, pubkey,
+// created_at, tags, content, sig); with the keys put back in NIP-01 order and
+// every value's bytes kept as written, the bytes must equal ours.
+func explainKeyOrder(ours, goBytes []byte) (string, bool) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(goBytes, &fields); err != nil || len(fields) != 7 {
+		return "", false
+	}
+	var buf bytes.Buffer
+	for i, k := range []string{"id", "pubkey", "created_at", "kind", "tags", "content", "sig"} {
+		buf.WriteString(map[bool]string{true: "{", false: ","}[i == 0])
+		buf.WriteString(`"` + k + `":`)
+		buf.Write(fields[k])
+	}
+	buf.WriteString("}")
+	if bytes.Equal(buf.Bytes(), ours) {
+		return `writes the keys in the order kind, id, pubkey, created_at, tags, content, sig (NIP-01: id first); values byte-identical`, true
+	}
+	return "", false
+}

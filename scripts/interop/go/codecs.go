@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"runtime/debug"
+)
+
+// Codec is one Go library reading and writing one Binostr profile.
+type Codec struct {
+	Profile string
+	Library string
+	Module  string // Go module path; "" for the standard library
+	Decode  func([]byte) (*Event, error)
+	Encode  func(*Event) ([]byte, error)
+	// ExplainDiff, when set, says why Go's bytes for an event differ from
+	// ours in a known, documented way (ok=false: the difference is not that).
+	ExplainDiff func(ours, goBytes []byte) (reason string, ok bool)
+	// Note is reported with the results (what the adapter adds or lacks).
+	Note string
+}
+
+// PanicError is a panic inside a library, recovered by the harness.
+type PanicError struct{ Value any }
+
+func (p *PanicError) Error() string { return fmt.Sprintf("panic: %v", p.Value) }
+
+// SafeDecode runs Decode, turning a panic into a *PanicError.
+func (c *Codec) SafeDecode(b []byte) (ev *Event, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ev, err = nil, &PanicError{r}
+			if debugPanics {
+				fmt.Printf("%s", debug.Stack())
+			}
+		}
+	}()
+	return c.Decode(b)
+}
+
+// SafeEncode runs Encode, turning a panic into a *PanicError.
+func (c *Codec) SafeEncode(e *Event) (b []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			b, err = nil, &PanicError{r}
+		}
+	}()
+	return c.Encode(e)
+}
+
+var debugPanics = false
+
+// Unsupported names a profile with no Go library here, and why.
+type Unsupported struct{ Profile, Reason string }
+
+func codecs() []*Codec {
+	all := []*Codec{
+		jsonCodec("json"), jsonCodec("json-sonic"), jsonCodec("json-simd"),
+		goNostrJSONCodec(),
+		cborCodec(), msgpackCodec(), protobufCodec(), flatbuffersCodec(),
+	}
+	all = append(all, avroCodecs()...)
+	return append(all, bsonCodec(), thriftCodec(), goNostrBinaryCodec())
+}
+
+var unsupported = []Unsupported{
+	{"flexbuffers", "the Go module github.com/google/flatbuffers has no FlexBuffers implementation (C++, Java, Rust, Python, JS only)"},
+	{"capnp-packed", "capnproto.org/go/capnp/v3 (newest served v3.0.0-alpha.30) needs zenhack.net/go/util, which the Go module proxy refuses here (403)"},
+	{"beve", "no Go BEVE library (BEVE's reference implementation is C++ Glaze)"},
+	{"bincode", "Rust-only serde format; no Go implementation of bincode's layout"},
+	{"postcard", "Rust-only serde format; no Go implementation of postcard's layout"},
+	{"notepack", "the original is Rust (jb55/notepack); no Go original"},
+	{"dannypack", "the original is Rust (dannym-arx/binostr); no Go original"},
+	{"event2", "the Go original is mleku.net/nostr, which the Go module proxy refuses here (403)"},
+	{"otnetstring", "not attempted in the Go harness (time); no Go library was looked up"},
+	{"tnetstring", "not attempted in the Go harness (time); no Go library was looked up"},
+	{"bencode", "not attempted in the Go harness (time)"},
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Regenerates the committed Go code in gen/ from schemas/ (run from anywhere).
+# Pinned tools: protoc 3.21.12 (Debian protobuf-compiler), protoc-gen-go
+# v1.36.12 (go install google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12),
+# thrift 0.17.0 (Debian thrift-compiler). FlatBuffers has no generated Go:
+# flatc 25.12.19 refuses `--go` for event.fbs (fixed-size arrays), so
+# codec_flatbuffers.go reads and builds the tables by hand.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+schemas="$here/../../../schemas"
+pkg=github.com/binostr/binostr/scripts/interop/go/gen
+rm -rf "$here/gen/pb" "$here/gen/thrift"
+mkdir -p "$here/gen/pb" "$here/gen/thrift"
+protoc -I "$schemas" --go_out="$here/gen/pb" --go_opt=paths=source_relative \
+  --go_opt=Mevent.proto=$pkg/pb "$schemas/event.proto"
+thrift --gen go:package_prefix=$pkg/thrift/ -out "$here/gen/thrift" "$schemas/event.thrift"
+gofmt -w "$here/gen"
