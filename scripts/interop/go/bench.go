@@ -1,3 +1,128 @@
 package main
 
-func runBench(corpus, out string, quick bool) error { return nil }
+import (
+	"bytes"
+	"encoding/gob"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"time"
+)
+
+// runBench times each Go library decoding the framed corpus stream that
+// `binostr encode` writes for its profile: the median over rounds of one
+// pass over every record, divided by the record count.
+func runBench(corpus, outPath string, quick bool) error {
+	if corpus == "" {
+		corpus = filepath.Join(repoRoot, "results", "corpus", "default", "selection.jsonl")
+	}
+	rounds, limit := 15, 0
+	if quick {
+		rounds, limit = 3, 1000
+	}
+	tmp, err := os.MkdirTemp("", "interop-go-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+
+	var out bytes.Buffer
+	out.WriteString("language,format,library,version,ns_per_event,events\n")
+	streams := map[string][][]byte{}
+	for _, c := range codecs() {
+		frames, ok := streams[c.Profile]
+		if !ok {
+			if frames, err = encodeCorpus(c.Profile, corpus, tmp); err != nil {
+				return err
+			}
+			if limit > 0 && len(frames) > limit {
+				frames = frames[:limit]
+			}
+			streams[c.Profile] = frames
+		}
+		ns, err := medianNsPerEvent(rounds, len(frames), func() error {
+			for i, f := range frames {
+				if _, err := c.Decode(f); err != nil {
+					return fmt.Errorf("%s [%s] record %d: %w", c.Profile, c.Library, i, err)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%-15s %-55s %8.0f ns/event (%d events)\n", c.Profile, c.Library, ns, len(frames))
+		fmt.Fprintf(&out, "go,%s,%s,%s,%.1f,%d\n", c.Profile, csvField(c.Library), moduleVersion(c.Module), ns, len(frames))
+	}
+	ns, n, err := benchGob(streams["json"], rounds)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%-15s %-55s %8.0f ns/event (%d events)\n", "gob", "encoding/gob", ns, n)
+	fmt.Fprintf(&out, "go,gob,%s,%s,%.1f,%d\n", csvField("encoding/gob (one stream, types sent once)"), moduleVersion(""), ns, n)
+	return writeResult(outPath, out.Bytes())
+}
+
+func encodeCorpus(profile, corpus, tmp string) ([][]byte, error) {
+	path := filepath.Join(tmp, profile+".frames")
+	argv := append(binostrCommand(), "encode", "--profile", profile, "-o", path, corpus)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = repoRoot
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("binostr encode --profile %s: %w", profile, err)
+	}
+	return readFrames(path)
+}
+
+// medianNsPerEvent runs pass once to warm up, then rounds times.
+func medianNsPerEvent(rounds, events int, pass func() error) (float64, error) {
+	if events == 0 {
+		return 0, fmt.Errorf("no events to time")
+	}
+	if err := pass(); err != nil {
+		return 0, err
+	}
+	times := make([]time.Duration, rounds)
+	for r := range times {
+		start := time.Now()
+		if err := pass(); err != nil {
+			return 0, err
+		}
+		times[r] = time.Since(start)
+	}
+	slices.Sort(times)
+	return float64(times[rounds/2].Nanoseconds()) / float64(events), nil
+}
+
+// benchGob is the Go-native reference (timing only): the corpus as one gob
+// stream of Event values, decoded with one Decoder per pass.
+func benchGob(jsonFrames [][]byte, rounds int) (float64, int, error) {
+	var stream bytes.Buffer
+	enc := gob.NewEncoder(&stream)
+	json := jsonCodec("json")
+	for _, f := range jsonFrames {
+		e, err := json.Decode(f)
+		if err != nil {
+			return 0, 0, err
+		}
+		if err := enc.Encode(e); err != nil {
+			return 0, 0, err
+		}
+	}
+	data := stream.Bytes()
+	n := len(jsonFrames)
+	ns, err := medianNsPerEvent(rounds, n, func() error {
+		dec := gob.NewDecoder(bytes.NewReader(data))
+		for i := 0; i < n; i++ {
+			var e Event
+			if err := dec.Decode(&e); err != nil {
+				return fmt.Errorf("gob record %d: %w", i, err)
+			}
+		}
+		return nil
+	})
+	return ns, n, err
+}

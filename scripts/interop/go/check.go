@@ -67,6 +67,16 @@ func runCheck(vectorsPath, outPath string) error {
 	if err := writeResult(outPath, out.Bytes()); err != nil {
 		return err
 	}
+	passed, fails := 0, 0
+	for _, r := range rows {
+		switch r.status {
+		case "ok", "known-difference":
+			passed++
+		case "fail":
+			fails++
+		}
+	}
+	fmt.Printf("go interop: %d passed, %d failed\n", passed, fails)
 	if failed {
 		return fmt.Errorf("interop checks failed (see FAIL lines)")
 	}
@@ -259,7 +269,10 @@ func binostrDecode(profile, path string) ([]string, string, error) {
 }
 
 func writeResult(rel string, data []byte) error {
-	path := filepath.Join(repoRoot, rel)
+	path := rel
+	if !filepath.IsAbs(rel) {
+		path = filepath.Join(repoRoot, rel)
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}

@@ -21,16 +21,17 @@ type avroEvent struct {
 	Sig       [64]byte `avro:"sig"`
 }
 
-// avroCodecs: hamba/avro as configured to write one block per array with a
-// plain count (our canonical form), and with its default configuration.
+// avroCodecs: hamba/avro configured to write one block per array with a
+// plain count (our canonical form) and to bound slice allocations, and
+// hamba/avro with its default configuration.
 func avroCodecs() []*Codec {
 	text, err := os.ReadFile(filepath.Join(repoRoot, "schemas", "event.avsc"))
 	if err != nil {
 		panic(err)
 	}
 	schema := avro.MustParse(string(text))
-	canonical := avro.Config{BlockLength: math.MaxInt32, DisableBlockSizeHeader: true}.Freeze()
-	configured := avroCodec(schema, canonical, "hamba/avro (BlockLength max, DisableBlockSizeHeader)")
+	canonical := avro.Config{BlockLength: math.MaxInt32, DisableBlockSizeHeader: true, MaxSliceAllocSize: 1 << 24}.Freeze()
+	configured := avroCodec(schema, canonical, "hamba/avro (one block per array, no byte size, MaxSliceAllocSize 16 MiB)")
 	dflt := avroCodec(schema, avro.DefaultConfig, "hamba/avro (default config)")
 	dflt.ExplainDiff = func(ours, goBytes []byte) (string, bool) {
 		e, err := dflt.Decode(goBytes)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"runtime/debug"
+	"strings"
 )
 
 // Codec is one Go library reading and writing one Binostr profile.
@@ -20,18 +21,18 @@ type Codec struct {
 }
 
 // PanicError is a panic inside a library, recovered by the harness.
-type PanicError struct{ Value any }
+type PanicError struct {
+	Value any
+	Where string
+}
 
-func (p *PanicError) Error() string { return fmt.Sprintf("panic: %v", p.Value) }
+func (p *PanicError) Error() string { return fmt.Sprintf("panic: %v (in %s)", p.Value, p.Where) }
 
 // SafeDecode runs Decode, turning a panic into a *PanicError.
 func (c *Codec) SafeDecode(b []byte) (ev *Event, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			ev, err = nil, &PanicError{r}
-			if debugPanics {
-				fmt.Printf("%s", debug.Stack())
-			}
+			ev, err = nil, &PanicError{Value: r, Where: panicSite(debug.Stack())}
 		}
 	}()
 	return c.Decode(b)
@@ -41,13 +42,35 @@ func (c *Codec) SafeDecode(b []byte) (ev *Event, err error) {
 func (c *Codec) SafeEncode(e *Event) (b []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			b, err = nil, &PanicError{r}
+			b, err = nil, &PanicError{Value: r, Where: panicSite(debug.Stack())}
 		}
 	}()
 	return c.Encode(e)
 }
 
-var debugPanics = false
+// panicSite is the function and file:line that panicked, from a stack.
+func panicSite(stack []byte) string {
+	lines := strings.Split(string(stack), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "panic(") && i+3 < len(lines) {
+			fn := lines[i+2]
+			if j := strings.LastIndex(fn, "("); j > 0 {
+				fn = fn[:j]
+			}
+			loc := strings.TrimSpace(lines[i+3])
+			if j := strings.LastIndex(loc, " +0x"); j > 0 {
+				loc = loc[:j]
+			}
+			if j := strings.Index(loc, "/pkg/mod/"); j >= 0 {
+				loc = loc[j+len("/pkg/mod/"):]
+			} else if j := strings.Index(loc, "/scripts/interop/go/"); j >= 0 {
+				loc = loc[j+1:]
+			}
+			return fn + " at " + loc
+		}
+	}
+	return "unknown"
+}
 
 // Unsupported names a profile with no Go library here, and why.
 type Unsupported struct{ Profile, Reason string }
