@@ -7,14 +7,20 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"syscall"
 	"time"
 )
 
 // runBench times each Go library decoding the framed corpus stream that
 // `binostr encode` writes for its profile: the median over rounds of one
-// pass over every record, divided by the record count.
+// pass over every record, divided by the record count. Time is the
+// process's CPU time (user + system, getrusage) with GOMAXPROCS 1, so that
+// other processes on a shared machine do not inflate it while the garbage
+// collector's work still counts.
 func runBench(corpus, outPath string, quick bool) error {
+	runtime.GOMAXPROCS(1)
 	if corpus == "" {
 		corpus = filepath.Join(repoRoot, "results", "corpus", "default", "selection.jsonl")
 	}
@@ -87,11 +93,18 @@ func medianNsPerEvent(rounds, events int, pass func() error) (float64, error) {
 	}
 	times := make([]time.Duration, rounds)
 	for r := range times {
-		start := time.Now()
+		start, err := cpuTime()
+		if err != nil {
+			return 0, err
+		}
 		if err := pass(); err != nil {
 			return 0, err
 		}
-		times[r] = time.Since(start)
+		end, err := cpuTime()
+		if err != nil {
+			return 0, err
+		}
+		times[r] = end - start
 	}
 	slices.Sort(times)
 	return float64(times[rounds/2].Nanoseconds()) / float64(events), nil
@@ -125,4 +138,13 @@ func benchGob(jsonFrames [][]byte, rounds int) (float64, int, error) {
 		return nil
 	})
 	return ns, n, err
+}
+
+// cpuTime is this process's user + system CPU time so far.
+func cpuTime() (time.Duration, error) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, err
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), nil
 }

@@ -11,7 +11,7 @@ import (
 
 type checkRow struct {
 	profile, library, version, status, reason string
-	vectors, decodeOK, reencode, rustDecodes    int
+	vectors, decodeOK, reencode, rustDecodes  int
 }
 
 func runCheck(vectorsPath, outPath string) error {

@@ -80,7 +80,7 @@ func cborCodec() *Codec {
 			return p.toEvent()
 		},
 		Encode: func(e *Event) ([]byte, error) { return em.Marshal(toPositional(e)) },
-		Note:   "default DecOptions: non-shortest heads and indefinite lengths are accepted",
+		Note:   "default DecOptions: non-shortest heads, indefinite lengths and a CBOR tag around the event are accepted",
 	}
 }
 

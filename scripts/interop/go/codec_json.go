@@ -69,7 +69,7 @@ func goNostrJSONCodec() *Codec {
 			}
 			return toNostr(e).MarshalJSON()
 		},
-		Note:   "easyjson skips unknown keys and does not check the id, pubkey or sig hex (the adapter does)",
+		Note: "easyjson skips unknown keys and does not check the id, pubkey or sig hex (the adapter does)",
 	}
 }
 
