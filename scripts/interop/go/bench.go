@@ -37,16 +37,32 @@ func runBench(corpus, outPath string, quick bool) error {
 	var out bytes.Buffer
 	out.WriteString("language,format,library,version,ns_per_event,events\n")
 	streams := map[string][][]byte{}
+	jsonFrames, err := encodeCorpus("json", corpus, tmp)
+	if err != nil {
+		return err
+	}
+	reference := make([]*Event, len(jsonFrames))
+	for i, f := range jsonFrames {
+		if reference[i], err = jsonCodec("json").Decode(f); err != nil {
+			return fmt.Errorf("corpus record %d: %w", i, err)
+		}
+	}
 	for _, c := range codecs() {
 		frames, ok := streams[c.Profile]
 		if !ok {
 			if frames, err = encodeCorpus(c.Profile, corpus, tmp); err != nil {
 				return err
 			}
+			if len(frames) != len(reference) {
+				return fmt.Errorf("%s: %d records, json has %d", c.Profile, len(frames), len(reference))
+			}
 			if limit > 0 && len(frames) > limit {
 				frames = frames[:limit]
 			}
 			streams[c.Profile] = frames
+		}
+		if err := corpusRoundTrip(c, frames, reference); err != nil {
+			return err
 		}
 		ns, err := medianNsPerEvent(rounds, len(frames), func() error {
 			for i, f := range frames {
@@ -147,4 +163,45 @@ func cpuTime() (time.Duration, error) {
 		return 0, err
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), nil
+}
+
+// corpusRoundTrip checks that the library decodes every timed record to the
+// corpus event (a timing of a wrong decoder means nothing) and reports how
+// many records it re-encodes to identical bytes.
+func corpusRoundTrip(c *Codec, frames [][]byte, reference []*Event) error {
+	same, explained := 0, 0
+	var firstOther string
+	for i, f := range frames {
+		e, err := c.SafeDecode(f)
+		if err != nil {
+			return fmt.Errorf("%s [%s] corpus record %d: %w", c.Profile, c.Library, i, err)
+		}
+		if !e.Equal(reference[i]) {
+			return fmt.Errorf("%s [%s] corpus record %d decodes to a different event", c.Profile, c.Library, i)
+		}
+		re, err := c.SafeEncode(e)
+		switch {
+		case err == nil && bytes.Equal(re, f):
+			same++
+		case err != nil && explainEncode(c, e, err, nil):
+			explained++
+		case err == nil:
+			if _, ok := explain(c, f, re); ok {
+				explained++
+				continue
+			}
+			fallthrough
+		default:
+			if firstOther == "" {
+				firstOther = fmt.Sprintf("record %d: %v", i, err)
+			}
+		}
+	}
+	fmt.Printf("%-15s %-55s corpus: %d decode to the corpus event, %d re-encode identically, %d differ as documented",
+		c.Profile, c.Library, len(frames), same, explained)
+	if firstOther != "" {
+		fmt.Printf(", %d other (first: %s)", len(frames)-same-explained, firstOther)
+	}
+	fmt.Println()
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"unicode/utf8"
 
 	"github.com/nbd-wtf/go-nostr"
 )
@@ -43,12 +44,36 @@ func jsonCodec(profile string) *Codec {
 // explainLineSeparators: encoding/json always writes U+2028 and U+2029 as
 // \u2028 and \u2029 (for JavaScript), where NIP-01 and serde_json write them raw.
 func explainLineSeparators(ours, goBytes []byte) (string, bool) {
-	raw := bytes.ReplaceAll(goBytes, []byte(`\u2028`), []byte("\u2028"))
-	raw = bytes.ReplaceAll(raw, []byte(`\u2029`), []byte("\u2029"))
-	if bytes.Equal(raw, ours) {
+	raw, escaped := unescapeExtra(goBytes)
+	if bytes.Equal(raw, ours) && escaped[0x2028]+escaped[0x2029] > 0 && escaped['<']+escaped['>']+escaped['&'] == 0 {
 		return `writes U+2028/U+2029 as \u2028/\u2029 (JavaScript-safe), NIP-01 writes them raw`, true
 	}
 	return "", false
+}
+
+// unescapeExtra undoes the \uXXXX escapes that NIP-01 JSON never writes
+// (<, >, &, U+2028, U+2029) and counts them per character.
+func unescapeExtra(b []byte) ([]byte, map[rune]int) {
+	extra := map[string]rune{`\u003c`: '<', `\u003e`: '>', `\u0026`: '&', `\u2028`: 0x2028, `\u2029`: 0x2029}
+	counts := map[rune]int{}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			out = append(out, b[i])
+			continue
+		}
+		if i+6 <= len(b) {
+			if r, ok := extra[string(b[i:i+6])]; ok {
+				counts[r]++
+				out = utf8.AppendRune(out, r)
+				i += 5
+				continue
+			}
+		}
+		out = append(out, b[i], b[i+1]) // any other escape, kept as written
+		i++
+	}
+	return out, counts
 }
 
 // goNostrJSONCodec is go-nostr's own (easyjson) Event JSON.
@@ -100,8 +125,9 @@ func toNostr(e *Event) *nostr.Event {
 }
 
 // explainKeyOrder: go-nostr writes "kind" first (kind, id, pubkey,
-// created_at, tags, content, sig); with the keys put back in NIP-01 order and
-// every value's bytes kept as written, the bytes must equal ours.
+// created_at, tags, content, sig) and escapes <, > and & as \u003c, \u003e,
+// \u0026. With the keys in NIP-01 order and those escapes undone, the bytes
+// must equal ours.
 func explainKeyOrder(ours, goBytes []byte) (string, bool) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(goBytes, &fields); err != nil || len(fields) != 7 {
@@ -114,8 +140,13 @@ func explainKeyOrder(ours, goBytes []byte) (string, bool) {
 		buf.Write(fields[k])
 	}
 	buf.WriteString("}")
-	if bytes.Equal(buf.Bytes(), ours) {
-		return `writes the keys in the order kind, id, pubkey, created_at, tags, content, sig (NIP-01: id first); values byte-identical`, true
+	raw, escaped := unescapeExtra(buf.Bytes())
+	switch {
+	case bytes.Equal(buf.Bytes(), ours):
+		return "writes the keys in the order kind, id, pubkey, created_at, tags, content, sig (NIP-01: id first)", true
+	case bytes.Equal(raw, ours) && escaped[0x2028]+escaped[0x2029] == 0:
+		return "writes the keys in the order kind, id, pubkey, created_at, tags, content, sig, " +
+			`and <, >, & as \u003c, \u003e, \u0026 (NIP-01 writes them raw)`, true
 	}
 	return "", false
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -94,6 +95,27 @@ func goNostrBinaryCodec() *Codec {
 			return fromNostr(&n)
 		},
 		Encode: func(e *Event) ([]byte, error) { return nostrbinary.Marshal(toNostr(e)) },
+		ExplainEncodeError: func(e *Event, err error) (string, bool) {
+			var p *PanicError
+			if !errors.As(err, &p) {
+				return "", false
+			}
+			// hybrid.go allocates 136 + len(content) + 65536 + 40·len(tags)
+			// bytes and writes n_tags, then per tag 1 + per item 3 + len
+			// (its cursor quirk), then keeps one byte more.
+			need := 136 + len(e.Content) + 2 + 1
+			for _, t := range e.Tags {
+				need++
+				for _, item := range t {
+					need += 3 + len(item)
+				}
+			}
+			if need <= 136+len(e.Content)+65536+40*len(e.Tags) {
+				return "", false
+			}
+			return "Marshal panics (slice bounds out of range): its fixed 136 + content + 65536 + 40·n_tags byte buffer " +
+				"is too small for this tag section (documented in src/profiles/gonostr_binary.rs)", true
+		},
 		Note: "upstream Unmarshal recovers its own index panics into errors, ignores trailing bytes " +
 			"and does not validate UTF-8; Marshal panics (index out of range) when the tag section outgrows its fixed buffer",
 	}

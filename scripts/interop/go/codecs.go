@@ -16,6 +16,9 @@ type Codec struct {
 	// ExplainDiff, when set, says why Go's bytes for an event differ from
 	// ours in a known, documented way (ok=false: the difference is not that).
 	ExplainDiff func(ours, goBytes []byte) (reason string, ok bool)
+	// ExplainEncodeError, when set, says why encoding an event our profile
+	// represents fails in the Go library, when that is a documented defect.
+	ExplainEncodeError func(e *Event, err error) (reason string, ok bool)
 	// Note is reported with the results (what the adapter adds or lacks).
 	Note string
 }
