@@ -141,12 +141,15 @@ func explainKeyOrder(ours, goBytes []byte) (string, bool) {
 	}
 	buf.WriteString("}")
 	raw, escaped := unescapeExtra(buf.Bytes())
-	switch {
-	case bytes.Equal(buf.Bytes(), ours):
-		return "writes the keys in the order kind, id, pubkey, created_at, tags, content, sig (NIP-01: id first)", true
-	case bytes.Equal(raw, ours) && escaped[0x2028]+escaped[0x2029] == 0:
-		return "writes the keys in the order kind, id, pubkey, created_at, tags, content, sig, " +
-			`and <, >, & as \u003c, \u003e, \u0026 (NIP-01 writes them raw)`, true
+	if !bytes.Equal(raw, ours) {
+		return "", false
 	}
-	return "", false
+	why := "writes the keys in the order kind, id, pubkey, created_at, tags, content, sig (NIP-01: id first)"
+	if escaped['<']+escaped['>']+escaped['&'] > 0 {
+		why += `; writes <, >, & as \u003c, \u003e, \u0026`
+	}
+	if escaped[0x2028]+escaped[0x2029] > 0 {
+		why += `; writes U+2028/U+2029 as \u2028/\u2029`
+	}
+	return why, true
 }

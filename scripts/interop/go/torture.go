@@ -68,8 +68,9 @@ func tortureFile(self string, codec int, path string) (*tortureCounts, error) {
 	}
 	names := caseNames(strings.TrimSuffix(path, ".frames")+".names", len(frames))
 	t := &tortureCounts{cases: len(frames)}
+	perKind := map[string]int{}
 	example := func(kind string, i int, detail string) {
-		if len(t.examples) < 3 {
+		if perKind[kind]++; perKind[kind] <= 2 {
 			t.examples = append(t.examples, fmt.Sprintf("%s %s: %s", kind, names[i], detail))
 		}
 	}
