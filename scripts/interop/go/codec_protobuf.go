@@ -16,40 +16,22 @@ func protobufCodec() *Codec {
 			if err := proto.Unmarshal(b, &m); err != nil {
 				return nil, err
 			}
-			if m.Kind > 0xffff {
-				return nil, fmt.Errorf("kind %d above 65535", m.Kind)
-			}
-			e := &Event{CreatedAt: m.CreatedAt, Kind: uint16(m.Kind), Content: m.Content,
-				Tags: make([][]string, len(m.Tags))}
-			if err := setFixed("id", e.ID[:], m.Id); err != nil {
-				return nil, err
-			}
-			if err := setFixed("pubkey", e.PubKey[:], m.Pubkey); err != nil {
-				return nil, err
-			}
-			if err := setFixed("sig", e.Sig[:], m.Sig); err != nil {
-				return nil, err
-			}
+			p := positional{ID: m.Id, PubKey: m.Pubkey, Sig: m.Sig, CreatedAt: m.CreatedAt,
+				Kind: uint64(m.Kind), Content: m.Content, Tags: make([][]any, len(m.Tags))}
 			for i, t := range m.Tags {
-				e.Tags[i] = make([]string, len(t.Values))
+				p.Tags[i] = make([]any, len(t.Values))
 				for j, v := range t.Values {
-					var s string
-					var err error
 					switch x := v.Value.(type) {
 					case *pb.TagValue_Hex:
-						s, err = tagValue(x.Hex)
+						p.Tags[i][j] = x.Hex
 					case *pb.TagValue_Text:
-						s = x.Text
+						p.Tags[i][j] = x.Text
 					default:
-						err = fmt.Errorf("tag value with no member set")
+						return nil, fmt.Errorf("tag %d value %d: no member set", i, j)
 					}
-					if err != nil {
-						return nil, fmt.Errorf("tag %d value %d: %w", i, j, err)
-					}
-					e.Tags[i][j] = s
 				}
 			}
-			return e, nil
+			return p.toEvent()
 		},
 		Encode: func(e *Event) ([]byte, error) {
 			m := &pb.Event{Id: e.ID[:], Pubkey: e.PubKey[:], CreatedAt: e.CreatedAt, Kind: uint32(e.Kind),
