@@ -104,6 +104,12 @@ func checkCodec(c *Codec, vs *Vectors, tmp string) (checkRow, []string, error) {
 			continue
 		}
 		row.vectors++
+		if c.Limit != nil {
+			if why, ok := c.Limit(want); ok {
+				known[why]++
+				continue
+			}
+		}
 		ours := mustHex(*enc)
 		got, err := c.SafeDecode(ours)
 		switch {
@@ -156,7 +162,7 @@ func checkCodec(c *Codec, vs *Vectors, tmp string) (checkRow, []string, error) {
 	}
 
 	for why, n := range known {
-		notes = append(notes, fmt.Sprintf("%d re-encodings differ as documented: %s", n, why))
+		notes = append(notes, fmt.Sprintf("%d vectors differ as documented: %s", n, why))
 	}
 	if rejected := len(goRecords) - row.rustDecodes; rejected > 0 && len(problems) == 0 {
 		notes = append(notes, fmt.Sprintf("Rust rejects %d of Go's records, all of them ones that differ as documented", rejected))

@@ -94,6 +94,9 @@ func goNostrJSONCodec() *Codec {
 			}
 			return toNostr(e).MarshalJSON()
 		},
+		Limit: func(e *Event) (string, bool) {
+			return "created_at above 2^63-1: nostr.Timestamp is an int64", e.CreatedAt > math.MaxInt64
+		},
 		Note: "easyjson skips unknown keys and does not check the id, pubkey or sig hex (the adapter does)",
 	}
 }
