@@ -89,10 +89,11 @@ func goNostrJSONCodec() *Codec {
 		},
 		ExplainDiff: explainKeyOrder,
 		Encode: func(e *Event) ([]byte, error) {
-			if e.CreatedAt > math.MaxInt64 {
-				return nil, fmt.Errorf("created_at above int64 (nostr.Timestamp)")
+			n, err := toNostr(e)
+			if err != nil {
+				return nil, err
 			}
-			return toNostr(e).MarshalJSON()
+			return n.MarshalJSON()
 		},
 		Limit: func(e *Event) (string, bool) {
 			return "created_at above 2^63-1: nostr.Timestamp is an int64", e.CreatedAt > math.MaxInt64
@@ -117,14 +118,18 @@ func fromNostr(n *nostr.Event) (*Event, error) {
 	return j.toEvent()
 }
 
-func toNostr(e *Event) *nostr.Event {
+// toNostr converts to go-nostr's Event, whose created_at is an int64.
+func toNostr(e *Event) (*nostr.Event, error) {
+	if e.CreatedAt > math.MaxInt64 {
+		return nil, fmt.Errorf("created_at %d above nostr.Timestamp (int64)", e.CreatedAt)
+	}
 	j := e.toJSONShape()
 	tags := make(nostr.Tags, len(e.Tags))
 	for i, t := range e.Tags {
 		tags[i] = nostr.Tag(t)
 	}
 	return &nostr.Event{ID: j.ID, PubKey: j.PubKey, CreatedAt: nostr.Timestamp(e.CreatedAt),
-		Kind: int(e.Kind), Tags: tags, Content: e.Content, Sig: j.Sig}
+		Kind: int(e.Kind), Tags: tags, Content: e.Content, Sig: j.Sig}, nil
 }
 
 // explainKeyOrder: go-nostr writes "kind" first (kind, id, pubkey,

@@ -75,48 +75,86 @@ func thriftCodec() *Codec {
 	}
 }
 
-// goNostrBinaryCodec is the Go original of gonostr-binary: go-nostr v0.32.0
-// binary.Marshal / binary.Unmarshal (removed from later go-nostr releases).
-func goNostrBinaryCodec() *Codec {
-	return &Codec{
+// goNostrBinaryCodecs are the Go originals of gonostr-binary: go-nostr
+// v0.32.0 binary.Marshal/Unmarshal (hybrid.go) and MarshalBinary/
+// UnmarshalBinary (binary.go, same layout, no limit checks), removed from
+// later go-nostr releases.
+func goNostrBinaryCodecs() []*Codec {
+	hybrid := &Codec{
 		Profile: "gonostr-binary", Library: "go-nostr binary (Marshal/Unmarshal)", Module: "github.com/nbd-wtf/go-nostr",
 		Decode: func(b []byte) (*Event, error) {
 			var n nostr.Event
 			if err := nostrbinary.Unmarshal(b, &n); err != nil {
 				return nil, err
 			}
-			// Unmarshal's strings alias the input (unsafe.String): copy them.
-			n.Content = strings.Clone(n.Content)
-			for _, t := range n.Tags {
-				for i := range t {
-					t[i] = strings.Clone(t[i])
-				}
-			}
-			return fromNostr(&n)
+			return fromAliasedNostr(&n)
 		},
-		Encode: func(e *Event) ([]byte, error) { return nostrbinary.Marshal(toNostr(e)) },
-		ExplainEncodeError: func(e *Event, err error) (string, bool) {
-			var p *PanicError
-			if !errors.As(err, &p) {
-				return "", false
+		Encode: func(e *Event) ([]byte, error) {
+			n, err := toNostr(e)
+			if err != nil {
+				return nil, err
 			}
-			// hybrid.go allocates 136 + len(content) + 65536 + 40·len(tags)
-			// bytes and writes n_tags, then per tag 1 + per item 3 + len
-			// (its cursor quirk), then keeps one byte more.
-			need := 136 + len(e.Content) + 2 + 1
-			for _, t := range e.Tags {
-				need++
-				for _, item := range t {
-					need += 3 + len(item)
-				}
-			}
-			if need <= 136+len(e.Content)+65536+40*len(e.Tags) {
-				return "", false
-			}
-			return "Marshal panics (slice bounds out of range): its fixed 136 + content + 65536 + 40·n_tags byte buffer " +
-				"is too small for this tag section (documented in src/profiles/gonostr_binary.rs)", true
+			return nostrbinary.Marshal(n)
 		},
+		ExplainEncodeError: bufferOverflow("Marshal", 40),
 		Note: "upstream Unmarshal recovers its own index panics into errors, ignores trailing bytes " +
 			"and does not validate UTF-8; Marshal panics (index out of range) when the tag section outgrows its fixed buffer",
+	}
+	lean := &Codec{
+		Profile: "gonostr-binary", Library: "go-nostr binary (MarshalBinary/UnmarshalBinary)", Module: "github.com/nbd-wtf/go-nostr",
+		Decode: func(b []byte) (*Event, error) {
+			var be nostrbinary.Event
+			if err := nostrbinary.UnmarshalBinary(b, &be); err != nil {
+				return nil, err
+			}
+			return fromAliasedNostr(be.ToNormalEvent())
+		},
+		Encode: func(e *Event) ([]byte, error) {
+			n, err := toNostr(e)
+			if err != nil {
+				return nil, err
+			}
+			return nostrbinary.MarshalBinary(nostrbinary.BinaryEvent(n)), nil
+		},
+		ExplainEncodeError: bufferOverflow("MarshalBinary", 0),
+		Note: "MarshalBinary checks no limits: lengths and counts are truncated to u16/u8 without an error; " +
+			"it panics when the tag section outgrows its fixed buffer",
+	}
+	return []*Codec{hybrid, lean}
+}
+
+// fromAliasedNostr copies an event whose strings alias the input
+// (go-nostr's decoders use unsafe.String).
+func fromAliasedNostr(n *nostr.Event) (*Event, error) {
+	n.Content = strings.Clone(n.Content)
+	for _, t := range n.Tags {
+		for i := range t {
+			t[i] = strings.Clone(t[i])
+		}
+	}
+	return fromNostr(n)
+}
+
+// bufferOverflow explains the panic of go-nostr's encoders, which allocate
+// 136 + len(content) + 65536 + perTag·len(tags) bytes and write n_tags, then
+// per tag 1 + per item 3 + len (the cursor quirk), then keep one byte more.
+func bufferOverflow(fn string, perTag int) func(e *Event, err error) (string, bool) {
+	return func(e *Event, err error) (string, bool) {
+		var p *PanicError
+		if !errors.As(err, &p) {
+			return "", false
+		}
+		need := 136 + len(e.Content) + 2 + 1
+		for _, t := range e.Tags {
+			need++
+			for _, item := range t {
+				need += 3 + len(item)
+			}
+		}
+		if need <= 136+len(e.Content)+65536+perTag*len(e.Tags) {
+			return "", false
+		}
+		return fmt.Sprintf("%s panics (slice bounds out of range): its fixed 136 + content + 65536 + %d·n_tags byte buffer "+
+			"is too small for this tag section (documented in src/profiles/gonostr_binary.rs)", fn, perTag), true
 	}
 }

@@ -89,7 +89,8 @@ func codecs() []*Codec {
 		cborCodec(), msgpackCodec(), protobufCodec(), flatbuffersCodec(),
 	}
 	all = append(all, avroCodecs()...)
-	return append(all, bsonCodec(), thriftCodec(), goNostrBinaryCodec())
+	all = append(all, bsonCodec(), thriftCodec())
+	return append(all, goNostrBinaryCodecs()...)
 }
 
 var unsupported = []Unsupported{
