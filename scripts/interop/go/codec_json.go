@@ -45,16 +45,19 @@ func jsonCodec(profile string) *Codec {
 // \u2028 and \u2029 (for JavaScript), where NIP-01 and serde_json write them raw.
 func explainLineSeparators(ours, goBytes []byte) (string, bool) {
 	raw, escaped := unescapeExtra(goBytes)
-	if bytes.Equal(raw, ours) && escaped[0x2028]+escaped[0x2029] > 0 && escaped['<']+escaped['>']+escaped['&'] == 0 {
+	if bytes.Equal(raw, ours) && escaped[0x2028]+escaped[0x2029] > 0 &&
+		escaped['<']+escaped['>']+escaped['&']+escaped['\b']+escaped['\f'] == 0 {
 		return `writes U+2028/U+2029 as \u2028/\u2029 (JavaScript-safe), NIP-01 writes them raw`, true
 	}
 	return "", false
 }
 
-// unescapeExtra undoes the \uXXXX escapes that NIP-01 JSON never writes
-// (<, >, &, U+2028, U+2029) and counts them per character.
+// unescapeExtra rewrites the escapes that NIP-01 JSON never writes into
+// its own form (<, >, &, U+2028 and U+2029 raw; \b and \f short) and
+// counts them per character.
 func unescapeExtra(b []byte) ([]byte, map[rune]int) {
-	extra := map[string]rune{`\u003c`: '<', `\u003e`: '>', `\u0026`: '&', `\u2028`: 0x2028, `\u2029`: 0x2029}
+	extra := map[string]rune{`\u003c`: '<', `\u003e`: '>', `\u0026`: '&', `\u2028`: 0x2028, `\u2029`: 0x2029,
+		`\u0008`: '\b', `\u000c`: '\f'}
 	counts := map[rune]int{}
 	out := make([]byte, 0, len(b))
 	for i := 0; i < len(b); i++ {
@@ -65,7 +68,14 @@ func unescapeExtra(b []byte) ([]byte, map[rune]int) {
 		if i+6 <= len(b) {
 			if r, ok := extra[string(b[i:i+6])]; ok {
 				counts[r]++
-				out = utf8.AppendRune(out, r)
+				switch r {
+				case '\b':
+					out = append(out, `\b`...)
+				case '\f':
+					out = append(out, `\f`...)
+				default:
+					out = utf8.AppendRune(out, r)
+				}
 				i += 5
 				continue
 			}
@@ -158,6 +168,9 @@ func explainKeyOrder(ours, goBytes []byte) (string, bool) {
 	}
 	if escaped[0x2028]+escaped[0x2029] > 0 {
 		why += `; writes U+2028/U+2029 as \u2028/\u2029`
+	}
+	if escaped['\b']+escaped['\f'] > 0 {
+		why += `; writes \b and \f as \u0008 and \u000c`
 	}
 	return why, true
 }
