@@ -5,6 +5,7 @@
 //! | module | role |
 //! |---|---|
 //! | [`cli`] | the `binostr` command line |
+//! | [`vectors`] | interop vectors: signed events with their bytes under every profile |
 //! | [`torture`] | the robustness suite: hostile inputs, isolated runs, outcome tables |
 //! | [`mod@bench`] | measurements over the registry (sizes) |
 //! | [`corpus`] | import, audit, generation, calibration and seeded selection of event corpora |
@@ -22,5 +23,6 @@ pub mod model;
 pub mod profiles;
 pub mod torture;
 pub mod validate;
+pub mod vectors;
 
 pub use model::{Event, EventRef};
