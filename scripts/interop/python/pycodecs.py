@@ -10,6 +10,7 @@ lowercase hex travels as bytes; everything else as text.
 import io
 import json
 import os
+import re
 import struct
 import sys
 from importlib import metadata
@@ -21,7 +22,7 @@ GEN_DIR = os.environ.get(
     "BINOSTR_INTEROP_GEN",
     os.path.join(os.path.expanduser("~"), ".cache", "binostr-interop", "python-gen"),
 )
-HEXDIGITS = frozenset("0123456789abcdef")
+LOWER_HEX = re.compile(r"(?:[0-9a-f]{2})+")
 FIELDS = ("id", "pubkey", "created_at", "kind", "tags", "content", "sig")
 
 
@@ -30,7 +31,7 @@ class Malformed(ValueError):
 
 
 def is_lower_hex(s):
-    return len(s) > 0 and len(s) % 2 == 0 and all(c in HEXDIGITS for c in s)
+    return LOWER_HEX.fullmatch(s) is not None
 
 
 def pack_value(v):
@@ -183,10 +184,13 @@ class Json(Codec):
 class Cbor2(Codec):
     profile, library, dist = "cbor-packed", "cbor2", "cbor2"
 
-    def decode(self, b):
+    def native(self, b):
         import cbor2
 
-        return from_positional(cbor2.loads(b))
+        return cbor2.loads(b)
+
+    def decode(self, b):
+        return from_positional(self.native(b))
 
     def encode(self, e):
         import cbor2
@@ -202,18 +206,21 @@ class DagCbor(Codec):
     def __init__(self, library):
         self.library = self.dist = library
 
-    def decode(self, b):
+    def native(self, b):
         if self.library == "cbrrr":
             import cbrrr
 
-            return from_positional(cbrrr.decode_dag_cbor(bytes(b)))
+            return cbrrr.decode_dag_cbor(bytes(b))
         if self.library == "libipld":
             import libipld
 
-            return from_positional(libipld.decode_dag_cbor(bytes(b)))
+            return libipld.decode_dag_cbor(bytes(b))
         import dag_cbor
 
-        return from_positional(dag_cbor.decode(bytes(b)))
+        return dag_cbor.decode(bytes(b))
+
+    def decode(self, b):
+        return from_positional(self.native(b))
 
     def encode(self, e):
         if self.library == "cbrrr":
