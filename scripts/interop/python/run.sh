@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # The Python interop harness: setup (idempotent), checks, timing, torture.
 #   scripts/interop/python/run.sh [--quick]
-# Writes results/interop/{checks-python,python,torture-python}.csv.
+# Writes results/interop/{checks-python,python,torture-python}.csv (--quick: under $TMPDIR).
 # BINOSTR_BIN: the Rust CLI (default: a release build via cargo).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 quick=()
-[[ "${1:-}" == "--quick" ]] && quick=(--quick)
+out="$root/results/interop"
+if [[ "${1:-}" == "--quick" ]]; then
+  # CI mode: fewer events and cases; results go beside, not over, the committed ones.
+  quick=(--quick)
+  out="${BINOSTR_INTEROP_OUT:-${TMPDIR:-/tmp}/binostr-interop-quick}"
+fi
 py="$("$here/setup.sh")"
 if [[ -z "${BINOSTR_BIN:-}" ]]; then
   (cd "$root" && cargo build --release -q --bin binostr)
@@ -22,7 +27,7 @@ cases="${TMPDIR:-/tmp}/binostr-interop-torture"
 rm -rf "$cases"
 "$BINOSTR_BIN" torture generate --mutations 0 "$cases" >/dev/null
 status=0
-"$py" "$here/interop.py" check || status=1
-"$py" "$here/interop.py" timing --selection "$selection" "${quick[@]}" || status=1
-"$py" "$here/interop.py" torture --cases "$cases" "${quick[@]}" || status=1
+"$py" "$here/interop.py" check --out "$out/checks-python.csv" || status=1
+"$py" "$here/interop.py" timing --selection "$selection" --out "$out/python.csv" "${quick[@]}" || status=1
+"$py" "$here/interop.py" torture --cases "$cases" --out "$out/torture-python.csv" "${quick[@]}" || status=1
 exit "$status"
