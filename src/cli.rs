@@ -124,6 +124,17 @@ enum Command {
     /// The signed results manifest of a campaign: create it, verify it.
     #[command(subcommand)]
     Manifest(ManifestCommand),
+    /// Write the interop vectors (signed events with their bytes under every
+    /// enabled profile), or check a file against them.
+    Vectors {
+        /// Output file (default: standard output).
+        #[arg(short, long, value_name = "FILE", conflicts_with = "check")]
+        output: Option<PathBuf>,
+        /// Exit non-zero, naming the first difference, when FILE differs
+        /// from the generated vectors.
+        #[arg(long, value_name = "FILE")]
+        check: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -460,6 +471,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Sizes { json, all, inputs } => run_sizes(json, all, &inputs),
         Command::Torture(t) => run_torture(t),
         Command::Manifest(m) => run_manifest(m),
+        Command::Vectors { output, check } => run_vectors(output.as_deref(), check.as_deref()),
     }
 }
 
@@ -531,6 +543,26 @@ fn run_manifest(command: ManifestCommand) -> Result<()> {
             );
             Ok(())
         }
+    }
+}
+
+fn run_vectors(output: Option<&Path>, check: Option<&Path>) -> Result<()> {
+    let text = crate::vectors::render(&crate::vectors::vectors());
+    if let Some(path) = check {
+        let found = fs::read_to_string(path).with_context(|| path.display().to_string())?;
+        crate::vectors::check(&found, &text).with_context(|| {
+            format!(
+                "{} differs from the generated vectors (regenerate with `binostr vectors -o {}`)",
+                path.display(),
+                path.display()
+            )
+        })?;
+        println!("{}: up to date", path.display());
+        return Ok(());
+    }
+    match output {
+        Some(path) => write_atomically(path, text.as_bytes()),
+        None => Ok(io::stdout().lock().write_all(text.as_bytes())?),
     }
 }
 

@@ -5,6 +5,7 @@
 //! | module | role |
 //! |---|---|
 //! | [`cli`] | the `binostr` command line |
+//! | [`vectors`] | interop vectors: signed events with their bytes under every profile |
 //! | [`torture`] | the robustness suite: hostile inputs, isolated runs, outcome tables |
 //! | [`mod@bench`] | measurements over the registry (sizes) |
 //! | [`manifest`] | the signed results manifest: SHA-256 of every result file, a BIP-340-signed Nostr event, offline verification |
@@ -25,5 +26,6 @@ pub mod model;
 pub mod profiles;
 pub mod torture;
 pub mod validate;
+pub mod vectors;
 
 pub use model::{Event, EventRef};

@@ -218,7 +218,7 @@ impl Ctx {
 }
 
 /// secret = SHA-256(key ‖ role ‖ index ‖ attempt), the first valid one.
-fn derive_keypair(key: &[u8; 32], role: &str, index: u32) -> Keypair {
+pub fn derive_keypair(key: &[u8; 32], role: &str, index: u32) -> Keypair {
     (0u32..)
         .find_map(|attempt| {
             let mut m = key.to_vec();
