@@ -23,7 +23,8 @@ use crate::bench::probe::PROBED;
 use crate::bench::timing::Settings;
 use crate::bench::workload::{self, Fixture, Subset, Workload};
 use crate::codec::{Limits, Profile};
-use crate::corpus::{audit, generate, select};
+use crate::corpus::{audit, select};
+use crate::files::write_atomically;
 use crate::model::Event;
 use crate::profiles;
 
@@ -554,9 +555,9 @@ fn prepare_corpus(opts: &Options, dir: &Path) -> Result<(Vec<Event>, CorpusRecor
         limits: Limits::default(),
         progress: true,
     };
-    let mut accepted = Vec::new();
     let (events, seed, source, report) = match &opts.corpus {
         Some(path) => {
+            let mut accepted = Vec::new();
             let report =
                 audit::audit_paths(std::slice::from_ref(path), &options, |e| accepted.push(e))?;
             let name = path.file_name().map_or_else(
@@ -567,18 +568,9 @@ fn prepare_corpus(opts: &Options, dir: &Path) -> Result<(Vec<Event>, CorpusRecor
         }
         None => {
             let (count, pick) = opts.generate.unwrap_or(opts.profile.default_corpus());
-            let generated = generate::generate(opts.seed, count);
             let gen_path = corpus_cache(opts).with_file_name("generated.jsonl");
-            std::fs::create_dir_all(gen_path.parent().expect("has parent"))?;
-            let mut f = std::io::BufWriter::new(std::fs::File::create(&gen_path)?);
-            generate::write_jsonl(&generated, &mut f)?;
-            drop(f);
-            let report = audit::audit_paths(std::slice::from_ref(&gen_path), &options, |e| {
-                accepted.push(e)
-            })?;
-            if report.accepted != count as u64 {
-                bail!("the generator produced events that fail the audit");
-            }
+            let (accepted, report) =
+                crate::corpus::generate_audited(opts.seed, count, &gen_path, &options)?;
             let (selected, record) = select::select(accepted, opts.seed, pick)?;
             write_atomically(
                 &dir.join("corpus").join("selection.json"),
@@ -596,10 +588,7 @@ fn prepare_corpus(opts: &Options, dir: &Path) -> Result<(Vec<Event>, CorpusRecor
         &(serde_json::to_string_pretty(&report)? + "\n"),
     )?;
     let corpus_path = corpus_cache(opts);
-    std::fs::create_dir_all(corpus_path.parent().expect("has parent"))?;
-    let mut f = std::io::BufWriter::new(std::fs::File::create(&corpus_path)?);
-    generate::write_jsonl(&events, &mut f)?;
-    drop(f);
+    crate::files::write_jsonl_atomically(&corpus_path, &events)?;
     let record = CorpusRecord {
         fingerprint: crate::corpus::fingerprint(events.iter().map(|e| &e.id)),
         count: events.len(),
@@ -660,14 +649,6 @@ pub fn load_fixture(path: &Path, profiles: &[&'static Profile]) -> Result<Fixtur
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     serde_json::from_slice(&bytes).with_context(|| format!("parsing {}", path.display()))
-}
-
-/// Writes `text` to a temporary file beside `path` and renames it.
-pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
-    let tmp = path.with_extension("partial");
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
-    Ok(())
 }
 
 fn progress_bar(len: u64) -> indicatif::ProgressBar {

@@ -1,7 +1,7 @@
 //! The `binostr` command line (clap). Errors are one line on stderr and a
 //! non-zero exit, never a panic.
 
-use std::fs::{self, File};
+use std::fs;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::campaign::{self, CampaignProfile};
 use crate::corpus::audit::{self, AuditOptions, AuditReport, Input};
 use crate::corpus::{calibrate, generate, select, source};
+use crate::files::{write_atomically, write_jsonl_atomically};
 use crate::model::{Event, hex};
 use crate::validate::Limits;
 
@@ -495,7 +496,7 @@ fn run_manifest(command: ManifestCommand) -> Result<()> {
                 eprintln!("warning: {w}");
             }
             write_atomically(&signed.manifest_path, &signed.manifest_bytes)?;
-            write_atomically(&signed.event_path, &signed.event_bytes())?;
+            write_atomically(&signed.event_path, signed.event_bytes())?;
             let pubkey = signing_key.pubkey();
             println!(
                 "manifest {} ({} files)",
@@ -890,18 +891,12 @@ fn run_corpus(command: CorpusCommand) -> Result<()> {
 fn run_default(seed: u64, count: usize, select_count: usize, outdir: &Path) -> Result<()> {
     fs::create_dir_all(outdir).with_context(|| format!("creating {}", outdir.display()))?;
     let corpus_path = outdir.join("corpus.jsonl");
-    let events = generate::generate(seed, count);
-    write_jsonl_atomically(&corpus_path, &events)?;
+    let options = LimitArgs::default_options();
+    let (accepted, report) = crate::corpus::generate_audited(seed, count, &corpus_path, &options)?;
     println!(
         "generated {count} events (seed {seed}) -> {}",
         corpus_path.display()
     );
-
-    let mut accepted = Vec::new();
-    let options = LimitArgs::default_options();
-    let report = audit::audit_paths(std::slice::from_ref(&corpus_path), &options, |e| {
-        accepted.push(e)
-    })?;
     let audit_path = outdir.join("audit.json");
     write_atomically(
         &audit_path,
@@ -909,13 +904,6 @@ fn run_default(seed: u64, count: usize, select_count: usize, outdir: &Path) -> R
     )?;
     print!("{}", render_audit(&report));
     println!("audit report -> {}", audit_path.display());
-    if report.accepted != count as u64 {
-        bail!(
-            "the generator produced {} events that failed the audit; see {}",
-            count as u64 - report.accepted,
-            audit_path.display()
-        );
-    }
     let selection_path = outdir.join("selection.jsonl");
     let record = select_and_write(accepted, seed, select_count, &selection_path)?;
     print_selection(&record, &selection_path);
@@ -1029,29 +1017,4 @@ fn render_audit(report: &AuditReport) -> String {
         );
     }
     s
-}
-
-fn write_jsonl_atomically(path: &Path, events: &[Event]) -> Result<()> {
-    let mut buf = Vec::new();
-    generate::write_jsonl(events, &mut buf)?;
-    write_atomically(path, &buf)
-}
-
-/// Writes `data` to a temporary file beside `path`, then renames it over.
-pub fn write_atomically(path: &Path, data: &[u8]) -> Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    let mut tmp = path.as_os_str().to_os_string();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let mut file =
-        BufWriter::new(File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?);
-    file.write_all(data)?;
-    file.into_inner()
-        .map_err(|e| e.into_error())?
-        .sync_all()
-        .with_context(|| format!("writing {}", tmp.display()))?;
-    fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
-    Ok(())
 }

@@ -14,6 +14,29 @@ pub mod import;
 pub mod select;
 pub mod source;
 
+/// Generates `count` events from `seed`, writes them to `path` as JSON Lines
+/// and audits that file; returns the accepted events and the report. Every
+/// generated event must pass the audit.
+pub fn generate_audited(
+    seed: u64,
+    count: usize,
+    path: &std::path::Path,
+    options: &audit::AuditOptions,
+) -> anyhow::Result<(Vec<crate::model::Event>, audit::AuditReport)> {
+    let events = generate::generate(seed, count);
+    crate::files::write_jsonl_atomically(path, &events)?;
+    let mut accepted = Vec::with_capacity(count);
+    let report = audit::audit_paths(&[path.to_path_buf()], options, |e| accepted.push(e))?;
+    if report.accepted != count as u64 {
+        anyhow::bail!(
+            "the generator produced {} events that failed the audit of {}",
+            count as u64 - report.accepted,
+            path.display()
+        );
+    }
+    Ok((accepted, report))
+}
+
 /// SHA-256 over the sorted, concatenated 32-byte ids, as lowercase hex.
 ///
 /// Order-independent, so it names a set of events whatever file order or

@@ -21,6 +21,7 @@ pub mod campaign;
 pub mod cli;
 pub mod codec;
 pub mod corpus;
+pub mod files;
 pub mod manifest;
 pub mod model;
 pub mod profiles;

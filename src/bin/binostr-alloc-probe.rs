@@ -33,6 +33,6 @@ fn run() -> Result<()> {
             (s.bytes_allocated + s.bytes_reallocated.max(0) as usize) as u64,
         )
     });
-    binostr::campaign::write_atomically(out.as_ref(), &binostr::campaign::child::alloc_csv(&rows))
+    binostr::files::write_atomically(out.as_ref(), binostr::campaign::child::alloc_csv(&rows))
         .with_context(|| format!("writing {out}"))
 }

@@ -6,10 +6,11 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use super::{CampaignProfile, ingest_threads, load_fixture, write_atomically};
+use super::{CampaignProfile, ingest_threads, load_fixture};
 use crate::bench::probe::{self, PROBED};
 use crate::bench::sizes;
 use crate::bench::timing;
+use crate::files::write_atomically;
 use rayon::prelude::*;
 
 use crate::bench::workload::{self, BenchKey, ProfileRecords, Subset, Workload};
@@ -68,11 +69,8 @@ pub fn run(
             let _ = std::fs::remove_dir_all(&dir);
             let mut measured = measured;
             measured.sort_by(|a, b| a.key.cmp(&b.key));
-            write_atomically(&out.join("samples.csv"), &timing::samples_csv(&measured))?;
-            write_atomically(
-                &out.join("estimates.csv"),
-                &timing::estimates_csv(&measured),
-            )?;
+            write_atomically(&out.join("samples.csv"), timing::samples_csv(&measured))?;
+            write_atomically(&out.join("estimates.csv"), timing::estimates_csv(&measured))?;
             Ok(String::new())
         }
         Task::Sizes => {
