@@ -114,7 +114,8 @@ impl Campaign {
 
     /// `median_ns` of one key at subset `all`, one thread.
     pub fn ns(&self, host: &str, workload: &str, profile: &str) -> Option<f64> {
-        self.row(host, workload, profile, "all", 1).map(|r| r.median_ns)
+        self.row(host, workload, profile, "all", 1)
+            .map(|r| r.median_ns)
     }
 
     /// The profiles measured on `host` (no `reference` rows), sorted.

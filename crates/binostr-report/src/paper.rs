@@ -267,7 +267,9 @@ fn macros(c: &Campaign) -> Result<String> {
         fixed(ranges.iter().copied().fold(f64::NAN, f64::max), 1),
     );
     let size_profiles = size_profiles(c);
-    if let Some(p) = argmin(&size_profiles, |p| c.sizes(host, p, "all").map(|s| s.bytes[0])) {
+    if let Some(p) = argmin(&size_profiles, |p| {
+        c.sizes(host, p, "all").map(|s| s.bytes[0])
+    }) {
         text("SmallestProfile", p);
     }
     if let Some(p) = argmin(&profiles, |p| c.ns(host, "decode", p)) {
@@ -310,7 +312,10 @@ fn macros(c: &Campaign) -> Result<String> {
         if let Some(r) = row("select-checked") {
             text(&format!("SelectNs{s}"), fixed(r.median_ns, 1));
             if let Some(v) = raw_offset {
-                text(&format!("SelectOverRawOffset{s}"), fixed(r.median_ns / v, 2));
+                text(
+                    &format!("SelectOverRawOffset{s}"),
+                    fixed(r.median_ns / v, 2),
+                );
             }
         }
         if let Some((_, scaling)) = c.ingest_scaling(host, p) {

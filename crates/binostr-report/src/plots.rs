@@ -144,7 +144,9 @@ impl Bars {
                 .draw_series(rects)
                 .map_err(plot_err)?
                 .label(series.name.as_str())
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled())
+                });
             let whiskers = series.whiskers.iter().enumerate().filter_map(|(i, w)| {
                 let (lo, hi) = (*w)?;
                 let (y0, y1) = bar(i);
@@ -152,13 +154,17 @@ impl Bars {
                 let cap = (y1 - y0) * 0.3;
                 Some(vec![
                     PathElement::new(vec![(t(lo), yc), (t(hi), yc)], BLACK.stroke_width(1)),
-                    PathElement::new(vec![(t(lo), yc - cap), (t(lo), yc + cap)], BLACK.stroke_width(1)),
-                    PathElement::new(vec![(t(hi), yc - cap), (t(hi), yc + cap)], BLACK.stroke_width(1)),
+                    PathElement::new(
+                        vec![(t(lo), yc - cap), (t(lo), yc + cap)],
+                        BLACK.stroke_width(1),
+                    ),
+                    PathElement::new(
+                        vec![(t(hi), yc - cap), (t(hi), yc + cap)],
+                        BLACK.stroke_width(1),
+                    ),
                 ])
             });
-            chart
-                .draw_series(whiskers.flatten())
-                .map_err(plot_err)?;
+            chart.draw_series(whiskers.flatten()).map_err(plot_err)?;
             if k == 1 {
                 let labels = series.values.iter().enumerate().filter_map(|(i, v)| {
                     let v = (*v)?;
@@ -316,12 +322,7 @@ impl Plot {
     }
 }
 
-fn single(
-    c: &Campaign,
-    workload: &str,
-    what: &str,
-    marker: Option<(&str, &str)>,
-) -> Option<Bars> {
+fn single(c: &Campaign, workload: &str, what: &str, marker: Option<(&str, &str)>) -> Option<Bars> {
     let host = c.primary_host();
     let mut rows: Vec<_> = c
         .rows
@@ -349,7 +350,8 @@ fn single(
         }],
         log_x: false,
         marker: marker.and_then(|(w, label)| {
-            c.ns(host, w, REFERENCE).map(|v| (format!("{label} ({v:.0} ns)"), v))
+            c.ns(host, w, REFERENCE)
+                .map(|v| (format!("{label} ({v:.0} ns)"), v))
         }),
     })
 }
@@ -373,7 +375,11 @@ fn sizes(c: &Campaign) -> Option<Bars> {
     if s.is_empty() {
         return None;
     }
-    s.sort_by(|a, b| a.bytes[0].total_cmp(&b.bytes[0]).then(a.profile.cmp(&b.profile)));
+    s.sort_by(|a, b| {
+        a.bytes[0]
+            .total_cmp(&b.bytes[0])
+            .then(a.profile.cmp(&b.profile))
+    });
     let series = |name: &str, i: usize| Series {
         name: name.to_owned(),
         values: s.iter().map(|x| Some(x.bytes[i] / x.events)).collect(),
@@ -477,7 +483,10 @@ fn robustness(c: &Campaign) -> Option<Heat> {
     let r = c.robustness.as_ref()?;
     let cols = r.classes();
     Some(Heat {
-        title: format!("Robustness: failing cases per subject and case class — {}", c.labels.join("+")),
+        title: format!(
+            "Robustness: failing cases per subject and case class — {}",
+            c.labels.join("+")
+        ),
         rows: r.subjects.iter().map(|s| s.subject.clone()).collect(),
         cells: r
             .subjects

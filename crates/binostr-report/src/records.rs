@@ -101,7 +101,10 @@ pub fn discover(root: &Path, labels: &[String]) -> Result<Vec<Run>> {
                 continue;
             };
             if rest.ends_with(".tmp") {
-                eprintln!("binostr-report: skipping incomplete {}", entry.path().display());
+                eprintln!(
+                    "binostr-report: skipping incomplete {}",
+                    entry.path().display()
+                );
                 continue;
             }
             let Ok(k) = rest.parse::<u32>() else {
@@ -285,7 +288,7 @@ impl Table {
             .with_has_header(true)
             .with_schema(Some(self.schema()))
             .finish()
-            .with_context(|| format!("scanning {}", path.display()))
+            .map_err(|e| anyhow::anyhow!("scanning {}: {e}", path.display()))
     }
 }
 

@@ -271,11 +271,16 @@ impl Robustness {
     /// Reads `path`; `None` (with a warning) when it does not exist.
     pub fn read(path: &Path, warnings: &mut Vec<String>) -> Result<Option<Self>> {
         if !path.exists() {
-            warnings.push(format!("{} is missing: robustness.csv has only its header", path.display()));
+            warnings.push(format!(
+                "{} is missing: robustness.csv has only its header",
+                path.display()
+            ));
             return Ok(None);
         }
-        let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let r = serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+        let text =
+            fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let r =
+            serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
         Ok(Some(r))
     }
 

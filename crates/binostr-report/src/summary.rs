@@ -112,8 +112,14 @@ pub fn summarize(samples: LazyFrame) -> Result<Vec<Row>> {
         .iter()
         .map(|(key, runs)| {
             let runs: Vec<Vec<f64>> = runs.values().cloned().collect();
-            let seed = stats::key_seed(&format!("{}|{}|{}|{}|{}", key.0, key.1, key.2, key.3, key.4));
-            (key, stats::bootstrap_median_of_medians(&runs, seed, stats::RESAMPLES))
+            let seed = stats::key_seed(&format!(
+                "{}|{}|{}|{}|{}",
+                key.0, key.1, key.2, key.3, key.4
+            ));
+            (
+                key,
+                stats::bootstrap_median_of_medians(&runs, seed, stats::RESAMPLES),
+            )
         })
         .collect();
 
@@ -210,7 +216,9 @@ fn samples_by_key(per_event: &DataFrame) -> Result<BTreeMap<Key, BTreeMap<String
         .clone()
         .lazy()
         .sort(
-            ["host", "workload", "profile", "subset", "threads", "run", "sample"],
+            [
+                "host", "workload", "profile", "subset", "threads", "run", "sample",
+            ],
             SortMultipleOptions::default(),
         )
         .collect()?;

@@ -198,7 +198,12 @@ fn host_section(out: &mut String, c: &Campaign, host: &str) {
                 .collect();
             md_table(
                 out,
-                &["profile", "validate ns", "decode ns", "validate / id+verify %"],
+                &[
+                    "profile",
+                    "validate ns",
+                    "decode ns",
+                    "validate / id+verify %",
+                ],
                 &sorted_rows(rows),
             );
         }
@@ -274,7 +279,10 @@ fn host_section(out: &mut String, c: &Campaign, host: &str) {
     let _ = writeln!(out, "### Cross-run range\n");
     let mut by_workload: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
     for r in c.rows.iter().filter(|r| r.host == host) {
-        by_workload.entry(&r.workload).or_default().push(r.range_pct);
+        by_workload
+            .entry(&r.workload)
+            .or_default()
+            .push(r.range_pct);
     }
     let all: Vec<f64> = by_workload.values().flatten().copied().collect();
     let max = |v: &[f64]| v.iter().copied().fold(f64::NAN, f64::max);
@@ -359,7 +367,13 @@ fn host_section(out: &mut String, c: &Campaign, host: &str) {
         .rss
         .iter()
         .filter(|r| r.host == host)
-        .map(|r| vec![r.workload.clone(), r.profile.clone(), fixed(r.growth_kib, 0)])
+        .map(|r| {
+            vec![
+                r.workload.clone(),
+                r.profile.clone(),
+                fixed(r.growth_kib, 0),
+            ]
+        })
         .collect();
     if !rss.is_empty() {
         let _ = writeln!(out, "### Peak RSS growth\n");

@@ -16,7 +16,9 @@ fn labels(l: &[&str]) -> Vec<String> {
 }
 
 fn num(row: &BTreeMap<String, String>, col: &str) -> f64 {
-    row[col].parse().unwrap_or_else(|e| panic!("{col}={:?}: {e}", row[col]))
+    row[col]
+        .parse()
+        .unwrap_or_else(|e| panic!("{col}={:?}: {e}", row[col]))
 }
 
 fn standard(root: &Path) {
@@ -24,7 +26,11 @@ fn standard(root: &Path) {
 }
 
 fn summary(root: &Path, label: &str) -> String {
-    read(root.join("results/campaigns").join(label).join("summary/summary.csv"))
+    read(
+        root.join("results/campaigns")
+            .join(label)
+            .join("summary/summary.csv"),
+    )
 }
 
 #[test]
@@ -45,8 +51,14 @@ fn median_range_ci_ratio_and_rank() {
     assert_eq!(json["ratio_json"], "1.0000");
     let (lo, hi) = (num(&json, "ci_lo_ns"), num(&json, "ci_hi_ns"));
     assert!(lo <= 100.0 && 100.0 <= hi, "CI [{lo}, {hi}]");
-    assert!(lo >= 90.0 * 0.98 && hi <= 110.0 * 1.02, "CI [{lo}, {hi}] outside the data");
-    assert!(hi - lo > 5.0, "run-to-run spread must widen the CI: [{lo}, {hi}]");
+    assert!(
+        lo >= 90.0 * 0.98 && hi <= 110.0 * 1.02,
+        "CI [{lo}, {hi}] outside the data"
+    );
+    assert!(
+        hi - lo > 5.0,
+        "run-to-run spread must widen the CI: [{lo}, {hi}]"
+    );
 
     // 50, 55, 45 against json's 100, 110, 90: ratio 0.5, rank 1 of 3.
     let e2 = summary_row(&csv, [HOST, "decode", "event2", "all", "1"]);
@@ -80,8 +92,8 @@ fn paper_macros_and_tables() {
     let tmp = tempfile::tempdir().unwrap();
     standard(tmp.path());
     binostr_report::aggregate(tmp.path(), &labels(&["q1"]), false).unwrap();
-    let gen = tmp.path().join("paper/generated");
-    let tex = read(gen.join("macros.tex"));
+    let generated = tmp.path().join("paper/generated");
+    let tex = read(generated.join("macros.tex"));
     for line in [
         "\\newcommand{\\CampaignLabel}{q1}",
         "\\newcommand{\\CampaignRuns}{3}",
@@ -124,31 +136,45 @@ fn paper_macros_and_tables() {
         assert!(name.chars().all(|c| c.is_ascii_alphabetic()), "{name}");
     }
 
-    let sizes = read(gen.join("sizes.csv"));
+    let sizes = read(generated.join("sizes.csv"));
     let mut lines = sizes.lines();
     assert_eq!(
         lines.next().unwrap(),
         "profile,raw_pct,framed_pct,zstd_event_pct,zstd_stream_pct,zstd_dict_pct,raw_bytes_per_event"
     );
-    assert_eq!(lines.next().unwrap(), "event2,50.00,50.20,25.00,16.67,12.50,500.00");
-    assert_eq!(lines.last().unwrap(), "json,100.00,100.20,50.00,33.33,25.00,1000.00");
+    assert_eq!(
+        lines.next().unwrap(),
+        "event2,50.00,50.20,25.00,16.67,12.50,500.00"
+    );
+    assert_eq!(
+        lines.last().unwrap(),
+        "json,100.00,100.20,50.00,33.33,25.00,1000.00"
+    );
 
-    let speed = read(gen.join("speed.csv"));
+    let speed = read(generated.join("speed.csv"));
     let lines: Vec<&str> = speed.lines().collect();
     assert_eq!(
         lines[0],
         "profile,encode_ns,decode_ns,decode_id_ns,validate_ns,select_ns,stream_ns,decode_ratio,validate_ratio,range_pct"
     );
-    assert_eq!(lines[1], "event2,30.00,50.00,,350.00,4.00,,0.5000,0.8750,20.00");
+    assert_eq!(
+        lines[1],
+        "event2,30.00,50.00,,350.00,4.00,,0.5000,0.8750,20.00"
+    );
     assert!(lines[2].starts_with("json-simd,"));
     assert!(lines[3].starts_with("json,"));
 
-    let kinds = read(gen.join("kinds.csv"));
-    assert!(kinds.lines().any(|l| l == "event2,kind-1,40.00,"), "{kinds}");
-    let latency = read(gen.join("latency.csv"));
+    let kinds = read(generated.join("kinds.csv"));
+    assert!(
+        kinds.lines().any(|l| l == "event2,kind-1,40.00,"),
+        "{kinds}"
+    );
+    let latency = read(generated.join("latency.csv"));
     assert!(latency.starts_with("profile,workload,p50_ns,p90_ns,p99_ns,p999_ns\nevent2,decode,100.00,150.00,300.00,1000.00\n"));
-    let compress = read(gen.join("compress.csv"));
-    assert!(compress.starts_with("profile,zstd_event_pct,zstd_stream_pct,zstd_dict_pct\nevent2,25.00,16.67,12.50\n"));
+    let compress = read(generated.join("compress.csv"));
+    assert!(compress.starts_with(
+        "profile,zstd_event_pct,zstd_stream_pct,zstd_dict_pct\nevent2,25.00,16.67,12.50\n"
+    ));
 }
 
 #[test]
@@ -156,9 +182,15 @@ fn missing_interop_and_robustness_give_header_only_tables() {
     let tmp = tempfile::tempdir().unwrap();
     standard(tmp.path());
     binostr_report::aggregate(tmp.path(), &labels(&["q1"]), false).unwrap();
-    let gen = tmp.path().join("paper/generated");
-    assert_eq!(read(gen.join("interop.csv")), "language,format,library,version,ns_per_event\n");
-    assert_eq!(read(gen.join("robustness.csv")), "profile,cases,clean,failures\n");
+    let generated = tmp.path().join("paper/generated");
+    assert_eq!(
+        read(generated.join("interop.csv")),
+        "language,format,library,version,ns_per_event\n"
+    );
+    assert_eq!(
+        read(generated.join("robustness.csv")),
+        "profile,cases,clean,failures\n"
+    );
     let md = read(tmp.path().join("results/campaigns/q1/summary/summary.md"));
     assert!(md.contains("> warning: no interop results"), "{md}");
 }
@@ -193,28 +225,42 @@ fn interop_and_robustness_are_read() {
     )
     .unwrap();
     let files = binostr_report::aggregate(tmp.path(), &labels(&["q1"]), true).unwrap();
-    let gen = tmp.path().join("paper/generated");
+    let generated = tmp.path().join("paper/generated");
     assert_eq!(
-        read(gen.join("interop.csv")),
+        read(generated.join("interop.csv")),
         "language,format,library,version,ns_per_event\n\
          go,msgpack,vmihailenco,5.4.1,321.00\n\
          python,bson,pymongo,4.10,999.00\n\
          python,cbor,cbor2,5.6.5,1234.57\n"
     );
     assert_eq!(
-        read(gen.join("robustness.csv")),
+        read(generated.join("robustness.csv")),
         "profile,cases,clean,failures\njson,110,90,0\nlib:x,4,1,3\n"
     );
     let plots = tmp.path().join("results/campaigns/q1/summary/plots");
-    for name in ["sizes", "decode", "validate", "select", "latency-decode", "robustness"] {
+    for name in [
+        "sizes",
+        "decode",
+        "validate",
+        "select",
+        "latency-decode",
+        "robustness",
+    ] {
         for ext in ["svg", "png"] {
             let p = plots.join(format!("{name}.{ext}"));
             assert!(files.contains(&p), "{} not written", p.display());
-            assert!(fs::metadata(&p).unwrap().len() > 1000, "{} is tiny", p.display());
+            assert!(
+                fs::metadata(&p).unwrap().len() > 1000,
+                "{} is tiny",
+                p.display()
+            );
         }
     }
     let svg = read(plots.join("decode.svg"));
-    assert!(svg.contains("campaign q1, host hostA/Synthetic CPU"), "title");
+    assert!(
+        svg.contains("campaign q1, host hostA/Synthetic CPU"),
+        "title"
+    );
     assert!(svg.contains("ns per event"), "axis label");
     let png = fs::read(plots.join("decode.png")).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
@@ -238,24 +284,39 @@ fn two_hosts_merge_with_a_host_column() {
     let csv = summary(tmp.path(), "q1");
     let a = summary_row(&csv, [HOST, "decode", "json", "all", "1"]);
     let b = summary_row(&csv, ["hostB/Other CPU", "decode", "json", "all", "1"]);
-    assert_eq!((a["runs"].as_str(), a["median_ns"].as_str()), ("3", "100.00"));
-    assert_eq!((b["runs"].as_str(), b["median_ns"].as_str()), ("2", "210.00"));
+    assert_eq!(
+        (a["runs"].as_str(), a["median_ns"].as_str()),
+        ("3", "100.00")
+    );
+    assert_eq!(
+        (b["runs"].as_str(), b["median_ns"].as_str()),
+        ("2", "210.00")
+    );
     let e2 = summary_row(&csv, ["hostB/Other CPU", "decode", "event2", "all", "1"]);
     assert_eq!(e2["ratio_json"], "0.7143");
     // Host A rows come first (sorted), and the paper describes the first label's host.
-    let hosts: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    let hosts: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
     assert!(hosts.is_sorted());
     assert!(hosts.contains(&HOST) && hosts.contains(&"hostB/Other CPU"));
     let tex = read(tmp.path().join("paper/generated/macros.tex"));
     assert!(tex.contains("\\newcommand{\\CampaignHost}{hostA/Synthetic CPU}"));
-    let json: serde_json::Value =
-        serde_json::from_str(&read(tmp.path().join("results/campaigns/q1/summary/summary.json"))).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&read(
+        tmp.path().join("results/campaigns/q1/summary/summary.json"),
+    ))
+    .unwrap();
     assert_eq!(json["hosts"].as_array().unwrap().len(), 2);
 }
 
 fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut out = BTreeMap::new();
-    for dir in [root.join("results/campaigns/q1/summary"), root.join("paper/generated")] {
+    for dir in [
+        root.join("results/campaigns/q1/summary"),
+        root.join("paper/generated"),
+    ] {
         let mut stack = vec![dir];
         while let Some(d) = stack.pop() {
             for e in fs::read_dir(&d).unwrap() {
@@ -283,7 +344,10 @@ fn aggregating_twice_gives_identical_bytes() {
     binostr_report::aggregate(tmp.path(), &labels(&["q1"]), true).unwrap();
     let second = snapshot(tmp.path());
     assert!(first.len() >= 11 + 10, "{:?}", first.keys());
-    assert_eq!(first.keys().collect::<Vec<_>>(), second.keys().collect::<Vec<_>>());
+    assert_eq!(
+        first.keys().collect::<Vec<_>>(),
+        second.keys().collect::<Vec<_>>()
+    );
     for (k, v) in &first {
         assert!(*v == second[k], "{k} differs between runs");
     }
@@ -303,8 +367,14 @@ fn tmp_runs_are_never_read() {
     )
     .unwrap();
     binostr_report::aggregate(tmp.path(), &labels(&["q1"]), false).unwrap();
-    let row = summary_row(&summary(tmp.path(), "q1"), [HOST, "decode", "json", "all", "1"]);
-    assert_eq!((row["runs"].as_str(), row["median_ns"].as_str()), ("3", "100.00"));
+    let row = summary_row(
+        &summary(tmp.path(), "q1"),
+        [HOST, "decode", "json", "all", "1"],
+    );
+    assert_eq!(
+        (row["runs"].as_str(), row["median_ns"].as_str()),
+        ("3", "100.00")
+    );
 }
 
 #[test]
@@ -318,7 +388,10 @@ fn a_wrong_header_is_a_clear_error() {
     .unwrap();
     let err = binostr_report::aggregate(tmp.path(), &labels(&["q1"]), false).unwrap_err();
     let msg = format!("{err:#}");
-    assert!(msg.contains("run-2/samples.csv") && msg.contains("header at byte 0"), "{msg}");
+    assert!(
+        msg.contains("run-2/samples.csv") && msg.contains("header at byte 0"),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -326,7 +399,10 @@ fn no_complete_run_is_an_error() {
     let tmp = tempfile::tempdir().unwrap();
     fs::create_dir_all(tmp.path().join("results/campaigns/q1/run-1.tmp")).unwrap();
     let err = binostr_report::aggregate(tmp.path(), &labels(&["q1"]), false).unwrap_err();
-    assert!(format!("{err:#}").contains("no complete run-K directory"), "{err:#}");
+    assert!(
+        format!("{err:#}").contains("no complete run-K directory"),
+        "{err:#}"
+    );
 }
 
 #[test]
@@ -338,8 +414,20 @@ fn the_binary_aggregates() {
         .arg(tmp.path())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let listed = String::from_utf8(out.stdout).unwrap();
-    assert!(listed.lines().any(|l| l.ends_with("summary/summary.csv")), "{listed}");
-    assert!(listed.lines().any(|l| l.ends_with("paper/generated/macros.tex")), "{listed}");
+    assert!(
+        listed.lines().any(|l| l.ends_with("summary/summary.csv")),
+        "{listed}"
+    );
+    assert!(
+        listed
+            .lines()
+            .any(|l| l.ends_with("paper/generated/macros.tex")),
+        "{listed}"
+    );
 }

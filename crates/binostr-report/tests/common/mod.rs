@@ -74,7 +74,8 @@ pub fn write_campaign(root: &Path, label: &str, host: &str, benches: &[Bench]) -
         let run = dir.join(format!("run-{}", k + 1));
         fs::create_dir_all(&run).unwrap();
         fs::write(run.join("contract.json"), contract(host, k + 1)).unwrap();
-        let mut s = String::from("workload,profile,subset,threads,sample,iters,total_ns,events_per_iter\n");
+        let mut s =
+            String::from("workload,profile,subset,threads,sample,iters,total_ns,events_per_iter\n");
         for b in benches {
             for (i, ns) in samples_around(b.run_medians[k]).iter().enumerate() {
                 // 10 iterations of 100 events.
@@ -95,12 +96,17 @@ pub fn write_campaign(root: &Path, label: &str, host: &str, benches: &[Bench]) -
         let mut sizes = String::from(
             "profile,subset,events,raw_bytes,framed_bytes,zstd_event_bytes,zstd_stream_bytes,zstd_dict_bytes\n",
         );
-        let mut latency =
-            String::from("workload,profile,events,timer_overhead_ns,p50_ns,p90_ns,p99_ns,p999_ns,max_ns\n");
+        let mut latency = String::from(
+            "workload,profile,events,timer_overhead_ns,p50_ns,p90_ns,p99_ns,p999_ns,max_ns\n",
+        );
         let mut alloc = String::from("workload,profile,events,allocs,alloc_bytes\n");
         let mut rss = String::from("workload,profile,baseline_kib,peak_kib\n");
         for (i, p) in profiles.iter().enumerate() {
-            let raw = if *p == "json" { 1_000_000 } else { 500_000 + 10_000 * i as u64 };
+            let raw = if *p == "json" {
+                1_000_000
+            } else {
+                500_000 + 10_000 * i as u64
+            };
             writeln!(
                 sizes,
                 "{p},all,1000,{raw},{},{},{},{}",
