@@ -192,7 +192,7 @@ impl Bars {
         }
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
+            .position(SeriesLabelPosition::UpperRight)
             .background_style(WHITE.mix(0.9))
             .border_style(BLACK)
             .label_font((FAMILY, 13))
@@ -338,7 +338,7 @@ fn single(c: &Campaign, workload: &str, what: &str, marker: Option<(&str, &str)>
     if rows.is_empty() {
         return None;
     }
-    rows.sort_by(|a, b| a.rank.cmp(&b.rank));
+    rows.sort_by_key(|r| r.rank);
     Some(Bars {
         title: title(c, what),
         x_desc: "ns per event (median of run medians; whiskers: 95% bootstrap CI)".to_owned(),

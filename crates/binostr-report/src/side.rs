@@ -13,6 +13,9 @@ use serde::Deserialize;
 use crate::frame::{f64s, strs};
 use crate::records::{self, Run, Table};
 
+/// The host and key cells of one group, and its value medians.
+pub type KeyedValues = (Vec<String>, Vec<f64>);
+
 /// Text key columns and per-run medians of the value columns of `table`, one
 /// row per host and key, sorted by host then key; `None` when no run has it.
 pub fn medians(
@@ -20,7 +23,7 @@ pub fn medians(
     runs: &[Run],
     keys: &[&str],
     values: &[&str],
-) -> Result<Option<Vec<(Vec<String>, Vec<f64>)>>> {
+) -> Result<Option<Vec<KeyedValues>>> {
     let Some(lf) = table.scan(runs)? else {
         return Ok(None);
     };
