@@ -82,7 +82,7 @@ impl Bars {
         let hi = values.iter().copied().fold(1.0, f64::max);
         let (x0, x1) = if self.log_x {
             let lo = values.iter().copied().fold(hi, f64::min);
-            (lo.log10().floor(), hi.log10() + 0.35)
+            (lo.log10() - 0.15, hi.log10() + 0.35)
         } else {
             (0.0, hi * 1.18)
         };
