@@ -100,6 +100,11 @@ torture mutations="1000000":
     cargo run --release -- torture generate --mutations {{mutations}} "$CARGO_TARGET_DIR/torture"
     cargo run --release -- torture run "$CARGO_TARGET_DIR/torture"
 
+# Summaries, paper/generated/ and plots from the complete runs of one or more
+# campaign labels (the first names the output; see docs/RESULTS.md).
+aggregate +labels:
+    cargo run -p binostr-report --release --locked -- aggregate {{labels}}
+
 # Fuzz one profile's decoder for SECONDS with cargo-fuzz (cargo install
 # cargo-fuzz), seeding the corpus from the profile's golden vector.
 fuzz profile seconds="60":

@@ -1,0 +1,60 @@
+//! Aggregation of Binostr campaign run records into the summary, the paper's
+//! generated inputs and plots. `docs/RESULTS.md` is the contract for every
+//! file read and written here.
+#![forbid(unsafe_code)]
+
+pub mod campaign;
+pub mod fmt;
+pub mod frame;
+pub mod names;
+pub mod paper;
+pub mod plots;
+pub mod records;
+pub mod side;
+pub mod stats;
+pub mod summary;
+pub mod write;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+pub use campaign::Campaign;
+
+/// Reads every complete run of `labels` under `root` and writes
+/// `results/campaigns/<labels[0]>/summary/` (with plots when `plots`) and
+/// `paper/generated/`. Returns the files written, sorted.
+pub fn aggregate(root: &Path, labels: &[String], plots: bool) -> Result<Vec<PathBuf>> {
+    let c = Campaign::load(root, labels)?;
+    for w in &c.warnings {
+        eprintln!("binostr-report: warning: {w}");
+    }
+    let summary = records::campaign_dir(root, &labels[0]).join("summary");
+    let paper = root.join("paper").join("generated");
+    let mut files = Vec::new();
+    let mut put = |path: PathBuf, text: String| -> Result<()> {
+        fs::create_dir_all(path.parent().expect("a file has a parent"))?;
+        fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+        files.push(path);
+        Ok(())
+    };
+    put(summary.join("summary.csv"), write::summary_csv(&c))?;
+    put(summary.join("summary.json"), write::summary_json(&c)?)?;
+    put(summary.join("summary.md"), write::summary_md(&c))?;
+    for (name, text) in paper::render(&c)? {
+        put(paper.join(name), text)?;
+    }
+    if plots {
+        files.extend(plots::write_all(&c, &summary.join("plots"))?);
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Draws the plots of `labels` into `results/campaigns/<labels[0]>/summary/plots/`.
+pub fn plots_only(root: &Path, labels: &[String]) -> Result<Vec<PathBuf>> {
+    let c = Campaign::load(root, labels)?;
+    let dir = records::campaign_dir(root, &labels[0]).join("summary/plots");
+    plots::write_all(&c, &dir)
+}

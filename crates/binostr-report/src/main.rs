@@ -1,0 +1,67 @@
+//! `binostr-report`: summaries, paper inputs and plots from campaign run
+//! records (`docs/RESULTS.md`).
+#![forbid(unsafe_code)]
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Aggregate the complete runs of one or more campaign labels (possibly
+    /// from different hosts) into results/campaigns/<first label>/summary/
+    /// (with plots) and paper/generated/.
+    Aggregate {
+        /// Campaign labels; the first names the output directory and the
+        /// primary host (paper tables, macros and plots).
+        #[arg(required = true)]
+        labels: Vec<String>,
+        /// Repository root holding results/ and paper/.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Skip the plots.
+        #[arg(long)]
+        no_plots: bool,
+    },
+    /// Draw only the plots of one or more labels.
+    Plots {
+        /// Campaign labels, as for aggregate.
+        #[arg(required = true)]
+        labels: Vec<String>,
+        /// Repository root holding results/.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Aggregate {
+            labels,
+            root,
+            no_plots,
+        } => binostr_report::aggregate(&root, &labels, !no_plots),
+        Command::Plots { labels, root } => binostr_report::plots_only(&root, &labels),
+    };
+    match result {
+        Ok(files) => {
+            for f in files {
+                println!("{}", f.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("binostr-report: error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

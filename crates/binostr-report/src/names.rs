@@ -1,0 +1,68 @@
+//! Names for LaTeX: macro suffixes from profile ids, and escaped text.
+
+const DIGITS: [&str; 10] = [
+    "Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine",
+];
+
+/// The CamelCase macro suffix for a profile id, digits spelled out, every
+/// other character a word break: `event2` -> `EventTwo`, `json-simd` ->
+/// `JsonSimd`, `capnp-packed` -> `CapnpPacked`.
+pub fn macro_suffix(id: &str) -> String {
+    let mut out = String::new();
+    let mut word_start = true;
+    for c in id.chars() {
+        if let Some(d) = c.to_digit(10) {
+            out.push_str(DIGITS[d as usize]);
+            word_start = true;
+        } else if c.is_ascii_alphabetic() {
+            if word_start {
+                out.push(c.to_ascii_uppercase());
+            } else {
+                out.push(c.to_ascii_lowercase());
+            }
+            word_start = false;
+        } else {
+            word_start = true;
+        }
+    }
+    out
+}
+
+/// `s` with LaTeX's special characters escaped, for text inside a macro.
+pub fn tex_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suffixes() {
+        assert_eq!(macro_suffix("event2"), "EventTwo");
+        assert_eq!(macro_suffix("json-simd"), "JsonSimd");
+        assert_eq!(macro_suffix("json"), "Json");
+        assert_eq!(macro_suffix("thrift-compact"), "ThriftCompact");
+        assert_eq!(macro_suffix("p2p"), "PTwoP");
+        assert_eq!(macro_suffix("cbor-intmap"), "CborIntmap");
+    }
+
+    #[test]
+    fn escapes() {
+        assert_eq!(tex_escape("a_b 50% #1"), "a\\_b 50\\% \\#1");
+        assert_eq!(tex_escape("host/Intel(R) Xeon"), "host/Intel(R) Xeon");
+    }
+}

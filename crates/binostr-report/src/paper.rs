@@ -1,0 +1,334 @@
+//! `paper/generated/`: `macros.tex` and the pgfplots tables, for the primary
+//! host (see [`Campaign::primary_host`]).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use anyhow::{Result, bail};
+
+use crate::campaign::Campaign;
+use crate::fmt::{NS, PCT, RATIO, fixed, fixed_opt};
+use crate::names::{macro_suffix, tex_escape};
+use crate::stats::median;
+use crate::summary::{BASELINE, REFERENCE};
+
+/// File name and contents of every file in `paper/generated/`.
+pub fn render(c: &Campaign) -> Result<Vec<(&'static str, String)>> {
+    Ok(vec![
+        ("macros.tex", macros(c)?),
+        ("sizes.csv", sizes_csv(c)),
+        ("speed.csv", speed_csv(c)),
+        ("latency.csv", latency_csv(c)),
+        ("kinds.csv", kinds_csv(c)),
+        ("compress.csv", compress_csv(c)),
+        ("robustness.csv", robustness_csv(c)),
+        ("interop.csv", interop_csv(c)),
+    ])
+}
+
+/// Sizes as a percentage of the `json` raw size of the same subset:
+/// raw, framed, zstd per event, zstd stream, zstd with dictionary.
+pub fn size_pcts(c: &Campaign, profile: &str, subset: &str) -> Option<[f64; 5]> {
+    let host = c.primary_host();
+    let json = c.sizes(host, BASELINE, subset)?.bytes[0];
+    let s = c.sizes(host, profile, subset)?;
+    Some(s.bytes.map(|b| b / json * 100.0))
+}
+
+fn csv(header: &str, rows: impl IntoIterator<Item = Vec<String>>) -> String {
+    let mut out = format!("{header}\n");
+    for r in rows {
+        out.push_str(&r.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+fn sorted_by<T>(mut items: Vec<(Option<f64>, String, T)>) -> Vec<T> {
+    // Missing values last, ties by profile id.
+    items.sort_by(|a, b| match (a.0, b.0) {
+        (Some(x), Some(y)) => x.total_cmp(&y).then_with(|| a.1.cmp(&b.1)),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.1.cmp(&b.1),
+    });
+    items.into_iter().map(|(_, _, t)| t).collect()
+}
+
+fn size_profiles(c: &Campaign) -> Vec<String> {
+    let host = c.primary_host();
+    let mut p: Vec<String> = c
+        .side
+        .sizes
+        .iter()
+        .filter(|s| s.host == host && s.subset == "all")
+        .map(|s| s.profile.clone())
+        .collect();
+    p.dedup();
+    p
+}
+
+fn sizes_csv(c: &Campaign) -> String {
+    let host = c.primary_host();
+    let rows = size_profiles(c)
+        .into_iter()
+        .map(|p| {
+            let pct = size_pcts(c, &p, "all");
+            let s = c.sizes(host, &p, "all").expect("listed");
+            let mut row = vec![p.clone()];
+            row.extend((0..5).map(|i| fixed_opt(pct.map(|v| v[i]), PCT)));
+            row.push(fixed(s.bytes[0] / s.events, PCT));
+            (pct.map(|v| v[0]), p, row)
+        })
+        .collect();
+    csv(
+        "profile,raw_pct,framed_pct,zstd_event_pct,zstd_stream_pct,zstd_dict_pct,raw_bytes_per_event",
+        sorted_by(rows),
+    )
+}
+
+fn compress_csv(c: &Campaign) -> String {
+    let rows = size_profiles(c)
+        .into_iter()
+        .map(|p| {
+            let pct = size_pcts(c, &p, "all");
+            let mut row = vec![p.clone()];
+            row.extend((2..5).map(|i| fixed_opt(pct.map(|v| v[i]), PCT)));
+            (pct.map(|v| v[2]), p, row)
+        })
+        .collect();
+    csv(
+        "profile,zstd_event_pct,zstd_stream_pct,zstd_dict_pct",
+        sorted_by(rows),
+    )
+}
+
+fn speed_csv(c: &Campaign) -> String {
+    let host = c.primary_host();
+    let rows = c
+        .profiles(host)
+        .into_iter()
+        .map(|p| {
+            let ns = |w: &str| c.ns(host, w, &p);
+            let ratio = |w: &str| {
+                c.row(host, w, &p, "all", 1)
+                    .and_then(|r| r.ratio_json)
+                    .map(|r| r.0)
+            };
+            let decode = c.row(host, "decode", &p, "all", 1);
+            let row = vec![
+                p.clone(),
+                fixed_opt(ns("encode"), NS),
+                fixed_opt(ns("decode"), NS),
+                fixed_opt(ns("decode+id"), NS),
+                fixed_opt(ns("validate"), NS),
+                fixed_opt(ns("select-checked"), NS),
+                fixed_opt(ns("stream"), NS),
+                fixed_opt(ratio("decode"), RATIO),
+                fixed_opt(ratio("validate"), RATIO),
+                fixed_opt(decode.map(|r| r.range_pct), PCT),
+            ];
+            (ns("decode"), p, row)
+        })
+        .collect();
+    csv(
+        "profile,encode_ns,decode_ns,decode_id_ns,validate_ns,select_ns,stream_ns,decode_ratio,validate_ratio,range_pct",
+        sorted_by(rows),
+    )
+}
+
+fn latency_csv(c: &Campaign) -> String {
+    let host = c.primary_host();
+    let mut rows: Vec<&crate::side::Latency> =
+        c.side.latency.iter().filter(|l| l.host == host).collect();
+    rows.sort_by(|a, b| (&a.profile, &a.workload).cmp(&(&b.profile, &b.workload)));
+    csv(
+        "profile,workload,p50_ns,p90_ns,p99_ns,p999_ns",
+        rows.into_iter().map(|l| {
+            let mut row = vec![l.profile.clone(), l.workload.clone()];
+            row.extend(l.ns[..4].iter().map(|&v| fixed(v, NS)));
+            row
+        }),
+    )
+}
+
+fn kinds_csv(c: &Campaign) -> String {
+    let host = c.primary_host();
+    let mut keys: Vec<(String, String)> = c
+        .rows
+        .iter()
+        .filter(|r| {
+            r.host == host
+                && r.threads == 1
+                && r.profile != REFERENCE
+                && (r.workload == "decode" || r.workload == "validate")
+        })
+        .map(|r| (r.profile.clone(), r.subset.clone()))
+        .collect();
+    keys.sort();
+    keys.dedup();
+    csv(
+        "profile,subset,decode_ns,validate_ns",
+        keys.into_iter().map(|(p, s)| {
+            let ns = |w: &str| c.row(host, w, &p, &s, 1).map(|r| r.median_ns);
+            vec![
+                p.clone(),
+                s.clone(),
+                fixed_opt(ns("decode"), NS),
+                fixed_opt(ns("validate"), NS),
+            ]
+        }),
+    )
+}
+
+fn robustness_csv(c: &Campaign) -> String {
+    let rows = c.robustness.iter().flat_map(|r| &r.subjects).map(|s| {
+        let (cases, clean, failures) = s.classes.values().fold((0, 0, 0), |acc, k| {
+            (acc.0 + k.cases(), acc.1 + k.clean(), acc.2 + k.failures())
+        });
+        vec![
+            s.subject.clone(),
+            cases.to_string(),
+            clean.to_string(),
+            failures.to_string(),
+        ]
+    });
+    csv("profile,cases,clean,failures", rows)
+}
+
+fn interop_csv(c: &Campaign) -> String {
+    csv(
+        "language,format,library,version,ns_per_event",
+        c.interop.iter().map(|r| {
+            vec![
+                r.language.clone(),
+                r.format.clone(),
+                r.library.clone(),
+                r.version.clone(),
+                fixed(r.ns_per_event, NS),
+            ]
+        }),
+    )
+}
+
+/// The profile with the smallest value of `f`, ties by id.
+fn argmin(profiles: &[String], f: impl Fn(&str) -> Option<f64>) -> Option<String> {
+    profiles
+        .iter()
+        .filter_map(|p| f(p).map(|v| (v, p)))
+        .min_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(b.1)))
+        .map(|(_, p)| p.clone())
+}
+
+fn macros(c: &Campaign) -> Result<String> {
+    let host = c.primary_host();
+    let runs: Vec<_> = c.runs_on(host).collect();
+    let first = runs[0];
+    let profiles = c.profiles(host);
+    let mut m: Vec<(String, String)> = Vec::new();
+    let mut text = |name: &str, v: String| m.push((name.to_owned(), v));
+
+    text("CampaignLabel", tex_escape(&c.labels[0]));
+    text("CampaignRuns", runs.len().to_string());
+    text("CampaignHost", tex_escape(host));
+    text("CampaignCommit", tex_escape(&first.commit));
+    text("CorpusEvents", first.corpus.count.to_string());
+    text("CorpusFingerprint", tex_escape(&first.corpus.fingerprint));
+    text("CorpusSeed", first.corpus.seed.to_string());
+    text("ProfilesMeasured", profiles.len().to_string());
+
+    let id_verify = c.ns(host, "id+verify", REFERENCE);
+    if let Some(v) = id_verify {
+        text("IdVerifyNs", fixed(v, 1));
+        let pct: Vec<f64> = profiles
+            .iter()
+            .filter_map(|p| c.ns(host, "validate", p).map(|x| x / v * 100.0))
+            .collect();
+        if !pct.is_empty() {
+            text("ValidateOverIdVerifyPct", fixed(median(&pct), 1));
+        }
+    }
+    let raw_offset = c.ns(host, "select-raw-offset", REFERENCE);
+    if let Some(v) = raw_offset {
+        text("RawOffsetNs", fixed(v, 1));
+    }
+    if let Some(n) = c.ingest_threads(host) {
+        text("IngestThreads", n.to_string());
+    }
+    let ranges: Vec<f64> = c
+        .rows
+        .iter()
+        .filter(|r| r.host == host)
+        .map(|r| r.range_pct)
+        .collect();
+    text("RangeMedianPct", fixed(median(&ranges), 1));
+    text(
+        "RangeMaxPct",
+        fixed(ranges.iter().copied().fold(f64::NAN, f64::max), 1),
+    );
+    let size_profiles = size_profiles(c);
+    if let Some(p) = argmin(&size_profiles, |p| {
+        c.sizes(host, p, "all").map(|s| s.bytes[0])
+    }) {
+        text("SmallestProfile", p);
+    }
+    if let Some(p) = argmin(&profiles, |p| c.ns(host, "decode", p)) {
+        text("FastestDecodeProfile", p);
+    }
+    if let Some(p) = argmin(&profiles, |p| c.ns(host, "validate", p)) {
+        text("FastestValidateProfile", p);
+    }
+
+    let mut suffixes: BTreeMap<String, String> = BTreeMap::new();
+    for p in profiles.iter().chain(&size_profiles) {
+        let s = macro_suffix(p);
+        if let Some(other) = suffixes.insert(s.clone(), p.clone())
+            && other != *p
+        {
+            bail!("profiles {other} and {p} share the macro suffix {s}");
+        }
+    }
+    for p in &size_profiles {
+        let s = macro_suffix(p);
+        if let Some(pct) = size_pcts(c, p, "all") {
+            text(&format!("SizeRawPct{s}"), fixed(pct[0], 1));
+            text(&format!("SizeZstdPct{s}"), fixed(pct[2], 1));
+        }
+    }
+    for p in &profiles {
+        let s = macro_suffix(p);
+        let row = |w: &str| c.row(host, w, p, "all", 1);
+        if let Some(r) = row("encode") {
+            text(&format!("EncodeNs{s}"), fixed(r.median_ns, 1));
+        }
+        for (w, name) in [("decode", "Decode"), ("validate", "Validate")] {
+            if let Some(r) = row(w) {
+                text(&format!("{name}Ns{s}"), fixed(r.median_ns, 1));
+                if let Some((ratio, _, _)) = r.ratio_json {
+                    text(&format!("{name}Ratio{s}"), fixed(ratio, 2));
+                }
+            }
+        }
+        if let Some(r) = row("select-checked") {
+            text(&format!("SelectNs{s}"), fixed(r.median_ns, 1));
+            if let Some(v) = raw_offset {
+                text(
+                    &format!("SelectOverRawOffset{s}"),
+                    fixed(r.median_ns / v, 2),
+                );
+            }
+        }
+        if let Some((_, scaling)) = c.ingest_scaling(host, p) {
+            text(&format!("IngestScaling{s}"), fixed(scaling, 2));
+        }
+    }
+
+    let mut out = format!(
+        "% Generated by `binostr-report aggregate {}`; do not edit.\n% Host: {host}\n",
+        c.labels.join(" ")
+    );
+    for (name, value) in m {
+        writeln!(out, "\\newcommand{{\\{name}}}{{{value}}}")?;
+    }
+    Ok(out)
+}

@@ -1,0 +1,375 @@
+//! Side measurements (sizes, latency, allocations, RSS) as medians over
+//! runs, and the inputs from outside the campaign: the robustness report and
+//! the interop timings.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use polars::prelude::*;
+use serde::Deserialize;
+
+use crate::frame::{f64s, strs};
+use crate::records::{self, Run, Table};
+
+/// The host and key cells of one group, and its value medians.
+pub type KeyedValues = (Vec<String>, Vec<f64>);
+
+/// Text key columns and per-run medians of the value columns of `table`, one
+/// row per host and key, sorted by host then key; `None` when no run has it.
+pub fn medians(
+    table: &Table,
+    runs: &[Run],
+    keys: &[&str],
+    values: &[&str],
+) -> Result<Option<Vec<KeyedValues>>> {
+    let Some(lf) = table.scan(runs)? else {
+        return Ok(None);
+    };
+    let mut group = vec![col("host")];
+    group.extend(keys.iter().map(|k| col(*k)));
+    let mut sort: Vec<&str> = vec!["host"];
+    sort.extend(keys);
+    let df = lf
+        .group_by(group)
+        .agg(
+            values
+                .iter()
+                .map(|v| col(*v).cast(DataType::Float64).median())
+                .collect::<Vec<_>>(),
+        )
+        .sort(sort.clone(), SortMultipleOptions::default())
+        .collect()?;
+    let key_cols: Vec<Vec<String>> = sort.iter().map(|k| strs(&df, k)).collect::<Result<_>>()?;
+    let value_cols: Vec<Vec<f64>> = values.iter().map(|v| f64s(&df, v)).collect::<Result<_>>()?;
+    Ok(Some(
+        (0..df.height())
+            .map(|i| {
+                (
+                    key_cols.iter().map(|c| c[i].clone()).collect(),
+                    value_cols.iter().map(|c| c[i]).collect(),
+                )
+            })
+            .collect(),
+    ))
+}
+
+/// Encoded sizes of one profile and subset on one host (medians over runs).
+#[derive(Clone, Debug)]
+pub struct Sizes {
+    /// Host id.
+    pub host: String,
+    /// Profile id.
+    pub profile: String,
+    /// Corpus subset.
+    pub subset: String,
+    /// Events in the subset.
+    pub events: f64,
+    /// Bytes: raw, framed, zstd per event, zstd stream, zstd with dictionary.
+    pub bytes: [f64; 5],
+}
+
+/// Per-event latency percentiles of one workload and profile on one host.
+#[derive(Clone, Debug)]
+pub struct Latency {
+    /// Host id.
+    pub host: String,
+    /// Workload.
+    pub workload: String,
+    /// Profile id.
+    pub profile: String,
+    /// p50, p90, p99, p99.9 and max in ns.
+    pub ns: [f64; 5],
+}
+
+/// Allocations per event of one workload and profile on one host.
+#[derive(Clone, Debug)]
+pub struct Alloc {
+    /// Host id.
+    pub host: String,
+    /// Workload.
+    pub workload: String,
+    /// Profile id.
+    pub profile: String,
+    /// Allocations per event.
+    pub allocs_per_event: f64,
+    /// Allocated bytes per event.
+    pub bytes_per_event: f64,
+}
+
+/// Peak resident set growth of one workload and profile on one host.
+#[derive(Clone, Debug)]
+pub struct Rss {
+    /// Host id.
+    pub host: String,
+    /// Workload.
+    pub workload: String,
+    /// Profile id.
+    pub profile: String,
+    /// `peak_kib - baseline_kib`.
+    pub growth_kib: f64,
+}
+
+/// All side measurements of a campaign (empty where no run has the file).
+#[derive(Clone, Debug, Default)]
+pub struct Side {
+    /// `sizes.csv`.
+    pub sizes: Vec<Sizes>,
+    /// `latency.csv`.
+    pub latency: Vec<Latency>,
+    /// `alloc.csv`.
+    pub alloc: Vec<Alloc>,
+    /// `rss.csv`.
+    pub rss: Vec<Rss>,
+}
+
+impl Side {
+    /// Reads and aggregates the side measurements of `runs`.
+    pub fn read(runs: &[Run]) -> Result<Self> {
+        let sizes = medians(
+            &records::SIZES,
+            runs,
+            &["profile", "subset"],
+            &[
+                "events",
+                "raw_bytes",
+                "framed_bytes",
+                "zstd_event_bytes",
+                "zstd_stream_bytes",
+                "zstd_dict_bytes",
+            ],
+        )?
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(k, v)| Sizes {
+            host: k[0].clone(),
+            profile: k[1].clone(),
+            subset: k[2].clone(),
+            events: v[0],
+            bytes: [v[1], v[2], v[3], v[4], v[5]],
+        })
+        .collect();
+        let latency = medians(
+            &records::LATENCY,
+            runs,
+            &["workload", "profile"],
+            &["p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"],
+        )?
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(k, v)| Latency {
+            host: k[0].clone(),
+            workload: k[1].clone(),
+            profile: k[2].clone(),
+            ns: [v[0], v[1], v[2], v[3], v[4]],
+        })
+        .collect();
+        let alloc = medians(
+            &records::ALLOC,
+            runs,
+            &["workload", "profile"],
+            &["events", "allocs", "alloc_bytes"],
+        )?
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(k, v)| Alloc {
+            host: k[0].clone(),
+            workload: k[1].clone(),
+            profile: k[2].clone(),
+            allocs_per_event: v[1] / v[0],
+            bytes_per_event: v[2] / v[0],
+        })
+        .collect();
+        let rss = medians(
+            &records::RSS,
+            runs,
+            &["workload", "profile"],
+            &["baseline_kib", "peak_kib"],
+        )?
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(k, v)| Rss {
+            host: k[0].clone(),
+            workload: k[1].clone(),
+            profile: k[2].clone(),
+            growth_kib: v[1] - v[0],
+        })
+        .collect();
+        Ok(Side {
+            sizes,
+            latency,
+            alloc,
+            rss,
+        })
+    }
+}
+
+/// Outcomes that count as failures (the rule of `Outcome::is_failure` in
+/// `src/torture/run.rs`), besides cases over the memory bound.
+pub const FAILING_OUTCOMES: [&str; 5] = ["panic", "stack-overflow", "signal", "timeout", "oom"];
+
+/// `results/robustness/robustness.json`, the parts the paper uses.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Robustness {
+    /// Per subject (our profiles, then library subjects) in report order.
+    pub subjects: Vec<Subject>,
+}
+
+/// One robustness subject.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Subject {
+    /// Profile id, or `lib:<name>` for an upstream library.
+    pub subject: String,
+    /// Ours (failures fail the run) or a library.
+    pub ours: bool,
+    /// Case counts per case class.
+    pub classes: BTreeMap<String, ClassCounts>,
+}
+
+/// Outcome counts of one case class.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ClassCounts {
+    /// Cases per outcome name.
+    pub outcomes: BTreeMap<String, u64>,
+    /// Isolated cases over the memory bound (failures).
+    #[serde(default)]
+    pub over_memory_bound: u64,
+}
+
+impl ClassCounts {
+    /// All cases of the class.
+    pub fn cases(&self) -> u64 {
+        self.outcomes.values().sum()
+    }
+
+    /// Cases that ended in a clean error.
+    pub fn clean(&self) -> u64 {
+        self.outcomes.get("clean-error").copied().unwrap_or(0)
+    }
+
+    /// Failing cases: failing outcomes plus cases over the memory bound.
+    pub fn failures(&self) -> u64 {
+        FAILING_OUTCOMES
+            .iter()
+            .filter_map(|o| self.outcomes.get(*o))
+            .sum::<u64>()
+            + self.over_memory_bound
+    }
+}
+
+/// The case classes in the order the torture report lists them.
+pub const CASE_CLASSES: [&str; 8] = [
+    "truncation",
+    "mutation",
+    "length-inflation",
+    "bad-utf8",
+    "fields",
+    "non-canonical",
+    "length-bomb",
+    "nesting-bomb",
+];
+
+impl Robustness {
+    /// Reads `path`; `None` (with a warning) when it does not exist.
+    pub fn read(path: &Path, warnings: &mut Vec<String>) -> Result<Option<Self>> {
+        if !path.exists() {
+            warnings.push(format!(
+                "{} is missing: robustness.csv has only its header",
+                path.display()
+            ));
+            return Ok(None);
+        }
+        let text =
+            fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let r =
+            serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+        Ok(Some(r))
+    }
+
+    /// The case classes present, known ones in report order, others after.
+    pub fn classes(&self) -> Vec<String> {
+        let mut out: Vec<String> = CASE_CLASSES.iter().map(|c| (*c).to_owned()).collect();
+        for s in &self.subjects {
+            for c in s.classes.keys() {
+                if !out.contains(c) {
+                    out.push(c.clone());
+                }
+            }
+        }
+        out.retain(|c| self.subjects.iter().any(|s| s.classes.contains_key(c)));
+        out
+    }
+}
+
+/// One interop timing (`results/interop/<language>.csv`).
+#[derive(Clone, Debug)]
+pub struct Interop {
+    /// Language.
+    pub language: String,
+    /// Format.
+    pub format: String,
+    /// Library.
+    pub library: String,
+    /// Library version.
+    pub version: String,
+    /// Nanoseconds per event.
+    pub ns_per_event: f64,
+}
+
+/// `results/interop/*.csv`.
+pub const INTEROP: Table = Table {
+    file: "<language>.csv",
+    columns: &[
+        ("language", records::Kind::Str),
+        ("format", records::Kind::Str),
+        ("library", records::Kind::Str),
+        ("version", records::Kind::Str),
+        ("ns_per_event", records::Kind::Real),
+        ("events", records::Kind::Int),
+    ],
+};
+
+/// Every row of `dir/*.csv`, sorted by language, format, library, version;
+/// empty (with a warning) when there is none.
+pub fn read_interop(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<Interop>> {
+    let mut files: Vec<_> = match fs::read_dir(dir) {
+        Ok(entries) => entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "csv"))
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    if files.is_empty() {
+        warnings.push(format!(
+            "no interop results ({}/*.csv): interop.csv has only its header",
+            dir.display()
+        ));
+        return Ok(Vec::new());
+    }
+    files.sort();
+    let frames = files
+        .iter()
+        .map(|p| INTEROP.scan_file(p))
+        .collect::<Result<Vec<_>>>()?;
+    let df = concat(frames, UnionArgs::default())?
+        .sort(
+            ["language", "format", "library", "version"],
+            SortMultipleOptions::default(),
+        )
+        .collect()?;
+    let language = strs(&df, "language")?;
+    let format = strs(&df, "format")?;
+    let library = strs(&df, "library")?;
+    let version = strs(&df, "version")?;
+    let ns = f64s(&df, "ns_per_event")?;
+    Ok((0..df.height())
+        .map(|i| Interop {
+            language: language[i].clone(),
+            format: format[i].clone(),
+            library: library[i].clone(),
+            version: version[i].clone(),
+            ns_per_event: ns[i],
+        })
+        .collect())
+}

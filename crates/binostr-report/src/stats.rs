@@ -1,0 +1,137 @@
+//! Medians, percentiles and the two-level bootstrap behind every interval
+//! in the summary.
+//!
+//! The bootstrap resamples runs with replacement, then the samples within
+//! each drawn run, takes each drawn run's median and then the median of those:
+//! the same statistic as the point estimate (`median_ns`), so run-to-run
+//! variation and within-run noise both widen the interval.
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+
+/// Bootstrap resamples per benchmark key.
+pub const RESAMPLES: usize = 2000;
+
+/// The fixed seed all bootstrap streams derive from (ASCII "binostr").
+pub const SEED: u64 = 0x0062_696e_6f73_7472;
+
+/// The median of `xs` (mean of the two middle values for an even count);
+/// `NaN` when `xs` is empty.
+pub fn median(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    median_in_place(&mut v)
+}
+
+fn median_in_place(v: &mut [f64]) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_unstable_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// The `q` quantile (0..=1) of sorted `xs`, interpolating linearly between
+/// order statistics (Hyndman and Fan type 7); `NaN` when `xs` is empty.
+pub fn quantile_sorted(xs: &[f64], q: f64) -> f64 {
+    if xs.is_empty() {
+        return f64::NAN;
+    }
+    let h = (xs.len() - 1) as f64 * q.clamp(0.0, 1.0);
+    let lo = h.floor() as usize;
+    let hi = (lo + 1).min(xs.len() - 1);
+    xs[lo] + (h - lo as f64) * (xs[hi] - xs[lo])
+}
+
+/// The percentile 95% interval of bootstrap replicates.
+pub fn ci95(replicates: &[f64]) -> (f64, f64) {
+    let mut v = replicates.to_vec();
+    v.sort_unstable_by(f64::total_cmp);
+    (quantile_sorted(&v, 0.025), quantile_sorted(&v, 0.975))
+}
+
+/// A stable 64-bit seed for one benchmark key: FNV-1a of `key` mixed with
+/// [`SEED`], so a key's interval does not depend on which other keys exist.
+pub fn key_seed(key: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in key.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h ^ SEED
+}
+
+/// `resamples` bootstrap replicates of the median of run medians. Each inner
+/// vector holds one run's per-sample values; runs without samples are an
+/// error of the caller and yield `NaN` replicates.
+pub fn bootstrap_median_of_medians(runs: &[Vec<f64>], seed: u64, resamples: usize) -> Vec<f64> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut medians = Vec::with_capacity(runs.len());
+    let mut drawn = Vec::new();
+    (0..resamples)
+        .map(|_| {
+            medians.clear();
+            for _ in 0..runs.len() {
+                let run = &runs[uniform(&mut rng, runs.len())];
+                drawn.clear();
+                drawn.extend((0..run.len()).map(|_| run[uniform(&mut rng, run.len())]));
+                medians.push(median_in_place(&mut drawn));
+            }
+            median_in_place(&mut medians)
+        })
+        .collect()
+}
+
+/// An unbiased draw from `0..n` (`n > 0`).
+fn uniform(rng: &mut ChaCha8Rng, n: usize) -> usize {
+    let n = n as u64;
+    let zone = u64::MAX - (u64::MAX % n);
+    loop {
+        let x = rng.next_u64();
+        if x < zone {
+            return usize::try_from(x % n).expect("below n");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_odd_even_empty() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert!(median(&[]).is_nan());
+    }
+
+    #[test]
+    fn quantile_interpolates() {
+        let xs = [10.0, 20.0, 30.0, 40.0, 50.0];
+        assert_eq!(quantile_sorted(&xs, 0.0), 10.0);
+        assert_eq!(quantile_sorted(&xs, 0.5), 30.0);
+        assert_eq!(quantile_sorted(&xs, 0.875), 45.0);
+        assert_eq!(quantile_sorted(&xs, 1.0), 50.0);
+    }
+
+    #[test]
+    fn bootstrap_is_seeded_and_bounded() {
+        let runs = vec![vec![99.0, 100.0, 101.0], vec![109.0, 110.0, 111.0]];
+        let a = bootstrap_median_of_medians(&runs, 7, 500);
+        assert_eq!(a, bootstrap_median_of_medians(&runs, 7, 500));
+        assert_ne!(a, bootstrap_median_of_medians(&runs, 8, 500));
+        assert!(a.iter().all(|&x| (99.0..=111.0).contains(&x)));
+        let (lo, hi) = ci95(&a);
+        assert!(lo < 105.0 && 105.0 < hi, "{lo} {hi}");
+    }
+
+    #[test]
+    fn key_seed_differs_per_key() {
+        assert_ne!(key_seed("decode|json"), key_seed("decode|cbor"));
+        assert_eq!(key_seed("x"), key_seed("x"));
+    }
+}

@@ -1,0 +1,248 @@
+//! One row per benchmark key and host: the median of run medians, the
+//! cross-run range, a bootstrap interval, the ratio to `json` and the rank.
+
+use std::collections::BTreeMap;
+
+use anyhow::{Result, bail};
+use polars::prelude::*;
+
+use crate::frame::{f64s, i64s, strs};
+use crate::stats;
+
+/// The benchmark key columns of `samples.csv`.
+pub const KEY: [&str; 4] = ["workload", "profile", "subset", "threads"];
+
+/// The profile every ratio is taken against.
+pub const BASELINE: &str = "json";
+
+/// The profile name of the reference rows (`id+verify`, `select-raw-offset`).
+pub const REFERENCE: &str = "reference";
+
+/// One summary row (`docs/RESULTS.md`, "Summary").
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// `contract.host.id` of the runs.
+    pub host: String,
+    /// Workload.
+    pub workload: String,
+    /// Profile id (or `reference`).
+    pub profile: String,
+    /// Corpus subset.
+    pub subset: String,
+    /// Thread count.
+    pub threads: i64,
+    /// Runs that measured this key.
+    pub runs: usize,
+    /// Median over runs of each run's median ns/event.
+    pub median_ns: f64,
+    /// (max - min of the run medians) / `median_ns` * 100.
+    pub range_pct: f64,
+    /// Bootstrap 95% interval of `median_ns`.
+    pub ci_ns: (f64, f64),
+    /// `median_ns` over the same key's `json` median, with its interval.
+    pub ratio_json: Option<(f64, f64, f64)>,
+    /// 1 = fastest within `(host, workload, subset, threads)`.
+    pub rank: usize,
+}
+
+impl Row {
+    /// `(host, workload, subset, threads)`: the group `rank` orders.
+    pub fn group(&self) -> (&str, &str, &str, i64) {
+        (&self.host, &self.workload, &self.subset, self.threads)
+    }
+}
+
+type Key = (String, String, String, String, i64);
+
+/// Summarises `samples` (the concatenated `samples.csv` frames with `host`
+/// and `run` columns) into rows sorted by host, workload, subset, threads
+/// and rank.
+pub fn summarize(samples: LazyFrame) -> Result<Vec<Row>> {
+    let per_event = samples
+        .with_column(
+            (col("total_ns") / (col("iters") * col("events_per_iter")).cast(DataType::Float64))
+                .alias("ns"),
+        )
+        .collect()?;
+    check_positive(&per_event)?;
+
+    let group: Vec<Expr> = ["host", "workload", "profile", "subset", "threads"]
+        .iter()
+        .map(|c| col(*c))
+        .collect();
+    let mut run_group = group.clone();
+    run_group.push(col("run"));
+    let keys = per_event
+        .clone()
+        .lazy()
+        .group_by(run_group)
+        .agg([col("ns").median().alias("run_median")])
+        .group_by(group)
+        .agg([
+            col("run_median").median().alias("median_ns"),
+            col("run_median").min().alias("min_ns"),
+            col("run_median").max().alias("max_ns"),
+            col("run_median").count().alias("runs"),
+        ]);
+    let json = keys
+        .clone()
+        .filter(col("profile").eq(lit(BASELINE)))
+        .select([
+            col("host"),
+            col("workload"),
+            col("subset"),
+            col("threads"),
+            col("median_ns").alias("json_ns"),
+        ]);
+    let on = [col("host"), col("workload"), col("subset"), col("threads")];
+    let table = keys
+        .join(json, on.clone(), on, JoinArgs::new(JoinType::Left))
+        .with_columns([
+            ((col("max_ns") - col("min_ns")) / col("median_ns") * lit(100.0)).alias("range_pct"),
+            (col("median_ns") / col("json_ns")).alias("ratio_json"),
+        ])
+        .sort(
+            ["host", "workload", "profile", "subset", "threads"],
+            SortMultipleOptions::default(),
+        )
+        .collect()?;
+
+    let samples = samples_by_key(&per_event)?;
+    let replicates: BTreeMap<&Key, Vec<f64>> = samples
+        .iter()
+        .map(|(key, runs)| {
+            let runs: Vec<Vec<f64>> = runs.values().cloned().collect();
+            let seed = stats::key_seed(&format!(
+                "{}|{}|{}|{}|{}",
+                key.0, key.1, key.2, key.3, key.4
+            ));
+            (
+                key,
+                stats::bootstrap_median_of_medians(&runs, seed, stats::RESAMPLES),
+            )
+        })
+        .collect();
+
+    let host = strs(&table, "host")?;
+    let workload = strs(&table, "workload")?;
+    let profile = strs(&table, "profile")?;
+    let subset = strs(&table, "subset")?;
+    let threads = i64s(&table, "threads")?;
+    let median_ns = f64s(&table, "median_ns")?;
+    let range_pct = f64s(&table, "range_pct")?;
+    let ratio = f64s(&table, "ratio_json")?;
+    let runs = i64s(&table, "runs")?;
+    let mut rows = Vec::with_capacity(table.height());
+    for i in 0..table.height() {
+        let key: Key = (
+            host[i].clone(),
+            workload[i].clone(),
+            profile[i].clone(),
+            subset[i].clone(),
+            threads[i],
+        );
+        let boot = &replicates[&key];
+        let json_key: Key = (
+            key.0.clone(),
+            key.1.clone(),
+            BASELINE.to_owned(),
+            key.3.clone(),
+            key.4,
+        );
+        let ratio_json = match (ratio[i], replicates.get(&json_key)) {
+            (r, Some(json_boot)) if r.is_finite() => {
+                let ratios: Vec<f64> = boot.iter().zip(json_boot).map(|(a, b)| a / b).collect();
+                let (lo, hi) = stats::ci95(&ratios);
+                Some((r, lo, hi))
+            }
+            _ => None,
+        };
+        rows.push(Row {
+            host: key.0,
+            workload: key.1,
+            profile: key.2,
+            subset: key.3,
+            threads: key.4,
+            runs: usize::try_from(runs[i])?,
+            median_ns: median_ns[i],
+            range_pct: range_pct[i],
+            ci_ns: stats::ci95(boot),
+            ratio_json,
+            rank: 0,
+        });
+    }
+    rank(&mut rows);
+    Ok(rows)
+}
+
+/// Sets `rank` within each group (fastest first, ties by profile id) and
+/// sorts rows by host, workload, subset, threads, rank.
+fn rank(rows: &mut [Row]) {
+    rows.sort_by(|a, b| {
+        a.group()
+            .cmp(&b.group())
+            .then(a.median_ns.total_cmp(&b.median_ns))
+            .then(a.profile.cmp(&b.profile))
+    });
+    let mut i = 0;
+    while i < rows.len() {
+        let mut j = i;
+        while j < rows.len() && rows[j].group() == rows[i].group() {
+            rows[j].rank = j - i + 1;
+            j += 1;
+        }
+        i = j;
+    }
+}
+
+fn check_positive(per_event: &DataFrame) -> Result<()> {
+    let ns = f64s(per_event, "ns")?;
+    if let Some(i) = ns.iter().position(|x| !(x.is_finite() && *x > 0.0)) {
+        let run = strs(per_event, "run")?;
+        let sample = i64s(per_event, "sample")?;
+        bail!(
+            "{}/samples.csv: sample {} has ns/event {} (iters and events_per_iter must be > 0, total_ns > 0)",
+            run[i],
+            sample[i],
+            ns[i]
+        );
+    }
+    Ok(())
+}
+
+/// Per key, per run, the per-sample ns/event values in sample order.
+fn samples_by_key(per_event: &DataFrame) -> Result<BTreeMap<Key, BTreeMap<String, Vec<f64>>>> {
+    let sorted = per_event
+        .clone()
+        .lazy()
+        .sort(
+            [
+                "host", "workload", "profile", "subset", "threads", "run", "sample",
+            ],
+            SortMultipleOptions::default(),
+        )
+        .collect()?;
+    let host = strs(&sorted, "host")?;
+    let workload = strs(&sorted, "workload")?;
+    let profile = strs(&sorted, "profile")?;
+    let subset = strs(&sorted, "subset")?;
+    let threads = i64s(&sorted, "threads")?;
+    let run = strs(&sorted, "run")?;
+    let ns = f64s(&sorted, "ns")?;
+    let mut out: BTreeMap<Key, BTreeMap<String, Vec<f64>>> = BTreeMap::new();
+    for i in 0..sorted.height() {
+        let key = (
+            host[i].clone(),
+            workload[i].clone(),
+            profile[i].clone(),
+            subset[i].clone(),
+            threads[i],
+        );
+        out.entry(key)
+            .or_default()
+            .entry(run[i].clone())
+            .or_default()
+            .push(ns[i]);
+    }
+    Ok(out)
+}
