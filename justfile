@@ -42,10 +42,6 @@ sizes: corpus
 campaign label profile="quick":
     cargo run --release -- campaign --profile {{profile}} --label {{label}}
 
-# Summaries of a campaign and the paper inputs (summary/, paper/generated/).
-aggregate label:
-    cargo run --release -p binostr-report -- aggregate {{label}}
-
 # Interop test vectors for the Python, JS and Go verifiers.
 vectors:
     cargo run --release -- vectors -o vectors/interop-v1.json
@@ -103,7 +99,7 @@ torture mutations="1000000":
 # Summaries, paper/generated/ and plots from the complete runs of one or more
 # campaign labels (the first names the output; see docs/RESULTS.md).
 aggregate +labels:
-    cargo run -p binostr-report --release --locked -- aggregate {{labels}}
+    cargo run -p binostr-report --locked -- aggregate {{labels}}
 
 # Fuzz one profile's decoder for SECONDS with cargo-fuzz (cargo install
 # cargo-fuzz), seeding the corpus from the profile's golden vector.

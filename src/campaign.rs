@@ -372,8 +372,8 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
         dir.display()
     );
     println!(
-        "next: cargo run --release -p binostr-report -- aggregate {}",
-        opts.label
+        "next: cargo run -p binostr-report -- aggregate {} (or `just aggregate {}`)",
+        opts.label, opts.label
     );
     Ok(dir)
 }

@@ -330,13 +330,20 @@ pub const INTEROP: Table = Table {
     ],
 };
 
-/// Every row of `dir/*.csv`, sorted by language, format, library, version;
-/// empty (with a warning) when there is none.
+/// Every row of the per-language timing files `dir/<language>.csv` (the
+/// `checks-*` and `torture-*` files beside them are not timings), sorted by
+/// language, format, library, version; empty (with a warning) when there is
+/// none.
 pub fn read_interop(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<Interop>> {
     let mut files: Vec<_> = match fs::read_dir(dir) {
         Ok(entries) => entries
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|e| e == "csv"))
+            .filter(|p| {
+                p.file_stem()
+                    .and_then(|s| s.to_str())
+                    .is_some_and(|s| !s.starts_with("checks-") && !s.starts_with("torture-"))
+            })
             .collect(),
         Err(_) => Vec::new(),
     };
