@@ -25,9 +25,7 @@ fn bench_workloads(c: &mut Criterion) {
         let mut routine = fixture.routine(&key);
         let mut group = c.benchmark_group(format!("{}/{}", key.workload, key.profile));
         group.throughput(Throughput::Elements(routine.events_per_iter));
-        if key.workload.is_windowed() {
-            group.sampling_mode(SamplingMode::Flat);
-        }
+        group.sampling_mode(SamplingMode::Flat);
         group.bench_function(format!("{}t", key.threads), |b| {
             b.iter_custom(|iters| (routine.run)(iters))
         });

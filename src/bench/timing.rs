@@ -114,9 +114,7 @@ pub fn run(
         let mut routine = fixture.routine(key);
         let name = format!("b{i:05}");
         let mut group = c.benchmark_group(&name);
-        if key.workload.is_windowed() {
-            group.sampling_mode(SamplingMode::Flat);
-        }
+        group.sampling_mode(SamplingMode::Flat);
         group.bench_function("run", |b| b.iter_custom(|iters| (routine.run)(iters)));
         group.finish();
         let files = dir.join(&name).join("run").join("new");

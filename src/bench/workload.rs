@@ -3,11 +3,15 @@
 //!
 //! A [`Fixture`] encodes a corpus with every profile and asserts each round
 //! trip (and the borrowed view's kind and pubkey) before anything is timed.
-//! [`Fixture::plan`] lists the benchmark keys; [`Fixture::routine`] gives the
-//! timed body of one key. Per-event workloads process one event per
-//! iteration, cycling through the subset, so Criterion's time per iteration
-//! is time per event; window workloads (`batch`, `stream`, `compress`,
-//! `ingest-mt`) process [`WINDOW`] events per iteration.
+//! [`plan`] lists the benchmark keys; [`Fixture::routine`] gives the timed
+//! body of one key. Per-event workloads process one event per iteration, so
+//! Criterion's time per iteration is time per event; window workloads
+//! (`batch`, `stream`, `compress`, `ingest-mt`) process [`WINDOW`] events per
+//! iteration. Every sample starts at the subset's first event and cycles
+//! through it, and samples use flat sampling (equal iteration counts), so
+//! all samples of a benchmark time the same events: events differ in cost by
+//! orders of magnitude, and a sample must not differ from the next only by
+//! which events it happened to cover.
 
 use std::fmt;
 use std::hint::black_box;
@@ -104,14 +108,6 @@ impl Workload {
     /// Reference rows are measured once, not per profile.
     pub fn is_reference(self) -> bool {
         matches!(self, Workload::IdVerify | Workload::SelectRawOffset)
-    }
-
-    /// Iterations process a window of events rather than one.
-    pub fn is_windowed(self) -> bool {
-        matches!(
-            self,
-            Workload::Batch | Workload::Stream | Workload::Compress | Workload::IngestMt
-        )
     }
 }
 
@@ -614,10 +610,10 @@ fn framed_with_partial(records: &[Vec<u8>], window: Vec<usize>, idx: &[usize]) -
 }
 
 fn per_event<'a>(idx: Vec<usize>, mut work: impl FnMut(usize) + 'a) -> Routine<'a> {
-    let mut cursor = 0;
     Routine {
         events_per_iter: 1,
         run: Box::new(move |iters| {
+            let mut cursor = 0;
             let start = Instant::now();
             for _ in 0..iters {
                 work(idx[cursor]);
@@ -632,10 +628,10 @@ fn per_event<'a>(idx: Vec<usize>, mut work: impl FnMut(usize) + 'a) -> Routine<'
 }
 
 fn per_window<'a, T: 'a>(items: Vec<T>, n: usize, mut work: impl FnMut(&T) + 'a) -> Routine<'a> {
-    let mut cursor = 0;
     Routine {
         events_per_iter: n as u64,
         run: Box::new(move |iters| {
+            let mut cursor = 0;
             let start = Instant::now();
             for _ in 0..iters {
                 work(&items[cursor]);

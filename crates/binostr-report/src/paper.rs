@@ -23,7 +23,73 @@ pub fn render(c: &Campaign) -> Result<Vec<(&'static str, String)>> {
         ("compress.csv", compress_csv(c)),
         ("robustness.csv", robustness_csv(c)),
         ("interop.csv", interop_csv(c)),
+        ("interop-matrix.csv", matrix_csv(c)),
     ])
+}
+
+/// Languages of the interop matrix, Rust first (from the campaign's
+/// `decode` rows), then the interop harnesses' `language` column.
+pub const LANGUAGES: [&str; 4] = ["rust", "python", "js", "go"];
+
+/// One format's row of the language matrix: per language, the fastest
+/// library decoding to the semantic event, as (library, ns per event).
+pub type MatrixRow = (String, [Option<(String, f64)>; 4]);
+
+/// The language x format decode matrix, sorted by the Rust time (formats
+/// Rust does not measure last, by name). Rows timing a library's own
+/// objects instead of the event ("native objects") are left out, because
+/// they skip the conversion every other row pays.
+pub fn language_matrix(c: &Campaign) -> Vec<MatrixRow> {
+    let host = c.primary_host();
+    let mut formats: BTreeMap<String, [Option<(String, f64)>; 4]> = BTreeMap::new();
+    for r in &c.interop {
+        let Some(lang) = LANGUAGES.iter().position(|l| *l == r.language) else {
+            continue;
+        };
+        if r.library.contains("native objects") || !r.ns_per_event.is_finite() {
+            continue;
+        }
+        let cell = &mut formats.entry(r.format.clone()).or_default()[lang];
+        if cell.as_ref().is_none_or(|(_, ns)| r.ns_per_event < *ns) {
+            *cell = Some((r.library.clone(), r.ns_per_event));
+        }
+    }
+    let names: Vec<String> = formats.keys().cloned().collect();
+    for f in names {
+        if let Some(row) = c.row(host, "decode", &f, "all", 1) {
+            formats.get_mut(&f).expect("listed")[0] = Some(("binostr".into(), row.median_ns));
+        }
+    }
+    let mut rows: Vec<MatrixRow> = formats.into_iter().collect();
+    rows.sort_by(|a, b| {
+        let ns = |r: &MatrixRow| r.1[0].as_ref().map_or(f64::INFINITY, |(_, ns)| *ns);
+        ns(a).total_cmp(&ns(b)).then_with(|| a.0.cmp(&b.0))
+    });
+    rows
+}
+
+fn matrix_csv(c: &Campaign) -> String {
+    csv(
+        "format,rust_ns,python_ns,js_ns,go_ns,python_library,js_library,go_library",
+        language_matrix(c).into_iter().map(|(format, cells)| {
+            let ns = |i: usize| cells[i].as_ref().map(|(_, ns)| *ns);
+            let lib = |i: usize| {
+                cells[i].as_ref().map_or(String::new(), |(l, _)| {
+                    format!("\"{}\"", l.replace('"', "'"))
+                })
+            };
+            vec![
+                format,
+                fixed_opt(ns(0), NS),
+                fixed_opt(ns(1), NS),
+                fixed_opt(ns(2), NS),
+                fixed_opt(ns(3), NS),
+                lib(1),
+                lib(2),
+                lib(3),
+            ]
+        }),
+    )
 }
 
 /// Sizes as a percentage of the `json` raw size of the same subset:

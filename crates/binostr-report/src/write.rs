@@ -150,11 +150,44 @@ pub fn summary_md(c: &Campaign) -> String {
     for host in c.hosts() {
         host_section(&mut out, c, &host);
     }
+    language_section(&mut out, c);
     let _ = writeln!(out, "## All rows\n");
     let header: Vec<&str> = crate::write::SUMMARY_HEADER.split(',').collect();
     let rows: Vec<Vec<String>> = c.rows.iter().map(cells).collect();
     md_table(&mut out, &header, &rows);
     out
+}
+
+fn language_section(out: &mut String, c: &Campaign) {
+    let matrix = crate::paper::language_matrix(c);
+    if matrix.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "## Decode by language (ns/event, fastest library to the event)\n\n\
+         Rust: this campaign's `decode` median (host {}); Python, JavaScript, Go: \
+         `results/interop/<language>.csv`, each timed by its own harness on the same \
+         corpus selection, on whatever load that host had (see each harness's README).\n",
+        c.primary_host()
+    );
+    let rows: Vec<Vec<String>> = matrix
+        .into_iter()
+        .map(|(format, cells)| {
+            let mut r = vec![format];
+            r.extend(cells.iter().map(|cell| {
+                cell.as_ref()
+                    .map_or("-".into(), |(lib, ns)| format!("{ns:.0} ({lib})"))
+            }));
+            r
+        })
+        .collect();
+    md_table(
+        out,
+        &["format", "Rust", "Python", "JavaScript", "Go"],
+        &rows,
+    );
+    let _ = writeln!(out);
 }
 
 fn host_section(out: &mut String, c: &Campaign, host: &str) {

@@ -431,3 +431,46 @@ fn the_binary_aggregates() {
         "{listed}"
     );
 }
+
+#[test]
+fn language_matrix_takes_the_fastest_library_to_the_event() {
+    let tmp = tempfile::tempdir().unwrap();
+    standard(tmp.path());
+    let interop = tmp.path().join("results/interop");
+    fs::create_dir_all(&interop).unwrap();
+    let header = "language,format,library,version,ns_per_event,events\n";
+    fs::write(
+        interop.join("python.csv"),
+        format!(
+            "{header}python,json,json (stdlib),3.13,5000,5000\n\
+             python,cbor-packed,cbor2,5.6.5,2000,5000\n\
+             python,cbor-packed,cbrrr,1.0,1500,5000\n\
+             python,cbor-packed,cbrrr (native objects),1.0,10,5000\n"
+        ),
+    )
+    .unwrap();
+    fs::write(
+        interop.join("go.csv"),
+        format!("{header}go,event2,nostr-go,0.1,300,5000\n"),
+    )
+    .unwrap();
+    // Check and torture files beside the timings are not timings.
+    fs::write(
+        interop.join("checks-python.csv"),
+        "profile,library,version,vectors,decode_ok,reencode,rust_decodes,status,reason\n",
+    )
+    .unwrap();
+    binostr_report::aggregate(tmp.path(), &labels(&["q1"]), true).unwrap();
+    assert_eq!(
+        read(tmp.path().join("paper/generated/interop-matrix.csv")),
+        "format,rust_ns,python_ns,js_ns,go_ns,python_library,js_library,go_library\n\
+         event2,50.00,,,300.00,,,\"nostr-go\"\n\
+         json,100.00,5000.00,,,\"json (stdlib)\",,\n\
+         cbor-packed,,1500.00,,,\"cbrrr\",,\n"
+    );
+    let md = read(tmp.path().join("results/campaigns/q1/summary/summary.md"));
+    assert!(
+        md.contains("| json | 100 (binostr) | 5000 (json (stdlib)) | - | - |"),
+        "{md}"
+    );
+}
