@@ -19,7 +19,7 @@ if [ ! -f "$gen/macros.tex" ]; then
     exit 1
 fi
 missing=()
-for f in sizes speed latency kinds compress robustness interop; do
+for f in sizes speed latency kinds compress robustness interop interop-matrix; do
     [ -f "$gen/$f.csv" ] || missing+=("generated/$f.csv")
 done
 if [ ${#missing[@]} -gt 0 ]; then
