@@ -332,7 +332,7 @@ pub fn create(
     if cargo_lock_sha256 != contract.cargo_lock_sha256 {
         warnings.push("Cargo.lock differs from the one the campaign recorded".into());
     }
-    if rustc != contract.rustc {
+    if rustc.trim_end() != contract.rustc.trim_end() {
         warnings.push("rustc differs from the one the campaign recorded".into());
     }
     if runs.len() as u64 != runs_planned {
