@@ -73,9 +73,10 @@ fn matrix_csv(c: &Campaign) -> String {
         "format,rust_ns,python_ns,js_ns,go_ns,python_library,js_library,go_library",
         language_matrix(c).into_iter().map(|(format, cells)| {
             let ns = |i: usize| cells[i].as_ref().map(|(_, ns)| *ns);
+            // pgfplotstable reads no quoted fields: commas become semicolons.
             let lib = |i: usize| {
                 cells[i].as_ref().map_or(String::new(), |(l, _)| {
-                    format!("\"{}\"", l.replace('"', "'"))
+                    l.replace(',', ";").replace('"', "'")
                 })
             };
             vec![
@@ -188,7 +189,10 @@ fn speed_csv(c: &Campaign) -> String {
                 fixed_opt(ns("decode"), NS),
                 fixed_opt(ns("decode+id"), NS),
                 fixed_opt(ns("validate"), NS),
-                fixed_opt(ns("select-checked"), NS),
+                fixed_opt(
+                    ns("select-checked").or_else(|| ns("select-preverified")),
+                    NS,
+                ),
                 fixed_opt(ns("stream"), NS),
                 fixed_opt(ratio("decode"), RATIO),
                 fixed_opt(ratio("validate"), RATIO),
@@ -375,7 +379,7 @@ fn macros(c: &Campaign) -> Result<String> {
                 }
             }
         }
-        if let Some(r) = row("select-checked") {
+        if let Some(r) = row("select-checked").or_else(|| row("select-preverified")) {
             text(&format!("SelectNs{s}"), fixed(r.median_ns, 1));
             if let Some(v) = raw_offset {
                 text(

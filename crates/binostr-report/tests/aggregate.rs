@@ -451,7 +451,9 @@ fn language_matrix_takes_the_fastest_library_to_the_event() {
     .unwrap();
     fs::write(
         interop.join("go.csv"),
-        format!("{header}go,event2,nostr-go,0.1,300,5000\n"),
+        format!(
+            "{header}go,event2,nostr-go,0.1,300,5000\ngo,event2,\"slow, quoted\",0.1,900,5000\n"
+        ),
     )
     .unwrap();
     // Check and torture files beside the timings are not timings.
@@ -464,9 +466,9 @@ fn language_matrix_takes_the_fastest_library_to_the_event() {
     assert_eq!(
         read(tmp.path().join("paper/generated/interop-matrix.csv")),
         "format,rust_ns,python_ns,js_ns,go_ns,python_library,js_library,go_library\n\
-         event2,50.00,,,300.00,,,\"nostr-go\"\n\
-         json,100.00,5000.00,,,\"json (stdlib)\",,\n\
-         cbor-packed,,1500.00,,,\"cbrrr\",,\n"
+         event2,50.00,,,300.00,,,nostr-go\n\
+         json,100.00,5000.00,,,json (stdlib),,\n\
+         cbor-packed,,1500.00,,,cbrrr,,\n"
     );
     let md = read(tmp.path().join("results/campaigns/q1/summary/summary.md"));
     assert!(
