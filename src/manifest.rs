@@ -384,13 +384,13 @@ fn sign_manifest(
     let short = &manifest.git.commit[..manifest.git.commit.len().min(12)];
     let dirty = if manifest.git.dirty { " (dirty)" } else { "" };
     let tag = |k: &str, v: String| vec![k.to_owned(), v];
-    let mut event = Event {
-        id: [0; 32],
-        pubkey: [0; 32],
-        sig: [0; 64],
-        created_at,
-        kind: KIND,
-        tags: vec![
+    let mut aux = [0u8; 32];
+    getrandom::fill(&mut aux).map_err(|e| key::KeyError::Random(e.to_string()))?;
+    let event = validate::signed_event(
+        key.keypair(),
+        &aux,
+        (KIND, created_at),
+        vec![
             tag("x", hex::encode(&Sha256::digest(bytes))),
             tag("m", "application/json".into()),
             tag("size", bytes.len().to_string()),
@@ -404,15 +404,12 @@ fn sign_manifest(
                 ),
             ),
         ],
-        content: format!(
+        format!(
             "Binostr results manifest: campaign {} at commit {short}{dirty}, {} files",
             manifest.label,
             manifest.files.len()
         ),
-    };
-    let mut aux = [0u8; 32];
-    getrandom::fill(&mut aux).map_err(|e| key::KeyError::Random(e.to_string()))?;
-    validate::sign(&mut event, key.keypair(), &aux);
+    );
     Ok(event)
 }
 

@@ -291,6 +291,27 @@ pub fn sign(event: &mut Event, keypair: &secp256k1::Keypair, aux_rand: &[u8; 32]
     event.sig = schnorr::sign_with_aux_rand(&event.id, keypair, aux_rand).to_byte_array();
 }
 
+/// A new event signed by `keypair` (see [`sign`]).
+pub fn signed_event(
+    keypair: &secp256k1::Keypair,
+    aux_rand: &[u8; 32],
+    (kind, created_at): (u16, u64),
+    tags: Vec<Vec<String>>,
+    content: String,
+) -> Event {
+    let mut event = Event {
+        id: [0; 32],
+        pubkey: [0; 32],
+        sig: [0; 64],
+        created_at,
+        kind,
+        tags,
+        content,
+    };
+    sign(&mut event, keypair, aux_rand);
+    event
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

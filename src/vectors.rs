@@ -54,16 +54,13 @@ fn signed(
 ) -> Vector {
     let key = sha256(b"binostr/vectors/v1");
     let keypair = generate::derive_keypair(&key, "author", author);
-    let mut event = Event {
-        id: [0; 32],
-        pubkey: [0; 32],
-        sig: [0; 64],
-        created_at,
-        kind,
+    let event = crate::validate::signed_event(
+        &keypair,
+        &sha256(name.as_bytes()),
+        (kind, created_at),
         tags,
         content,
-    };
-    crate::validate::sign(&mut event, &keypair, &sha256(name.as_bytes()));
+    );
     Vector { name, note, event }
 }
 

@@ -144,17 +144,7 @@ fn finish(
     tags: Vec<Vec<String>>,
     content: String,
 ) -> Event {
-    let mut e = Event {
-        id: [0; 32],
-        pubkey: [0; 32],
-        sig: [0; 64],
-        created_at,
-        kind,
-        tags,
-        content,
-    };
-    sign(&mut e, author, &g.bytes());
-    e
+    crate::validate::signed_event(author, &g.bytes(), (kind, created_at), tags, content)
 }
 
 fn tag<const N: usize>(values: [&str; N]) -> Vec<String> {
