@@ -17,7 +17,6 @@ use super::encode::{
 use super::rng::{Gen, quantile_curve};
 use super::text::{self, CLIENTS, EMOJI, HASHTAGS, Lang, RELAYS};
 use crate::model::{Event, hex};
-use crate::validate::sign;
 
 /// Kind 3 `p`-tag counts: published quantiles of 272 crawled follow lists
 /// (mmalmi/nostr-social-graph, Sept 2024), with a minimum of one follow.
