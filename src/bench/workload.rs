@@ -317,7 +317,7 @@ impl Fixture {
     ///
     /// # Panics
     /// If the key's profile is not in the fixture, or does not support the
-    /// workload (keys from [`Fixture::plan`] always do).
+    /// workload (keys from [`plan`] always do).
     pub fn routine(&self, key: &BenchKey) -> Routine<'_> {
         let idx = self.subset(key.subset);
         assert!(!idx.is_empty(), "{key}: empty subset");
