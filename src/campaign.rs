@@ -286,11 +286,12 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
     };
     check_campaign_record(&dir, &record)?;
 
+    let (build_profile, rustflags) = host::build_flags();
     let contract = Contract {
         git: Git::detect(Path::new(".")),
         rustc: host::rustc_version(),
-        build_profile: host::build_flags().0,
-        rustflags: host::build_flags().1,
+        build_profile,
+        rustflags,
         cargo_lock_sha256: host::cargo_lock_sha256(),
         corpus: ContractCorpus {
             fingerprint: corpus.fingerprint.clone(),
@@ -301,28 +302,24 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
         criterion: opts.profile.settings(),
         host: Host::detect(),
     };
+    // Every existing run must share the contract, including runs beyond
+    // `--runs` from an earlier, longer invocation.
     let mut missing = Vec::new();
-    for k in 1..=opts.runs {
+    for k in 1.. {
         let done = dir.join(format!("run-{k}"));
         let tmp = dir.join(format!("run-{k}.tmp"));
-        if tmp.exists() {
+        if k <= opts.runs && tmp.exists() {
             eprintln!("discarding unfinished {}", tmp.display());
             std::fs::remove_dir_all(&tmp)?;
         }
         if done.exists() {
             let existing: RunRecord = read_json(&done.join("contract.json"))?;
             check_contract(&format!("run-{k}"), &existing.contract, &contract)?;
-        } else {
+        } else if k <= opts.runs {
             missing.push(k);
-        }
-    }
-    for k in (opts.runs + 1)..=usize::MAX {
-        let done = dir.join(format!("run-{k}"));
-        if !done.exists() {
+        } else {
             break;
         }
-        let existing: RunRecord = read_json(&done.join("contract.json"))?;
-        check_contract(&format!("run-{k}"), &existing.contract, &contract)?;
     }
     write_atomically(
         &dir.join("campaign.json"),

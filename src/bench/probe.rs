@@ -7,11 +7,21 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use crate::bench::workload::{Fixture, Workload, validate_record};
+use crate::codec::{Codec, Limits};
 use crate::corpus::calibrate::percentile;
 use crate::model::Event;
 
 /// Workloads the probes measure.
 pub const PROBED: [Workload; 2] = [Workload::Decode, Workload::Validate];
+
+/// One [`PROBED`] workload on one record: `validate`, else `decode`.
+fn run_probed(workload: Workload, codec: &dyn Codec, record: &[u8], limits: &Limits) {
+    if workload == Workload::Validate {
+        black_box(validate_record(codec, black_box(record), limits));
+    } else {
+        black_box(codec.decode(black_box(record), limits).ok());
+    }
+}
 
 /// Latency percentiles of one (workload, profile), in ns per event.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,14 +76,7 @@ pub fn latency(
         .iter()
         .map(|r| {
             let t = Instant::now();
-            match workload {
-                Workload::Validate => {
-                    black_box(validate_record(codec, black_box(r), &limits));
-                }
-                _ => {
-                    black_box(codec.decode(black_box(r), &limits).ok());
-                }
-            }
+            run_probed(workload, codec, r, &limits);
             (t.elapsed().as_nanos() as u64).saturating_sub(overhead_ns) as usize
         })
         .collect();
@@ -154,14 +157,7 @@ pub fn alloc_rows(fixture: &Fixture, measure: AllocCounter<'_>) -> Vec<AllocRow>
             let codec = p.profile.codec;
             let (allocs, alloc_bytes) = measure(&mut || {
                 for r in &p.records {
-                    match workload {
-                        Workload::Validate => {
-                            black_box(validate_record(codec, r, &limits));
-                        }
-                        _ => {
-                            black_box(codec.decode(r, &limits).ok());
-                        }
-                    }
+                    run_probed(workload, codec, r, &limits);
                 }
             });
             rows.push(AllocRow {

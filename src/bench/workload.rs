@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::codec::framing::{FRAME_HEADER, FrameStream, write_frame};
+use crate::codec::framing::{FrameStream, write_frame};
 use crate::codec::{Limits, Profile, SelectContract};
 use crate::model::Event;
 use crate::validate;
@@ -397,10 +397,13 @@ impl Fixture {
                 })
             }
             Workload::Stream => {
-                let streams: Vec<(Vec<u8>, usize)> = windows(&idx)
-                    .map(|w| framed_with_partial(records, w, &idx))
-                    .collect();
                 let n = window_len(&idx);
+                let streams: Vec<(Vec<u8>, usize)> = windows(&idx)
+                    .enumerate()
+                    .map(|(w, win)| {
+                        framed_with_partial(records, &win, idx[(w + 1) * n % idx.len()])
+                    })
+                    .collect();
                 let mut stream = FrameStream::new(limits.max_event_bytes);
                 per_window(streams, n, move |(bytes, partial)| {
                     decode_stream(&mut stream, codec, bytes, &limits, n, *partial);
@@ -590,21 +593,15 @@ fn windows(idx: &[usize]) -> impl Iterator<Item = Vec<usize>> + '_ {
     (0..idx.len().div_ceil(n)).map(move |w| (0..n).map(|j| idx[(w * n + j) % idx.len()]).collect())
 }
 
-/// The framed window plus the first half of the next record's frame.
-fn framed_with_partial(records: &[Vec<u8>], window: Vec<usize>, idx: &[usize]) -> (Vec<u8>, usize) {
+/// The framed window plus the first half of the frame of record `next`.
+fn framed_with_partial(records: &[Vec<u8>], window: &[usize], next: usize) -> (Vec<u8>, usize) {
     let mut s = Vec::new();
-    for &i in &window {
+    for &i in window {
         write_frame(&mut s, &records[i]).expect("small record");
     }
-    let next = idx[(idx
-        .iter()
-        .position(|&i| i == window[window.len() - 1])
-        .unwrap_or(0)
-        + 1)
-        % idx.len()];
     let mut frame = Vec::new();
     write_frame(&mut frame, &records[next]).expect("small record");
-    let partial = (FRAME_HEADER + records[next].len()) / 2;
+    let partial = frame.len() / 2;
     s.extend_from_slice(&frame[..partial]);
     (s, partial)
 }

@@ -63,11 +63,11 @@ pub fn run(
             let dir =
                 std::env::temp_dir().join(format!("binostr-criterion-{}", std::process::id()));
             let _ = std::fs::remove_dir_all(&dir);
-            let measured = timing::run(&fixture, &keys, &campaign.settings(), &dir, |i, key| {
-                eprintln!("{PROGRESS}{i} {key}");
-            })?;
+            let mut measured =
+                timing::run(&fixture, &keys, &campaign.settings(), &dir, |i, key| {
+                    eprintln!("{PROGRESS}{i} {key}");
+                })?;
             let _ = std::fs::remove_dir_all(&dir);
-            let mut measured = measured;
             measured.sort_by(|a, b| a.key.cmp(&b.key));
             write_atomically(&out.join("samples.csv"), timing::samples_csv(&measured))?;
             write_atomically(&out.join("estimates.csv"), timing::estimates_csv(&measured))?;
