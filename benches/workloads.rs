@@ -1,10 +1,12 @@
 //! Every workload on every enabled profile (subset `all`), from the same
-//! definitions the campaign uses (`binostr::bench::workload`). Round trips
-//! are asserted before timing. `cargo bench --bench workloads [FILTER]`;
+//! definitions the campaign uses (`binostr::bench::group`). Round trips are
+//! asserted before timing; one iteration is one pass over the same
+//! sequence for every profile. `cargo bench --bench workloads [FILTER]`;
 //! set `BINOSTR_BENCH_EVENTS` to change the corpus size (default 1000).
-//! For recorded, comparable numbers use `binostr campaign`.
+//! These are unpaired; for recorded, paired numbers use `binostr campaign`.
 
-use binostr::bench::workload::{Fixture, Subset, plan, split_subsets};
+use binostr::bench::group::{plan, sequence};
+use binostr::bench::workload::{Fixture, Subset, split_subsets};
 use binostr::campaign::ingest_threads;
 use binostr::codec::{Limits, Profile};
 use binostr::corpus::generate;
@@ -21,15 +23,18 @@ fn bench_workloads(c: &mut Criterion) {
         .expect("every profile round-trips the generated corpus");
     let (subsets, _) = split_subsets(&fixture.events, &[Subset::All]);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    for key in plan(&enabled, &subsets, &ingest_threads(cores)) {
-        let mut routine = fixture.routine(&key);
-        let mut group = c.benchmark_group(format!("{}/{}", key.workload, key.profile));
-        group.throughput(Throughput::Elements(routine.events_per_iter));
-        group.sampling_mode(SamplingMode::Flat);
-        group.bench_function(format!("{}t", key.threads), |b| {
-            b.iter_custom(|iters| (routine.run)(iters))
-        });
-        group.finish();
+    let seq = sequence(&fixture.events, &fixture.json_len, Subset::All, count, 1);
+    for group in plan(&enabled, &subsets, &ingest_threads(cores)) {
+        for key in &group.members {
+            let mut pass = fixture.pass(key, &seq.indices);
+            let mut g = c.benchmark_group(format!("{}/{}", key.workload, key.profile));
+            g.throughput(Throughput::Elements(pass.events));
+            g.sampling_mode(SamplingMode::Flat);
+            g.bench_function(format!("{}t", key.threads), |b| {
+                b.iter_custom(|iters| (0..iters).map(|_| (pass.run)()).sum())
+            });
+            g.finish();
+        }
     }
 }
 

@@ -19,6 +19,7 @@ use serde_json::Value;
 
 use rayon::prelude::*;
 
+use crate::bench::group::{self, Sequence};
 use crate::bench::probe::PROBED;
 use crate::bench::timing::Settings;
 use crate::bench::workload::{self, Fixture, Subset, Workload};
@@ -81,6 +82,16 @@ impl CampaignProfile {
         }
     }
 
+    /// Most events in one pass (a subset's sequence); larger subsets are
+    /// sampled, stratified by size.
+    pub fn sequence_events(self) -> usize {
+        match self {
+            CampaignProfile::Smoke => 100,
+            CampaignProfile::Quick => 200,
+            CampaignProfile::Publication => 1_000,
+        }
+    }
+
     /// Default generated corpus size and selection.
     pub fn default_corpus(self) -> (usize, usize) {
         match self {
@@ -108,6 +119,17 @@ impl CampaignProfile {
     }
 }
 
+/// Which events a campaign measures.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CorpusChoice {
+    /// The seeded generated corpus, audited and selected.
+    Generated,
+    /// Every valid event of a file.
+    File(PathBuf),
+    /// Every valid event of the recorded real corpus.
+    Real,
+}
+
 /// What `binostr campaign` was asked to do.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -115,8 +137,8 @@ pub struct Options {
     pub profile: CampaignProfile,
     /// Label (directory name under `root`).
     pub label: String,
-    /// Events to measure instead of the generated default corpus.
-    pub corpus: Option<PathBuf>,
+    /// The events measured.
+    pub corpus: CorpusChoice,
     /// Runs wanted.
     pub runs: usize,
     /// Seed of the generated corpus, its selection and the run orders.
@@ -136,7 +158,7 @@ pub struct CorpusRecord {
     pub count: usize,
     /// Seed of generation and selection (`null` for `--corpus FILE`).
     pub seed: Option<u64>,
-    /// `generated` or the file name given.
+    /// `generated`, `real` (the recorded real corpus) or the file name given.
     pub source: String,
     /// SHA-256 of `corpus/audit.json`.
     pub audit_sha256: String,
@@ -157,6 +179,8 @@ pub struct CampaignRecord {
     pub seed: u64,
     /// Corpus.
     pub corpus: CorpusRecord,
+    /// The events every pass of each subset covers.
+    pub sequences: Vec<Sequence>,
 }
 
 /// Everything that must be equal for runs to be comparable.
@@ -200,8 +224,8 @@ pub struct Observed {
     pub run: usize,
     /// Seed of the shuffled benchmark order.
     pub order_seed: u64,
-    /// Benchmarks timed.
-    pub benchmarks: usize,
+    /// Groups timed.
+    pub groups: usize,
     /// Subsets skipped because the corpus has no events in them.
     pub empty_subsets: Vec<String>,
     /// Start, RFC 3339 UTC.
@@ -276,6 +300,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
     std::fs::create_dir_all(dir.join("corpus"))
         .with_context(|| format!("creating {}", dir.display()))?;
     let (events, corpus, corpus_path) = prepare_corpus(opts, &dir)?;
+    let (subsets, empty) = workload::split_subsets(&events, opts.profile.subsets());
     let record = CampaignRecord {
         schema: SCHEMA,
         label: opts.label.clone(),
@@ -283,6 +308,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
         runs: opts.runs,
         seed: opts.seed,
         corpus: corpus.clone(),
+        sequences: sequences(&events, &subsets, opts.profile, opts.seed),
     };
     check_campaign_record(&dir, &record)?;
 
@@ -331,9 +357,8 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
     }
 
     let enabled: Vec<&'static Profile> = profiles::enabled().collect();
-    let (subsets, empty) = workload::split_subsets(&events, opts.profile.subsets());
     let threads = ingest_threads(contract.host.cores);
-    let keys = workload::plan(&enabled, &subsets, &threads).len();
+    let keys = group::plan(&enabled, &subsets, &threads).len();
     let rss_steps = enabled.len() * PROBED.len();
     let per_run = keys + 3 + rss_steps;
     let bar = progress_bar((per_run * missing.len()) as u64);
@@ -373,6 +398,20 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
         opts.label, opts.label
     );
     Ok(dir)
+}
+
+/// The sequence of every subset of `events` (see [`group::sequence`]).
+pub fn sequences(
+    events: &[Event],
+    subsets: &[Subset],
+    profile: CampaignProfile,
+    seed: u64,
+) -> Vec<Sequence> {
+    let json_len: Vec<usize> = events.iter().map(|e| e.to_json().len()).collect();
+    subsets
+        .iter()
+        .map(|&s| group::sequence(events, &json_len, s, profile.sequence_events(), seed))
+        .collect()
 }
 
 /// Thread counts of `ingest-mt`: 1 and all cores.
@@ -430,7 +469,7 @@ impl RunContext<'_> {
         Ok(Observed {
             run: self.k,
             order_seed,
-            benchmarks: self.keys,
+            groups: self.keys,
             empty_subsets: empty.iter().map(|s| s.name()).collect(),
             started,
             finished: now_rfc3339(),
@@ -553,7 +592,7 @@ fn prepare_corpus(opts: &Options, dir: &Path) -> Result<(Vec<Event>, CorpusRecor
         progress: true,
     };
     let (events, seed, source, report) = match &opts.corpus {
-        Some(path) => {
+        CorpusChoice::File(path) => {
             let mut accepted = Vec::new();
             let report =
                 audit::audit_paths(std::slice::from_ref(path), &options, |e| accepted.push(e))?;
@@ -563,7 +602,12 @@ fn prepare_corpus(opts: &Options, dir: &Path) -> Result<(Vec<Event>, CorpusRecor
             );
             (accepted, None, name, report)
         }
-        None => {
+        CorpusChoice::Real => {
+            let mut accepted = Vec::new();
+            let report = crate::corpus::audit_real(None, &options, |e| accepted.push(e))?;
+            (accepted, None, "real".to_string(), report)
+        }
+        CorpusChoice::Generated => {
             let (count, pick) = opts.generate.unwrap_or(opts.profile.default_corpus());
             let gen_path = corpus_cache(opts).with_file_name("generated.jsonl");
             let (accepted, report) =

@@ -9,8 +9,8 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::campaign::{self, CampaignProfile};
-use crate::corpus::audit::{self, AuditOptions, AuditReport, Input};
-use crate::corpus::{calibrate, generate, select, source};
+use crate::corpus::audit::{self, AuditOptions, AuditReport};
+use crate::corpus::{calibrate, generate, select};
 use crate::files::{write_atomically, write_jsonl_atomically};
 use crate::model::{Event, hex};
 use crate::validate::Limits;
@@ -30,16 +30,27 @@ enum Command {
     /// results/campaigns/LABEL/run-K; resumes missing runs and refuses runs
     /// whose contract differs.
     Campaign {
-        /// quick (minutes), publication (100 samples, long), smoke (seconds).
-        #[arg(long, value_enum, default_value = "quick")]
+        /// quick (minutes), publication (the paper's), smoke (seconds);
+        /// default: $BINOSTR_CAMPAIGN_PROFILE, else quick.
+        #[arg(
+            long,
+            value_enum,
+            env = "BINOSTR_CAMPAIGN_PROFILE",
+            default_value = "quick"
+        )]
         profile: CampaignProfile,
-        /// Label (default: the profile's name).
+        /// Label (default: local-PROFILE, which git ignores; committed
+        /// campaigns carry their own labels).
         #[arg(long)]
         label: Option<String>,
         /// Events to measure (any shape `corpus audit` reads) instead of the
         /// generated default corpus.
-        #[arg(long, value_name = "FILE")]
+        #[arg(long, value_name = "FILE", conflicts_with = "real")]
         corpus: Option<PathBuf>,
+        /// Measure the recorded real corpus (provenance/, hash-checked, from
+        /// $BINOSTR_CORPUS_DIR or ../shared/corpus).
+        #[arg(long)]
+        real: bool,
         /// Independent runs.
         #[arg(long, default_value_t = 3)]
         runs: usize,
@@ -421,6 +432,7 @@ fn run(cli: Cli) -> Result<()> {
             profile,
             label,
             corpus,
+            real,
             runs,
             seed,
             generate,
@@ -431,8 +443,12 @@ fn run(cli: Cli) -> Result<()> {
             }
             campaign::run(&campaign::Options {
                 profile,
-                label: label.unwrap_or_else(|| profile.name().to_string()),
-                corpus,
+                label: label.unwrap_or_else(|| format!("local-{}", profile.name())),
+                corpus: match (corpus, real) {
+                    (Some(path), _) => campaign::CorpusChoice::File(path),
+                    (None, true) => campaign::CorpusChoice::Real,
+                    (None, false) => campaign::CorpusChoice::Generated,
+                },
                 runs,
                 seed,
                 root,
@@ -809,7 +825,9 @@ fn run_corpus(command: CorpusCommand) -> Result<()> {
         } => {
             let options = limits.options();
             let report = match source {
-                Some(SourceSet::Real) => audit_real(from.as_deref(), &options, |_| {})?,
+                Some(SourceSet::Real) => {
+                    crate::corpus::audit_real(from.as_deref(), &options, |_| {})?
+                }
                 None => audit::audit_paths(&paths, &options, |_| {})?,
             };
             if json {
@@ -845,7 +863,7 @@ fn run_corpus(command: CorpusCommand) -> Result<()> {
                 progress: io::stderr().is_terminal(),
                 ..AuditOptions::default()
             };
-            audit_real(from.as_deref(), &options, |e| real.push(e))?;
+            crate::corpus::audit_real(from.as_deref(), &options, |e| real.push(e))?;
             let rows = calibrate::calibrate(&generated, &real);
             if json {
                 println!("{}", serde_json::to_string_pretty(&rows)?);
@@ -908,25 +926,6 @@ fn run_default(seed: u64, count: usize, select_count: usize, outdir: &Path) -> R
     let record = select_and_write(accepted, seed, select_count, &selection_path)?;
     print_selection(&record, &selection_path);
     Ok(())
-}
-
-/// Audits every recorded real source, refusing files whose hash differs.
-fn audit_real(
-    from: Option<&Path>,
-    options: &AuditOptions,
-    accept: impl FnMut(Event),
-) -> Result<AuditReport> {
-    let dir = source::corpus_dir(from)?;
-    let inputs = source::real_sources()
-        .iter()
-        .map(|s| {
-            let path = source::resolve(s, &dir)?;
-            let mut input = Input::open(&path).with_context(|| path.display().to_string())?;
-            input.label = s.label();
-            Ok(input)
-        })
-        .collect::<Result<Vec<_>>>()?;
-    Ok(audit::audit(inputs, options, accept)?)
 }
 
 fn select_and_write(

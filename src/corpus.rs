@@ -37,6 +37,29 @@ pub fn generate_audited(
     Ok((accepted, report))
 }
 
+/// Audits every recorded real source (`provenance/`) from the corpus
+/// directory (`from`, else `$BINOSTR_CORPUS_DIR`, else `../shared/corpus`),
+/// refusing files whose SHA-256 differs.
+pub fn audit_real(
+    from: Option<&std::path::Path>,
+    options: &audit::AuditOptions,
+    accept: impl FnMut(crate::model::Event),
+) -> anyhow::Result<audit::AuditReport> {
+    use anyhow::Context as _;
+    let dir = source::corpus_dir(from)?;
+    let inputs = source::real_sources()
+        .iter()
+        .map(|s| {
+            let path = source::resolve(s, &dir)?;
+            let mut input =
+                audit::Input::open(&path).with_context(|| path.display().to_string())?;
+            input.label = s.label();
+            Ok(input)
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    Ok(audit::audit(inputs, options, accept)?)
+}
+
 /// SHA-256 over the sorted, concatenated 32-byte ids, as lowercase hex.
 ///
 /// Order-independent, so it names a set of events whatever file order or

@@ -62,9 +62,9 @@ pub struct Manifest {
     /// Toolchains.
     pub toolchain: Toolchain,
     /// What `campaign.json` and the runs' `contract.json` recorded.
-    pub campaign: CampaignRecord,
+    pub campaign: SignedCampaign,
     /// The campaign's corpus.
-    pub corpus: CorpusRecord,
+    pub corpus: SignedCorpus,
     /// Every covered file, sorted by path.
     pub files: Vec<FileEntry>,
 }
@@ -92,7 +92,7 @@ pub struct Toolchain {
 /// The campaign as recorded.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CampaignRecord {
+pub struct SignedCampaign {
     /// `campaign_profile` (`quick` or `publication`).
     pub profile: String,
     /// Runs planned (`campaign.json` `runs`).
@@ -108,13 +108,13 @@ pub struct CampaignRecord {
 /// The corpus as recorded in `campaign.json`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CorpusRecord {
+pub struct SignedCorpus {
     /// SHA-256 over the sorted accepted ids.
     pub fingerprint: String,
     /// Events.
     pub count: u64,
-    /// Selection seed.
-    pub seed: u64,
+    /// Generation and selection seed (`null` for a corpus read from files).
+    pub seed: Option<u64>,
     /// SHA-256 of the audit report.
     pub audit_sha256: String,
 }
@@ -231,36 +231,29 @@ pub fn create(
     check_label(label)?;
     let dir = campaign_dir(root, label);
     let campaign_json = dir.join("campaign.json");
-    let campaign = read_json(&campaign_json)?;
-    let field = |path: &str| json_field(&campaign, &campaign_json, path);
-    if let Some(recorded) = campaign.get("label").and_then(|v| v.as_str())
-        && recorded != label
-    {
+    let campaign: crate::campaign::CampaignRecord = read_json(&campaign_json)?;
+    if campaign.label != label {
         return Err(CreateError::Campaign {
             path: campaign_json.display().to_string(),
-            detail: format!("label is `{recorded}`, not `{label}`"),
+            detail: format!("label is `{}`, not `{label}`", campaign.label),
         });
     }
-    let corpus = CorpusRecord {
+    let corpus = SignedCorpus {
         fingerprint: hex_field(
-            field("corpus.fingerprint")?,
+            &campaign.corpus.fingerprint,
             &campaign_json,
             "corpus.fingerprint",
         )?,
-        count: u64_field(field("corpus.count")?, &campaign_json, "corpus.count")?,
-        seed: u64_field(field("corpus.seed")?, &campaign_json, "corpus.seed")?,
+        count: campaign.corpus.count as u64,
+        seed: campaign.corpus.seed,
         audit_sha256: hex_field(
-            field("corpus.audit_sha256")?,
+            &campaign.corpus.audit_sha256,
             &campaign_json,
             "corpus.audit_sha256",
         )?,
     };
-    let profile = str_field(
-        field("campaign_profile")?,
-        &campaign_json,
-        "campaign_profile",
-    )?;
-    let runs_planned = u64_field(field("runs")?, &campaign_json, "runs")?;
+    let profile = campaign.campaign_profile.name().to_owned();
+    let runs_planned = campaign.runs as u64;
 
     let found = walk(root, label)?;
     if let Some(f) = found.iter().find(|f| f.kind != EntryKind::File || !f.utf8) {
@@ -351,7 +344,7 @@ pub fn create(
             rustc,
             campaign_rustc: contract.rustc,
         },
-        campaign: CampaignRecord {
+        campaign: SignedCampaign {
             profile,
             runs_planned,
             runs,
@@ -523,14 +516,11 @@ fn run_contracts(dir: &Path) -> Result<(Vec<u64>, Contract), CreateError> {
     let mut agreed: Option<(u64, Contract)> = None;
     for &k in &runs {
         let path = dir.join(format!("run-{k}")).join("contract.json");
-        let record = read_json(&path)?;
-        let get = |p: &str| -> Result<String, CreateError> {
-            str_field(json_field(&record, &path, p)?, &path, p)
-        };
+        let record: crate::campaign::RunRecord = read_json(&path)?;
         let this = Contract {
-            rustc: get("contract.rustc")?,
-            commit: get("contract.git.commit")?,
-            cargo_lock_sha256: get("contract.cargo_lock_sha256")?,
+            rustc: record.contract.rustc,
+            commit: record.contract.git.commit,
+            cargo_lock_sha256: record.contract.cargo_lock_sha256,
         };
         if let Some((first, c)) = &agreed {
             for (name, a, b) in [
@@ -559,54 +549,26 @@ fn run_contracts(dir: &Path) -> Result<(Vec<u64>, Contract), CreateError> {
     })
 }
 
-fn read_json(path: &Path) -> Result<serde_json::Value, CreateError> {
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, CreateError> {
     let bytes = fs::read(path).map_err(|source| CreateError::Io {
         path: path.display().to_string(),
         source,
     })?;
     serde_json::from_slice(&bytes).map_err(|e| CreateError::Campaign {
         path: path.display().to_string(),
-        detail: format!("not valid JSON: {e}"),
+        detail: format!("not a valid record: {e}"),
     })
 }
 
-fn json_field<'a>(
-    value: &'a serde_json::Value,
-    path: &Path,
-    dotted: &str,
-) -> Result<&'a serde_json::Value, CreateError> {
-    dotted
-        .split('.')
-        .try_fold(value, |v, k| v.get(k))
-        .ok_or_else(|| CreateError::Campaign {
+fn hex_field(v: &str, path: &Path, dotted: &str) -> Result<String, CreateError> {
+    if v.len() == 64 && crate::model::hex::is_lower_hex(v) {
+        Ok(v.to_owned())
+    } else {
+        Err(CreateError::Campaign {
             path: path.display().to_string(),
-            detail: format!("missing field `{dotted}`"),
+            detail: format!("field `{dotted}` must be 64 lowercase hex characters"),
         })
-}
-
-fn wrong_type(path: &Path, dotted: &str, expected: &str) -> CreateError {
-    CreateError::Campaign {
-        path: path.display().to_string(),
-        detail: format!("field `{dotted}` must be {expected}"),
     }
-}
-
-fn str_field(v: &serde_json::Value, path: &Path, dotted: &str) -> Result<String, CreateError> {
-    v.as_str()
-        .map(str::to_owned)
-        .ok_or_else(|| wrong_type(path, dotted, "a string"))
-}
-
-fn u64_field(v: &serde_json::Value, path: &Path, dotted: &str) -> Result<u64, CreateError> {
-    v.as_u64()
-        .ok_or_else(|| wrong_type(path, dotted, "an unsigned integer"))
-}
-
-fn hex_field(v: &serde_json::Value, path: &Path, dotted: &str) -> Result<String, CreateError> {
-    v.as_str()
-        .filter(|s| s.len() == 64 && hex::is_lower_hex(s))
-        .map(str::to_owned)
-        .ok_or_else(|| wrong_type(path, dotted, "64 lowercase hex characters"))
 }
 
 fn tool(root: &Path, program: &str, args: &[&str]) -> Result<String, CreateError> {

@@ -49,7 +49,8 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
     for f in [
         "contract.json",
         "samples.csv",
-        "estimates.csv",
+        "rounds.csv",
+        "ratios.csv",
         "sizes.csv",
         "alloc.csv",
         "rss.csv",
@@ -65,11 +66,45 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
         serde_json::from_slice(&read(&run1.join("contract.json"))).unwrap();
     assert_eq!(contract["contract"]["corpus"]["count"], 20);
     assert_eq!(contract["contract"]["campaign_profile"], "smoke");
-    let estimates = String::from_utf8(read(&run1.join("estimates.csv"))).unwrap();
+    let rounds = String::from_utf8(read(&run1.join("rounds.csv"))).unwrap();
+    let groups: std::collections::BTreeSet<(&str, &str)> = rounds
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[0], f[1])
+        })
+        .collect();
     assert_eq!(
-        estimates.lines().count() - 1,
-        contract["observed"]["benchmarks"].as_u64().unwrap() as usize
+        groups.len(),
+        contract["observed"]["groups"].as_u64().unwrap() as usize
     );
+    // Every member of a (workload, subset) times the same events.
+    let samples = String::from_utf8(read(&run1.join("samples.csv"))).unwrap();
+    let mut seen: std::collections::BTreeMap<(String, String), (String, String)> =
+        Default::default();
+    for l in samples.lines().skip(1) {
+        let f: Vec<&str> = l.split(',').collect();
+        let key = (f[0].to_string(), f[2].to_string());
+        let pass = (f[7].to_string(), f[8].to_string());
+        assert_eq!(pass.0, "20", "{l}: a pass covers the whole 20-event subset");
+        let first = seen.entry(key).or_insert_with(|| pass.clone());
+        assert_eq!(*first, pass, "{l}");
+    }
+    let ratios = String::from_utf8(read(&run1.join("ratios.csv"))).unwrap();
+    for against in [
+        "json",
+        "copy",
+        "clone",
+        "decode",
+        "id+verify",
+        "select-raw-offset",
+    ] {
+        assert!(
+            ratios.lines().any(|l| l.split(',').nth(4) == Some(against)),
+            "no ratio against {against}"
+        );
+    }
     let before = read(&run1.join("samples.csv"));
 
     // A killed run is never counted, and the next invocation resumes it.

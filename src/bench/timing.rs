@@ -1,16 +1,20 @@
-//! Criterion glue: runs benchmark keys through Criterion and turns its
-//! per-benchmark files (`sample.json`, `estimates.json`) into the rows of
-//! `samples.csv` and `estimates.csv` (see `docs/RESULTS.md`).
+//! Criterion glue: runs each group through Criterion, one iteration = one
+//! round of interleaved passes, and writes `samples.csv`, `rounds.csv` and
+//! `ratios.csv` (see `docs/RESULTS.md`). Criterion stays the sampler (its
+//! warm-up and flat sampling decide how many rounds); the per-pass times are
+//! recorded here, and its `sample.json` is checked against them.
 
 use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use criterion::{Criterion, SamplingMode};
 use serde::{Deserialize, Serialize};
 
-use crate::bench::workload::{BenchKey, Fixture};
+use crate::bench::group::{Group, Sequence};
+use crate::bench::workload::Fixture;
+use crate::corpus::generate::rng::Gen;
 
 /// Criterion settings; part of a campaign's contract.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,157 +43,231 @@ impl Settings {
     }
 }
 
-/// One Criterion sample: `iters` iterations took `total_ns`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sample {
-    /// Iterations.
-    pub iters: u64,
-    /// Their total wall time in ns.
-    pub total_ns: f64,
+/// One round: a pass of every member, in `order`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Round {
+    /// Criterion sample the round belongs to.
+    pub sample: usize,
+    /// Member indices in the order they ran.
+    pub order: Vec<usize>,
+    /// Pass time of each member (by member index), ns.
+    pub ns: Vec<u64>,
 }
 
-/// Criterion's estimates for one benchmark, in ns per event.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Estimates {
-    /// Mean.
-    pub mean_ns: f64,
-    /// Median.
-    pub median_ns: f64,
-    /// Lower bound of the median's confidence interval.
-    pub median_lb_ns: f64,
-    /// Upper bound.
-    pub median_ub_ns: f64,
-}
-
-/// The measurements of one benchmark.
+/// The measurement of one group.
 #[derive(Clone, Debug)]
 pub struct Measured {
-    /// Key.
-    pub key: BenchKey,
-    /// Events per iteration.
-    pub events_per_iter: u64,
-    /// Raw samples.
-    pub samples: Vec<Sample>,
-    /// Criterion's estimates.
-    pub estimates: Estimates,
+    /// The group.
+    pub group: Group,
+    /// Its subset's sequence.
+    pub sequence: Sequence,
+    /// Events per pass of each member.
+    pub events: Vec<u64>,
+    /// The measured rounds (Criterion's warm-up rounds are not kept).
+    pub rounds: Vec<Round>,
 }
 
 #[derive(Deserialize)]
 struct SavedSample {
     iters: Vec<f64>,
-    times: Vec<f64>,
 }
 
-#[derive(Deserialize)]
-struct Estimate {
-    point_estimate: f64,
-    confidence_interval: Interval,
-}
-
-#[derive(Deserialize)]
-struct Interval {
-    lower_bound: f64,
-    upper_bound: f64,
-}
-
-#[derive(Deserialize)]
-struct SavedEstimates {
-    mean: Estimate,
-    median: Estimate,
-}
-
-/// Runs `keys` in order with Criterion, its files under `dir`; `progress` is
-/// called before each benchmark with its position.
+/// Times `groups` in order with Criterion, its files under `dir`. One
+/// Criterion iteration is one round: one pass of every member, in an order
+/// shuffled per round from `order_seed`. `progress` is called before each
+/// group with its position.
 pub fn run(
     fixture: &Fixture,
-    keys: &[BenchKey],
+    groups: &[Group],
+    sequences: &[Sequence],
     settings: &Settings,
     dir: &Path,
-    mut progress: impl FnMut(usize, &BenchKey),
+    order_seed: u64,
+    mut progress: impl FnMut(usize, &Group),
 ) -> Result<Vec<Measured>> {
     let mut c = settings.criterion(dir);
-    let mut out = Vec::with_capacity(keys.len());
-    for (i, key) in keys.iter().enumerate() {
-        progress(i, key);
-        let mut routine = fixture.routine(key);
-        let name = format!("b{i:05}");
-        let mut group = c.benchmark_group(&name);
-        group.sampling_mode(SamplingMode::Flat);
-        group.bench_function("run", |b| b.iter_custom(|iters| (routine.run)(iters)));
-        group.finish();
-        let files = dir.join(&name).join("run").join("new");
-        let read = |f: &str| {
-            let p = files.join(f);
-            std::fs::read(&p).with_context(|| format!("{key}: reading Criterion's {}", p.display()))
-        };
-        let saved: SavedSample = serde_json::from_slice(&read("sample.json")?)?;
-        let est: SavedEstimates = serde_json::from_slice(&read("estimates.json")?)?;
-        let per_event = routine.events_per_iter as f64;
-        out.push(Measured {
-            key: key.clone(),
-            events_per_iter: routine.events_per_iter,
-            samples: saved
-                .iters
-                .iter()
-                .zip(&saved.times)
-                .map(|(&iters, &total_ns)| Sample {
-                    iters: iters as u64,
-                    total_ns,
+    let mut out = Vec::with_capacity(groups.len());
+    for (gi, group) in groups.iter().enumerate() {
+        progress(gi, group);
+        let sequence = sequences
+            .iter()
+            .find(|s| s.subset == group.subset.name())
+            .with_context(|| format!("{}: no sequence", group.label()))?;
+        let mut passes: Vec<_> = group
+            .members
+            .iter()
+            .map(|k| fixture.pass(k, &sequence.indices))
+            .collect();
+        let events: Vec<u64> = passes.iter().map(|p| p.events).collect();
+        let mut key = [0u8; 32];
+        key[..8].copy_from_slice(&order_seed.to_be_bytes());
+        let mut rng = Gen::new(key, gi as u64 + 1);
+        // Every call of the routine, each a list of rounds; Criterion's
+        // measurement is the last `sample_size` calls.
+        let mut calls: Vec<Vec<Round>> = Vec::new();
+        let name = format!("g{gi:04}");
+        let mut cg = c.benchmark_group(&name);
+        cg.sampling_mode(SamplingMode::Flat);
+        cg.bench_function("round", |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                let mut rounds = Vec::with_capacity(iters as usize);
+                for _ in 0..iters {
+                    let mut order: Vec<usize> = (0..passes.len()).collect();
+                    rng.shuffle(&mut order);
+                    let mut ns = vec![0u64; passes.len()];
+                    for &m in &order {
+                        let t = (passes[m].run)();
+                        total += t;
+                        ns[m] = t.as_nanos() as u64;
+                    }
+                    rounds.push(Round {
+                        sample: 0,
+                        order,
+                        ns,
+                    });
+                }
+                calls.push(rounds);
+                total
+            })
+        });
+        cg.finish();
+        let saved = dir
+            .join(&name)
+            .join("round")
+            .join("new")
+            .join("sample.json");
+        let saved: SavedSample = serde_json::from_slice(
+            &std::fs::read(&saved)
+                .with_context(|| format!("{}: reading {}", group.label(), saved.display()))?,
+        )?;
+        let n = saved.iters.len();
+        if calls.len() < n {
+            bail!(
+                "{}: Criterion ran {} calls for {n} samples",
+                group.label(),
+                calls.len()
+            );
+        }
+        let measured: Vec<Vec<Round>> = calls.split_off(calls.len() - n);
+        for (s, (rounds, &iters)) in measured.iter().zip(&saved.iters).enumerate() {
+            if rounds.len() as f64 != iters {
+                bail!(
+                    "{}: sample {s} has {} rounds but Criterion recorded {iters} iterations",
+                    group.label(),
+                    rounds.len()
+                );
+            }
+        }
+        let rounds = measured
+            .into_iter()
+            .enumerate()
+            .flat_map(|(s, rounds)| {
+                rounds.into_iter().map(move |mut r| {
+                    r.sample = s;
+                    r
                 })
-                .collect(),
-            estimates: Estimates {
-                mean_ns: est.mean.point_estimate / per_event,
-                median_ns: est.median.point_estimate / per_event,
-                median_lb_ns: est.median.confidence_interval.lower_bound / per_event,
-                median_ub_ns: est.median.confidence_interval.upper_bound / per_event,
-            },
+            })
+            .collect();
+        out.push(Measured {
+            group: group.clone(),
+            sequence: sequence.clone(),
+            events,
+            rounds,
         });
     }
     Ok(out)
 }
 
-/// `samples.csv` of `measured`.
+/// `samples.csv` of `measured`: per member and Criterion sample, its passes
+/// (`iters`), their total time and the events per pass, with the sequence id.
 pub fn samples_csv(measured: &[Measured]) -> String {
-    let mut s =
-        String::from("workload,profile,subset,threads,sample,iters,total_ns,events_per_iter\n");
+    let mut rows = Vec::new();
     for m in measured {
-        for (i, x) in m.samples.iter().enumerate() {
-            let _ = writeln!(
-                s,
-                "{},{},{},{},{},{},{:.0},{}",
-                m.key.workload,
-                m.key.profile,
-                m.key.subset.name(),
-                m.key.threads,
-                i,
-                x.iters,
-                x.total_ns,
-                m.events_per_iter
-            );
+        let samples = m.rounds.iter().map(|r| r.sample).max().map_or(0, |s| s + 1);
+        for (i, key) in m.group.members.iter().enumerate() {
+            for s in 0..samples {
+                let passes: Vec<&Round> = m.rounds.iter().filter(|r| r.sample == s).collect();
+                let total: u64 = passes.iter().map(|r| r.ns[i]).sum();
+                rows.push((
+                    key.clone(),
+                    format!(
+                        "{},{},{},{},{},{},{},{},{}\n",
+                        key.workload,
+                        key.profile,
+                        key.subset.name(),
+                        key.threads,
+                        s,
+                        passes.len(),
+                        total,
+                        m.events[i],
+                        m.sequence.id
+                    ),
+                ));
+            }
+        }
+    }
+    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut s = String::from(
+        "workload,profile,subset,threads,sample,iters,total_ns,events_per_iter,sequence\n",
+    );
+    for (_, row) in rows {
+        s.push_str(&row);
+    }
+    s
+}
+
+/// `rounds.csv`: every pass of every round, in the order it ran.
+pub fn rounds_csv(measured: &[Measured]) -> String {
+    let mut s =
+        String::from("group,subset,round,sample,position,workload,profile,threads,events,ns\n");
+    for m in measured {
+        for (r, round) in m.rounds.iter().enumerate() {
+            for (pos, &i) in round.order.iter().enumerate() {
+                let k = &m.group.members[i];
+                let _ = writeln!(
+                    s,
+                    "{},{},{},{},{},{},{},{},{},{}",
+                    m.group.kind.name(),
+                    k.subset.name(),
+                    r,
+                    round.sample,
+                    pos,
+                    k.workload,
+                    k.profile,
+                    k.threads,
+                    m.events[i],
+                    round.ns[i]
+                );
+            }
         }
     }
     s
 }
 
-/// `estimates.csv` of `measured`.
-pub fn estimates_csv(measured: &[Measured]) -> String {
-    let mut s = String::from(
-        "workload,profile,subset,threads,mean_ns,median_ns,median_lb_ns,median_ub_ns\n",
-    );
+/// `ratios.csv`: every paired ratio of every round (ns/event of the member
+/// over ns/event of `against` in the same round), with its invariant bound.
+pub fn ratios_csv(measured: &[Measured]) -> String {
+    let mut s = String::from("workload,profile,subset,threads,against,round,ratio,min_ratio\n");
     for m in measured {
-        let e = &m.estimates;
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{:.3},{:.3},{:.3},{:.3}",
-            m.key.workload,
-            m.key.profile,
-            m.key.subset.name(),
-            m.key.threads,
-            e.mean_ns,
-            e.median_ns,
-            e.median_lb_ns,
-            e.median_ub_ns
-        );
+        let per_event = |r: &Round, i: usize| r.ns[i] as f64 / m.events[i] as f64;
+        for c in m.group.comparisons() {
+            let k = &m.group.members[c.member];
+            for (r, round) in m.rounds.iter().enumerate() {
+                let _ = writeln!(
+                    s,
+                    "{},{},{},{},{},{},{:.6},{}",
+                    k.workload,
+                    k.profile,
+                    k.subset.name(),
+                    k.threads,
+                    c.name,
+                    r,
+                    per_event(round, c.member) / per_event(round, c.against),
+                    c.min_ratio.map_or(String::new(), |b| format!("{b:.6}"))
+                );
+            }
+        }
     }
     s
 }

@@ -3,15 +3,13 @@
 //!
 //! A [`Fixture`] encodes a corpus with every profile and asserts each round
 //! trip (and the borrowed view's kind and pubkey) before anything is timed.
-//! [`plan`] lists the benchmark keys; [`Fixture::routine`] gives the timed
-//! body of one key. Per-event workloads process one event per iteration, so
-//! Criterion's time per iteration is time per event; window workloads
-//! (`batch`, `stream`, `compress`, `ingest-mt`) process [`WINDOW`] events per
-//! iteration. Every sample starts at the subset's first event and cycles
-//! through it, and samples use flat sampling (equal iteration counts), so
-//! all samples of a benchmark time the same events: events differ in cost by
-//! orders of magnitude, and a sample must not differ from the next only by
-//! which events it happened to cover.
+//! [`Fixture::pass`] gives the timed body of one key: one **pass** over a
+//! fixed event sequence ([`crate::bench::group::Sequence`]), the same for
+//! every profile and every run, so time per event is pass time over the
+//! events in the pass. Window workloads (`batch`, `stream`, `compress`) cover
+//! every [`WINDOW`]-event window of the sequence in a pass; `ingest-mt`
+//! validates the whole sequence on its thread pool. Which passes are timed
+//! together is [`crate::bench::group`]'s business.
 
 use std::fmt;
 use std::hint::black_box;
@@ -63,11 +61,15 @@ pub enum Workload {
     IdVerify,
     /// Reference: kind and pubkey read at known byte offsets.
     SelectRawOffset,
+    /// Floor of `encode`: a copy of the profile's encoded bytes.
+    Copy,
+    /// Floor of `decode`: `Event::clone` of the decoded events.
+    Clone,
 }
 
 impl Workload {
     /// Every workload, in report order.
-    pub const ALL: [Workload; 12] = [
+    pub const ALL: [Workload; 14] = [
         Workload::Encode,
         Workload::Decode,
         Workload::DecodeId,
@@ -80,6 +82,8 @@ impl Workload {
         Workload::IngestMt,
         Workload::IdVerify,
         Workload::SelectRawOffset,
+        Workload::Copy,
+        Workload::Clone,
     ];
 
     /// The stable name.
@@ -97,6 +101,8 @@ impl Workload {
             Workload::IngestMt => "ingest-mt",
             Workload::IdVerify => "id+verify",
             Workload::SelectRawOffset => "select-raw-offset",
+            Workload::Copy => "copy",
+            Workload::Clone => "clone",
         }
     }
 
@@ -107,7 +113,15 @@ impl Workload {
 
     /// Reference rows are measured once, not per profile.
     pub fn is_reference(self) -> bool {
-        matches!(self, Workload::IdVerify | Workload::SelectRawOffset)
+        matches!(
+            self,
+            Workload::IdVerify | Workload::SelectRawOffset | Workload::Clone
+        )
+    }
+
+    /// Floors: the least work a workload must do (measured, never a profile).
+    pub fn is_floor(self) -> bool {
+        matches!(self, Workload::Copy | Workload::Clone)
     }
 }
 
@@ -256,12 +270,12 @@ pub struct Fixture {
     pub limits: Limits,
 }
 
-/// The timed body of one benchmark.
-pub struct Routine<'a> {
-    /// Events processed per iteration.
-    pub events_per_iter: u64,
-    /// Runs `iters` iterations and returns their wall time.
-    pub run: Box<dyn FnMut(u64) -> Duration + 'a>,
+/// The timed body of one benchmark: one pass over its sequence.
+pub struct Pass<'a> {
+    /// Events processed per pass.
+    pub events: u64,
+    /// Runs one pass and returns its wall time.
+    pub run: Box<dyn FnMut() -> Duration + 'a>,
 }
 
 impl Fixture {
@@ -313,35 +327,43 @@ impl Fixture {
         self.profiles.iter().find(|p| p.profile.id == id)
     }
 
-    /// The timed body of `key`.
+    /// One pass of `key` over the events `seq` (corpus indices).
     ///
     /// # Panics
-    /// If the key's profile is not in the fixture, or does not support the
-    /// workload (keys from [`plan`] always do).
-    pub fn routine(&self, key: &BenchKey) -> Routine<'_> {
-        let idx = self.subset(key.subset);
-        assert!(!idx.is_empty(), "{key}: empty subset");
+    /// If the key's profile is not in the fixture, does not support the
+    /// workload (keys from [`crate::bench::group::plan`] always do), or
+    /// `seq` is empty.
+    pub fn pass(&self, key: &BenchKey, seq: &[usize]) -> Pass<'_> {
+        assert!(!seq.is_empty(), "{key}: empty sequence");
+        let idx = seq.to_vec();
         let limits = self.limits;
-        if key.workload == Workload::IdVerify {
-            let events = &self.events;
-            return per_event(idx, move |i| {
-                validate::verify_event(black_box(&events[i])).expect("prepared");
-            });
-        }
-        if key.workload == Workload::SelectRawOffset {
-            let raw = &self.raw_offset;
-            return per_event(idx, move |i| {
-                let r = black_box(&raw[i]);
-                let pubkey: [u8; 32] = r[..32].try_into().expect("32 bytes");
-                black_box((u16::from_be_bytes([r[32], r[33]]), pubkey));
-            });
+        let events = &self.events;
+        match key.workload {
+            Workload::IdVerify => {
+                return per_event(idx, move |i| {
+                    validate::verify_event(black_box(&events[i])).expect("prepared");
+                });
+            }
+            Workload::SelectRawOffset => {
+                let raw = &self.raw_offset;
+                return per_event(idx, move |i| {
+                    let r = black_box(&raw[i]);
+                    let pubkey: [u8; 32] = r[..32].try_into().expect("32 bytes");
+                    black_box((u16::from_be_bytes([r[32], r[33]]), pubkey));
+                });
+            }
+            Workload::Clone => {
+                return per_event(idx, move |i| {
+                    black_box(black_box(&events[i]).clone());
+                });
+            }
+            _ => {}
         }
         let p = self
             .records(key.profile)
             .unwrap_or_else(|| panic!("{key}: profile not in fixture"));
         let codec = p.profile.codec;
         let records = &p.records;
-        let events = &self.events;
         match key.workload {
             Workload::Encode => {
                 let mut buf = Vec::with_capacity(1 << 16);
@@ -350,6 +372,14 @@ impl Fixture {
                     codec
                         .encode(black_box(&events[i]), &mut buf)
                         .expect("prepared");
+                    black_box(&buf);
+                })
+            }
+            Workload::Copy => {
+                let mut buf = Vec::with_capacity(1 << 16);
+                per_event(idx, move |i| {
+                    buf.clear();
+                    buf.extend_from_slice(black_box(&records[i]));
                     black_box(&buf);
                 })
             }
@@ -368,7 +398,7 @@ impl Fixture {
                 black_box(e);
             }),
             Workload::Validate => per_event(idx, move |i| {
-                black_box(validate_record(codec, &records[i], &limits));
+                assert!(black_box(validate_record(codec, &records[i], &limits)));
             }),
             Workload::SelectChecked | Workload::SelectPreverified => {
                 let b = codec.borrowed().expect("planned");
@@ -381,47 +411,47 @@ impl Fixture {
             }
             Workload::Batch => {
                 let batch = codec.batch().expect("planned");
-                let windows: Vec<Vec<u8>> = windows(&idx)
+                let windows: Vec<(Vec<u8>, usize)> = windows(&idx)
                     .map(|w| {
                         let evs: Vec<Event> = w.iter().map(|&i| events[i].clone()).collect();
                         let mut out = Vec::new();
                         batch.encode_batch(&evs, &mut out).expect("prepared");
-                        out
+                        (out, w.len())
                     })
                     .collect();
-                let n = window_len(&idx);
-                per_window(windows, n, move |w| {
+                per_window(windows, move |(w, n)| {
                     let got = batch.decode_batch(black_box(w), &limits).expect("prepared");
-                    assert_eq!(got.len(), n);
+                    assert_eq!(got.len(), *n);
                     black_box(got);
                 })
             }
             Workload::Stream => {
-                let n = window_len(&idx);
-                let streams: Vec<(Vec<u8>, usize)> = windows(&idx)
+                let wins: Vec<Vec<usize>> = windows(&idx).collect();
+                let streams: Vec<((Vec<u8>, usize), usize)> = wins
+                    .iter()
                     .enumerate()
                     .map(|(w, win)| {
-                        framed_with_partial(records, &win, idx[(w + 1) * n % idx.len()])
+                        let next = wins[(w + 1) % wins.len()][0];
+                        (framed_with_partial(records, win, next), win.len())
                     })
                     .collect();
                 let mut stream = FrameStream::new(limits.max_event_bytes);
-                per_window(streams, n, move |(bytes, partial)| {
-                    decode_stream(&mut stream, codec, bytes, &limits, n, *partial);
+                per_window(streams, move |((bytes, partial), n)| {
+                    decode_stream(&mut stream, codec, bytes, &limits, *n, *partial);
                 })
             }
             Workload::Compress => {
-                let streams: Vec<Vec<u8>> = windows(&idx)
+                let streams: Vec<(Vec<u8>, usize)> = windows(&idx)
                     .map(|w| {
                         let mut s = Vec::new();
                         for &i in &w {
                             write_frame(&mut s, &records[i]).expect("small record");
                         }
-                        s
+                        (s, w.len())
                     })
                     .collect();
-                let n = window_len(&idx);
                 let mut z = zstd::bulk::Compressor::new(ZSTD_LEVEL).expect("zstd level");
-                per_window(streams, n, move |s| {
+                per_window(streams, move |(s, _)| {
                     black_box(z.compress(black_box(s)).expect("zstd"));
                 })
             }
@@ -430,62 +460,27 @@ impl Fixture {
                     .num_threads(key.threads)
                     .build()
                     .expect("thread pool");
-                let wins: Vec<Vec<usize>> = windows(&idx).collect();
-                let n = window_len(&idx);
-                per_window(wins, n, move |w| {
-                    let ok = pool.install(|| {
-                        w.par_iter()
-                            .filter(|&&i| validate_record(codec, &records[i], &limits))
-                            .count()
-                    });
-                    assert_eq!(ok, n);
-                })
+                let n = idx.len();
+                Pass {
+                    events: n as u64,
+                    run: Box::new(move || {
+                        let start = Instant::now();
+                        let ok = pool.install(|| {
+                            idx.par_iter()
+                                .filter(|&&i| validate_record(codec, &records[i], &limits))
+                                .count()
+                        });
+                        let t = start.elapsed();
+                        assert_eq!(ok, n);
+                        t
+                    }),
+                }
             }
-            Workload::IdVerify | Workload::SelectRawOffset => unreachable!("handled above"),
-        }
-    }
-}
-
-/// Every benchmark key that applies to `profiles` on the (non-empty)
-/// `subsets`, with `ingest-mt` at each of `ingest_threads`.
-pub fn plan(
-    profiles: &[&'static Profile],
-    subsets: &[Subset],
-    ingest_threads: &[usize],
-) -> Vec<BenchKey> {
-    let mut keys = Vec::new();
-    for &subset in subsets {
-        let key = |workload, profile, threads| BenchKey {
-            workload,
-            profile,
-            subset,
-            threads,
-        };
-        keys.push(key(Workload::IdVerify, REFERENCE, 1));
-        keys.push(key(Workload::SelectRawOffset, REFERENCE, 1));
-        for p in profiles {
-            for w in [
-                Workload::Encode,
-                Workload::Decode,
-                Workload::DecodeId,
-                Workload::Validate,
-                Workload::Stream,
-                Workload::Compress,
-            ] {
-                keys.push(key(w, p.id, 1));
-            }
-            if let Some(b) = p.codec.borrowed() {
-                keys.push(key(select_workload(b.select_contract()), p.id, 1));
-            }
-            if p.codec.batch().is_some() {
-                keys.push(key(Workload::Batch, p.id, 1));
-            }
-            for &t in ingest_threads {
-                keys.push(key(Workload::IngestMt, p.id, t));
+            Workload::IdVerify | Workload::SelectRawOffset | Workload::Clone => {
+                unreachable!("handled above")
             }
         }
     }
-    keys
 }
 
 /// `subsets` split into those with events in `events` and the empty ones.
@@ -582,15 +577,10 @@ fn encode_all(
     Ok(ProfileRecords { profile, records })
 }
 
-fn window_len(idx: &[usize]) -> usize {
-    WINDOW.min(idx.len())
-}
-
-/// Consecutive windows of the subset, wrapping around so every window has
-/// the same length and every event is in at least one.
+/// Consecutive [`WINDOW`]-event windows of the sequence; the last may be
+/// shorter, so every event is in exactly one.
 fn windows(idx: &[usize]) -> impl Iterator<Item = Vec<usize>> + '_ {
-    let n = window_len(idx);
-    (0..idx.len().div_ceil(n)).map(move |w| (0..n).map(|j| idx[(w * n + j) % idx.len()]).collect())
+    idx.chunks(WINDOW).map(<[usize]>::to_vec)
 }
 
 /// The framed window plus the first half of the frame of record `next`.
@@ -606,33 +596,30 @@ fn framed_with_partial(records: &[Vec<u8>], window: &[usize], next: usize) -> (V
     (s, partial)
 }
 
-fn per_event<'a>(idx: Vec<usize>, mut work: impl FnMut(usize) + 'a) -> Routine<'a> {
-    Routine {
-        events_per_iter: 1,
-        run: Box::new(move |iters| {
-            let mut cursor = 0;
+fn per_event<'a>(idx: Vec<usize>, mut work: impl FnMut(usize) + 'a) -> Pass<'a> {
+    Pass {
+        events: idx.len() as u64,
+        run: Box::new(move || {
             let start = Instant::now();
-            for _ in 0..iters {
-                work(idx[cursor]);
-                cursor += 1;
-                if cursor == idx.len() {
-                    cursor = 0;
-                }
+            for &i in &idx {
+                work(i);
             }
             start.elapsed()
         }),
     }
 }
 
-fn per_window<'a, T: 'a>(items: Vec<T>, n: usize, mut work: impl FnMut(&T) + 'a) -> Routine<'a> {
-    Routine {
-        events_per_iter: n as u64,
-        run: Box::new(move |iters| {
-            let mut cursor = 0;
+/// A pass over every window; each item carries its event count.
+fn per_window<'a, T: 'a>(
+    items: Vec<(T, usize)>,
+    mut work: impl FnMut(&(T, usize)) + 'a,
+) -> Pass<'a> {
+    Pass {
+        events: items.iter().map(|(_, n)| *n as u64).sum(),
+        run: Box::new(move || {
             let start = Instant::now();
-            for _ in 0..iters {
-                work(&items[cursor]);
-                cursor = (cursor + 1) % items.len();
+            for item in &items {
+                work(item);
             }
             start.elapsed()
         }),
@@ -654,12 +641,12 @@ mod tests {
     }
 
     #[test]
-    fn windows_wrap_and_cover_every_event() {
+    fn windows_cover_every_event_once() {
         let idx: Vec<usize> = (0..150).collect();
         let w: Vec<Vec<usize>> = windows(&idx).collect();
         assert_eq!(w.len(), 3);
-        assert!(w.iter().all(|w| w.len() == WINDOW));
-        assert_eq!(w[2][WINDOW - 1], (2 * WINDOW + WINDOW - 1) % 150);
+        assert_eq!(w.concat(), idx);
+        assert_eq!(w[2].len(), 150 - 2 * WINDOW);
         let small: Vec<usize> = vec![4, 9];
         assert_eq!(windows(&small).collect::<Vec<_>>(), vec![vec![4, 9]]);
     }

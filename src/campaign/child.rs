@@ -13,7 +13,8 @@ use crate::bench::timing;
 use crate::files::write_atomically;
 use rayon::prelude::*;
 
-use crate::bench::workload::{self, BenchKey, ProfileRecords, Subset, Workload};
+use crate::bench::group;
+use crate::bench::workload::{self, ProfileRecords, Subset, Workload};
 use crate::codec::Profile;
 use crate::corpus::generate;
 use crate::corpus::generate::rng::Gen;
@@ -25,7 +26,7 @@ pub const PROGRESS: &str = "binostr-progress ";
 /// What a child measures.
 #[derive(Clone, Debug)]
 pub enum Task {
-    /// Every benchmark through Criterion, in an order shuffled by the seed.
+    /// Every group through Criterion, in an order shuffled by the seed.
     Timing {
         /// Seed of the order.
         order_seed: u64,
@@ -57,20 +58,26 @@ pub fn run(
         Task::Timing { order_seed } => {
             let fixture = load_fixture(corpus, &enabled)?;
             let (subsets, _) = workload::split_subsets(&fixture.events, campaign.subsets());
+            let sequences = super::sequences(&fixture.events, &subsets, campaign, seed);
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-            let mut keys = workload::plan(&enabled, &subsets, &ingest_threads(cores));
-            shuffle(&mut keys, *order_seed);
+            let mut groups = group::plan(&enabled, &subsets, &ingest_threads(cores));
+            shuffle(&mut groups, *order_seed);
             let dir =
                 std::env::temp_dir().join(format!("binostr-criterion-{}", std::process::id()));
             let _ = std::fs::remove_dir_all(&dir);
-            let mut measured =
-                timing::run(&fixture, &keys, &campaign.settings(), &dir, |i, key| {
-                    eprintln!("{PROGRESS}{i} {key}");
-                })?;
+            let measured = timing::run(
+                &fixture,
+                &groups,
+                &sequences,
+                &campaign.settings(),
+                &dir,
+                *order_seed,
+                |i, g| eprintln!("{PROGRESS}{i} {}", g.label()),
+            )?;
             let _ = std::fs::remove_dir_all(&dir);
-            measured.sort_by(|a, b| a.key.cmp(&b.key));
             write_atomically(&out.join("samples.csv"), timing::samples_csv(&measured))?;
-            write_atomically(&out.join("estimates.csv"), timing::estimates_csv(&measured))?;
+            write_atomically(&out.join("rounds.csv"), timing::rounds_csv(&measured))?;
+            write_atomically(&out.join("ratios.csv"), timing::ratios_csv(&measured))?;
             Ok(String::new())
         }
         Task::Sizes => {
@@ -177,13 +184,10 @@ pub fn dictionary_seed(seed: u64) -> u64 {
 }
 
 /// Fisher-Yates with a ChaCha20 stream keyed by `seed`.
-pub fn shuffle(keys: &mut [BenchKey], seed: u64) {
+pub fn shuffle<T>(items: &mut [T], seed: u64) {
     let mut key = [0u8; 32];
     key[..8].copy_from_slice(&seed.to_be_bytes());
-    let mut g = Gen::new(key, 0);
-    for i in (1..keys.len()).rev() {
-        keys.swap(i, g.below(i + 1));
-    }
+    Gen::new(key, 0).shuffle(items);
 }
 
 /// Loads the corpus for the allocation probe binary.
@@ -212,16 +216,7 @@ mod tests {
 
     #[test]
     fn shuffle_is_a_seeded_permutation() {
-        let mk = || -> Vec<BenchKey> {
-            (0..50)
-                .map(|t| BenchKey {
-                    workload: Workload::Decode,
-                    profile: "json",
-                    subset: Subset::All,
-                    threads: t,
-                })
-                .collect()
-        };
+        let mk = || -> Vec<usize> { (0..50).collect() };
         let (mut a, mut b, mut c) = (mk(), mk(), mk());
         shuffle(&mut a, 7);
         shuffle(&mut b, 7);

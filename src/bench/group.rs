@@ -1,0 +1,371 @@
+//! What is compared with what: the fixed event sequence of each subset, the
+//! groups whose members are timed in interleaved rounds, and the paired
+//! ratios each group yields (`docs/RESULTS.md`, `ratios.csv`).
+//!
+//! A [`Sequence`] is drawn once per campaign: the whole subset when it fits
+//! the campaign profile's budget, else a seeded size-stratified sample (one
+//! event drawn from each of `max` equal strata of the subset sorted by
+//! compact JSON size), kept in corpus order. Every profile and every run
+//! times exactly these events.
+//!
+//! A [`Group`] holds the members of one claim (every profile of a workload,
+//! plus its floor or reference rows); a round runs one pass of every member
+//! in an order shuffled per round. [`Group::comparisons`] names, for each
+//! member, the members it is divided by, round by round.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::bench::workload::{BenchKey, REFERENCE, Subset, Workload, select_workload};
+use crate::codec::Profile;
+use crate::corpus::generate::rng::Gen;
+use crate::model::Event;
+
+/// The profile every other profile is compared with.
+pub const BASELINE: &str = "json";
+
+/// The events one subset's passes cover.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sequence {
+    /// Subset name.
+    pub subset: String,
+    /// Events in the subset.
+    pub of: usize,
+    /// Indices into the corpus, ascending.
+    pub indices: Vec<usize>,
+    /// First 16 hex digits of SHA-256 over the sequence's event ids, in order.
+    pub id: String,
+}
+
+impl Sequence {
+    /// Events per pass.
+    pub fn len(&self) -> usize {
+        self.indices.len()
+    }
+
+    /// Whether the sequence is empty.
+    pub fn is_empty(&self) -> bool {
+        self.indices.is_empty()
+    }
+}
+
+/// The sequence of `subset` over `events`: all of it when it has at most
+/// `max` events, else one seeded draw from each of `max` size strata.
+pub fn sequence(
+    events: &[Event],
+    json_len: &[usize],
+    subset: Subset,
+    max: usize,
+    seed: u64,
+) -> Sequence {
+    let members: Vec<usize> = (0..events.len())
+        .filter(|&i| subset.contains(&events[i], json_len[i]))
+        .collect();
+    let of = members.len();
+    let mut indices = if of <= max {
+        members
+    } else {
+        let mut by_size = members;
+        by_size.sort_by_key(|&i| (json_len[i], i));
+        let key: [u8; 32] = Sha256::digest(format!("binostr-sequence/{seed}/{}", subset.name()))
+            .as_slice()
+            .try_into()
+            .expect("32 bytes");
+        let mut g = Gen::new(key, 0);
+        (0..max)
+            .map(|j| {
+                let (lo, hi) = (j * of / max, (j + 1) * of / max);
+                by_size[lo + g.below(hi - lo)]
+            })
+            .collect()
+    };
+    indices.sort_unstable();
+    let mut h = Sha256::new();
+    for &i in &indices {
+        h.update(events[i].id);
+    }
+    let id = crate::model::hex::encode(&h.finalize()[..8]);
+    Sequence {
+        subset: subset.name(),
+        of,
+        indices,
+        id,
+    }
+}
+
+/// The kind of claim a group serves; its name is the `group` column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GroupKind {
+    /// Encode, beside each profile's copy floor.
+    Encode,
+    /// Decode and decode+id, beside the clone floor.
+    Decode,
+    /// Validate, beside id+verify.
+    Validate,
+    /// Borrowed selects, beside select-raw-offset.
+    Select,
+    /// Framed streams and native batches.
+    Window,
+    /// zstd over framed windows.
+    Compress,
+    /// Validated ingest at each thread count.
+    Ingest,
+}
+
+impl GroupKind {
+    /// The stable name.
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupKind::Encode => "encode",
+            GroupKind::Decode => "decode",
+            GroupKind::Validate => "validate",
+            GroupKind::Select => "select",
+            GroupKind::Window => "window",
+            GroupKind::Compress => "compress",
+            GroupKind::Ingest => "ingest-mt",
+        }
+    }
+}
+
+/// Members timed together in interleaved rounds, on one subset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// What the group compares.
+    pub kind: GroupKind,
+    /// Subset.
+    pub subset: Subset,
+    /// Members; each round runs one pass of each.
+    pub members: Vec<BenchKey>,
+}
+
+/// One paired ratio: member `member` over member `against`, per round.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    /// Index of the numerator in [`Group::members`].
+    pub member: usize,
+    /// Index of the denominator.
+    pub against: usize,
+    /// The `against` column: `json`, `copy`, `clone`, `decode`,
+    /// `id+verify`, `select-raw-offset` or `1-thread`.
+    pub name: &'static str,
+    /// The smallest ratio that can be true (an invariant), if any.
+    pub min_ratio: Option<f64>,
+}
+
+impl Group {
+    /// Label for progress lines.
+    pub fn label(&self) -> String {
+        format!("{}/{}", self.kind.name(), self.subset.name())
+    }
+
+    /// The paired ratios this group yields.
+    pub fn comparisons(&self) -> Vec<Comparison> {
+        let find = |w: Workload, profile: &str, threads: usize| {
+            self.members
+                .iter()
+                .position(|k| k.workload == w && k.profile == profile && k.threads == threads)
+        };
+        let mut out = Vec::new();
+        for (i, k) in self.members.iter().enumerate() {
+            let mut push = |against: Option<usize>, name, min_ratio| {
+                if let Some(against) = against {
+                    out.push(Comparison {
+                        member: i,
+                        against,
+                        name,
+                        min_ratio,
+                    });
+                }
+            };
+            if k.profile != BASELINE && k.profile != REFERENCE && !k.workload.is_floor() {
+                push(find(k.workload, BASELINE, k.threads), BASELINE, None);
+            }
+            match k.workload {
+                Workload::Encode => push(find(Workload::Copy, k.profile, 1), "copy", None),
+                Workload::Decode => push(find(Workload::Clone, REFERENCE, 1), "clone", None),
+                Workload::DecodeId => {
+                    push(find(Workload::Decode, k.profile, 1), "decode", Some(1.0))
+                }
+                Workload::Validate => {
+                    push(
+                        find(Workload::IdVerify, REFERENCE, 1),
+                        "id+verify",
+                        Some(1.0),
+                    );
+                }
+                Workload::SelectChecked => push(
+                    find(Workload::SelectRawOffset, REFERENCE, 1),
+                    "select-raw-offset",
+                    Some(1.0),
+                ),
+                Workload::SelectPreverified => push(
+                    find(Workload::SelectRawOffset, REFERENCE, 1),
+                    "select-raw-offset",
+                    None,
+                ),
+                // Time at N threads over time at 1: scaling <= N means >= 1/N.
+                Workload::IngestMt if k.threads > 1 => push(
+                    find(Workload::IngestMt, k.profile, 1),
+                    "1-thread",
+                    Some(1.0 / k.threads as f64),
+                ),
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+/// Every group over `profiles` on `subsets`, with `ingest-mt` at each of
+/// `ingest_threads`. Groups without a profile member are left out.
+pub fn plan(
+    profiles: &[&'static Profile],
+    subsets: &[Subset],
+    ingest_threads: &[usize],
+) -> Vec<Group> {
+    let mut groups = Vec::new();
+    for &subset in subsets {
+        let key = |workload, profile, threads| BenchKey {
+            workload,
+            profile,
+            subset,
+            threads,
+        };
+        let each = |f: &dyn Fn(&'static Profile) -> Vec<BenchKey>| -> Vec<BenchKey> {
+            profiles.iter().flat_map(|p| f(p)).collect()
+        };
+        let mut push = |kind, reference: Option<BenchKey>, members: Vec<BenchKey>| {
+            if !members.is_empty() {
+                groups.push(Group {
+                    kind,
+                    subset,
+                    members: reference.into_iter().chain(members).collect(),
+                });
+            }
+        };
+        push(
+            GroupKind::Encode,
+            None,
+            each(&|p| vec![key(Workload::Encode, p.id, 1), key(Workload::Copy, p.id, 1)]),
+        );
+        push(
+            GroupKind::Decode,
+            Some(key(Workload::Clone, REFERENCE, 1)),
+            each(&|p| {
+                vec![
+                    key(Workload::Decode, p.id, 1),
+                    key(Workload::DecodeId, p.id, 1),
+                ]
+            }),
+        );
+        push(
+            GroupKind::Validate,
+            Some(key(Workload::IdVerify, REFERENCE, 1)),
+            each(&|p| vec![key(Workload::Validate, p.id, 1)]),
+        );
+        push(
+            GroupKind::Select,
+            Some(key(Workload::SelectRawOffset, REFERENCE, 1)),
+            each(&|p| {
+                p.codec
+                    .borrowed()
+                    .map(|b| key(select_workload(b.select_contract()), p.id, 1))
+                    .into_iter()
+                    .collect()
+            }),
+        );
+        push(
+            GroupKind::Window,
+            None,
+            each(&|p| {
+                let batch = p.codec.batch().map(|_| key(Workload::Batch, p.id, 1));
+                std::iter::once(key(Workload::Stream, p.id, 1))
+                    .chain(batch)
+                    .collect()
+            }),
+        );
+        push(
+            GroupKind::Compress,
+            None,
+            each(&|p| vec![key(Workload::Compress, p.id, 1)]),
+        );
+        push(
+            GroupKind::Ingest,
+            None,
+            each(&|p| {
+                ingest_threads
+                    .iter()
+                    .map(|&t| key(Workload::IngestMt, p.id, t))
+                    .collect()
+            }),
+        );
+    }
+    groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profiles;
+
+    #[test]
+    fn sequences_are_stratified_and_seeded() {
+        let events = crate::corpus::generate::generate(3, 300);
+        let lens: Vec<usize> = events.iter().map(|e| e.to_json().len()).collect();
+        let all = sequence(&events, &lens, Subset::All, 1_000, 1);
+        assert_eq!((all.len(), all.of), (300, 300));
+        let a = sequence(&events, &lens, Subset::All, 30, 1);
+        let b = sequence(&events, &lens, Subset::All, 30, 1);
+        let c = sequence(&events, &lens, Subset::All, 30, 2);
+        assert_eq!(a, b);
+        assert_ne!(a.indices, c.indices);
+        assert_eq!(a.len(), 30);
+        assert!(a.indices.windows(2).all(|w| w[0] < w[1]));
+        // One event per size decile band: the largest stratum's pick is
+        // among the 10 largest events.
+        let mut sorted = lens.clone();
+        sorted.sort_unstable();
+        let biggest = a.indices.iter().map(|&i| lens[i]).max().unwrap();
+        assert!(biggest >= sorted[290], "{biggest} vs {}", sorted[290]);
+        let smallest = a.indices.iter().map(|&i| lens[i]).min().unwrap();
+        assert!(smallest <= sorted[9]);
+    }
+
+    #[test]
+    fn every_group_member_has_its_comparisons() {
+        let enabled: Vec<&'static Profile> = profiles::enabled().collect();
+        let groups = plan(&enabled, &[Subset::All], &[1, 2]);
+        for g in &groups {
+            let c = g.comparisons();
+            for (i, k) in g.members.iter().enumerate() {
+                let against: Vec<&str> =
+                    c.iter().filter(|c| c.member == i).map(|c| c.name).collect();
+                let json_has_it = g.members.iter().any(|m| {
+                    m.profile == BASELINE && m.workload == k.workload && m.threads == k.threads
+                });
+                if k.profile != BASELINE && json_has_it && !k.workload.is_floor() {
+                    assert!(against.contains(&BASELINE), "{k}: {against:?}");
+                }
+                let floor = match k.workload {
+                    Workload::Encode => Some("copy"),
+                    Workload::Decode => Some("clone"),
+                    Workload::DecodeId => Some("decode"),
+                    Workload::Validate => Some("id+verify"),
+                    Workload::SelectChecked | Workload::SelectPreverified => {
+                        Some("select-raw-offset")
+                    }
+                    Workload::IngestMt if k.threads == 2 => Some("1-thread"),
+                    _ => None,
+                };
+                if let Some(f) = floor {
+                    assert!(against.contains(&f), "{k}: {against:?}");
+                }
+            }
+        }
+        let validate = groups
+            .iter()
+            .find(|g| g.kind == GroupKind::Validate)
+            .unwrap();
+        assert_eq!(validate.members.len(), enabled.len() + 1);
+    }
+}
