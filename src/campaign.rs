@@ -35,7 +35,7 @@ pub mod host;
 use host::{Git, Host};
 
 /// Record schema version (see `docs/RESULTS.md`).
-pub const SCHEMA: u32 = 1;
+pub const SCHEMA: u32 = 2;
 
 /// How long and how wide a campaign measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize, Deserialize)]

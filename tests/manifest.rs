@@ -39,6 +39,17 @@ fn git(root: &Path, args: &[&str]) {
     assert!(o.status.success(), "git {args:?}: {}", stderr(&o));
 }
 
+/// `campaign.json` as `binostr campaign` writes it, with corpus seed `seed`.
+fn campaign_json(seed: Option<u64>) -> String {
+    format!(
+        r#"{{"schema":2,"label":"{LABEL}","campaign_profile":"quick","runs":2,"seed":1,
+           "corpus":{{"fingerprint":"{FINGERPRINT}","count":5000,"seed":{},"source":"generated","audit_sha256":"{}"}},
+           "sequences":[]}}"#,
+        seed.map_or("null".to_string(), |s| s.to_string()),
+        "ab".repeat(32)
+    )
+}
+
 fn fixture() -> Fixture {
     let repo = tempfile::tempdir().unwrap();
     let root = repo.path();
@@ -48,20 +59,19 @@ fn fixture() -> Fixture {
     git(root, &["add", "."]);
     git(root, &["commit", "-q", "--no-gpg-sign", "-m", "fixture"]);
     let c = root.join("results/campaigns").join(LABEL);
-    write(
-        &c.join("campaign.json"),
-        &format!(
-            r#"{{"schema":1,"label":"{LABEL}","campaign_profile":"quick","runs":2,
-               "corpus":{{"fingerprint":"{FINGERPRINT}","count":5000,"seed":1,"audit_sha256":"{}"}}}}"#,
-            "ab".repeat(32)
-        ),
-    );
+    write(&c.join("campaign.json"), &campaign_json(Some(1)));
     for k in 1..=2 {
         let run = c.join(format!("run-{k}"));
         write(
             &run.join("contract.json"),
             &format!(
-                r#"{{"schema":1,"contract":{{"git":{{"commit":"{}","dirty":false}},"rustc":"rustc 1.95.0\n","cargo_lock_sha256":"{}"}},"observed":{{"run":{k}}}}}"#,
+                r#"{{"schema":2,"contract":{{"git":{{"commit":"{}","dirty":false}},"rustc":"rustc 1.95.0\n",
+                   "build_profile":"release","rustflags":"","cargo_lock_sha256":"{}",
+                   "corpus":{{"fingerprint":"{FINGERPRINT}","count":5000,"seed":1}},"campaign_profile":"quick",
+                   "criterion":{{"sample_size":10,"warm_up_ms":5,"measurement_ms":20,"nresamples":100}},
+                   "host":{{"id":"h/cpu","hostname":"h","cpu_model":"cpu","cores":2,"governor":"unknown","boost":"unknown","kernel":"k"}}}},
+                   "observed":{{"run":{k},"order_seed":{k},"groups":1,"empty_subsets":[],"started":"2026-12-01T00:00:00Z",
+                   "finished":"2026-12-01T00:01:00Z","load_before":[],"load_after":[]}}}}"#,
                 "c".repeat(40),
                 "d".repeat(64)
             ),
@@ -254,7 +264,7 @@ fn fresh_manifest_verifies() {
         ))
     );
     assert_eq!(m.corpus.fingerprint, FINGERPRINT);
-    assert_eq!((m.corpus.count, m.corpus.seed), (5000, 1));
+    assert_eq!((m.corpus.count, m.corpus.seed), (5000, Some(1)));
     assert_eq!(m.campaign.runs, [1, 2]);
     assert_eq!(m.toolchain.campaign_rustc, "rustc 1.95.0\n");
     assert!(
@@ -285,6 +295,19 @@ fn fresh_manifest_verifies() {
         "{}",
         stdout(&o)
     );
+}
+
+#[test]
+fn a_campaign_over_files_without_a_seed_is_signed() {
+    let f = fixture();
+    write(&f.campaign().join("campaign.json"), &campaign_json(None));
+    f.create();
+    let r = f.verify(Some(&pubkey_of(NSEC_HEX)));
+    assert!(r.ok(), "{}", details(&r));
+    let bytes = fs::read(f.campaign().join(manifest::MANIFEST_FILE)).unwrap();
+    let m: manifest::Manifest = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(m.corpus.seed, None);
+    assert!(String::from_utf8(bytes).unwrap().contains(r#""seed":null"#));
 }
 
 #[test]

@@ -216,8 +216,9 @@ impl Group {
     }
 }
 
-/// Every group over `profiles` on `subsets`, with `ingest-mt` at each of
-/// `ingest_threads`. Groups without a profile member are left out.
+/// Every group over `profiles` on `subsets`, with `ingest-mt` (subset `all`
+/// only) at each of `ingest_threads`. Groups without a profile member are
+/// left out.
 pub fn plan(
     profiles: &[&'static Profile],
     subsets: &[Subset],
@@ -289,16 +290,20 @@ pub fn plan(
             None,
             each(&|p| vec![key(Workload::Compress, p.id, 1)]),
         );
-        push(
-            GroupKind::Ingest,
-            None,
-            each(&|p| {
-                ingest_threads
-                    .iter()
-                    .map(|&t| key(Workload::IngestMt, p.id, t))
-                    .collect()
-            }),
-        );
+        // Scaling is a property of the profile and the host, not of a
+        // subset: `ingest-mt` runs on `all` only.
+        if subset == Subset::All {
+            push(
+                GroupKind::Ingest,
+                None,
+                each(&|p| {
+                    ingest_threads
+                        .iter()
+                        .map(|&t| key(Workload::IngestMt, p.id, t))
+                        .collect()
+                }),
+            );
+        }
     }
     groups
 }
