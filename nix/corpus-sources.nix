@@ -9,6 +9,36 @@
     license = "MIT";
   }
   {
+    path = "upstream/NicolaLS/nostr-kmp/853e6a967da6615c1b1ad2d186b0b97dad2381a4/nostr-core/src/commonTest/resources/event-samples.json";
+    url = "https://raw.githubusercontent.com/NicolaLS/nostr-kmp/853e6a967da6615c1b1ad2d186b0b97dad2381a4/nostr-core/src/commonTest/resources/event-samples.json";
+    sha256 = "44e3298c84f97911ce96155675502487d29e31bbb01caa48cfadd44b19e0825e";
+    license = "MIT";
+  }
+  {
+    path = "upstream/PrimalHQ/primal-android-app/f5d5ee2f4f4af925dd8d7619340c4f18a42584a9/data/caching/repository/src/desktopTest/resources/feed_persist_fixture.json";
+    url = "https://raw.githubusercontent.com/PrimalHQ/primal-android-app/f5d5ee2f4f4af925dd8d7619340c4f18a42584a9/data/caching/repository/src/desktopTest/resources/feed_persist_fixture.json";
+    sha256 = "f8e51011102dd90535a09706b0293e57d461f48591443f178aac855703772e11";
+    license = "MIT";
+  }
+  {
+    path = "upstream/SnowCait/nostr-japanese-users/df2e2e7dd36f3e3e0ad3253c0fa8e72080cd572c/docs/contacts.json";
+    url = "https://raw.githubusercontent.com/SnowCait/nostr-japanese-users/df2e2e7dd36f3e3e0ad3253c0fa8e72080cd572c/docs/contacts.json";
+    sha256 = "b56e19ddfb7a99f0d08f4166473a5aa35e76a2a1bc6cfdd2145245b45ce02e52";
+    license = "MIT";
+  }
+  {
+    path = "upstream/SnowCait/nostr-japanese-users/df2e2e7dd36f3e3e0ad3253c0fa8e72080cd572c/docs/sleep.json";
+    url = "https://raw.githubusercontent.com/SnowCait/nostr-japanese-users/df2e2e7dd36f3e3e0ad3253c0fa8e72080cd572c/docs/sleep.json";
+    sha256 = "0b5cd3544c467e2cd322a5ab6a6132160c3b2418df0f813f7bf0836c5d5bc7c6";
+    license = "MIT";
+  }
+  {
+    path = "upstream/SnowCait/nostr-japanese-users/df2e2e7dd36f3e3e0ad3253c0fa8e72080cd572c/docs/metadata.json";
+    url = "https://raw.githubusercontent.com/SnowCait/nostr-japanese-users/df2e2e7dd36f3e3e0ad3253c0fa8e72080cd572c/docs/metadata.json";
+    sha256 = "91f4f58f8d0994c4c22083c89cfe50db7ca4801b28f93f68d15a39a665553380";
+    license = "MIT";
+  }
+  {
     path = "upstream/damus-io/nostrdb/1b42298990a89170d698d58a7ee261829f41898e/testdata/profiles.json";
     url = "https://raw.githubusercontent.com/damus-io/nostrdb/1b42298990a89170d698d58a7ee261829f41898e/testdata/profiles.json";
     sha256 = "4d88c9e6ade7836ac1d98259717be8d10f3afa90b1fb7fb97c4fc05abe535aa5";
@@ -36,6 +66,78 @@
     path = "upstream/damus-io/nostrdb/1b42298990a89170d698d58a7ee261829f41898e/testdata/failed_size.json";
     url = "https://raw.githubusercontent.com/damus-io/nostrdb/1b42298990a89170d698d58a7ee261829f41898e/testdata/failed_size.json";
     sha256 = "90a24c1df5f0581258502ebad1d658ab3a753249720967e689f4b4661a01dca8";
+    license = "MIT";
+  }
+  {
+    path = "upstream/dhalsim/nostr-static/596d171cf40a08d5d63a6087ff899eaa4b781659/index-tag-discovery/nostr.json";
+    url = "https://raw.githubusercontent.com/dhalsim/nostr-static/596d171cf40a08d5d63a6087ff899eaa4b781659/index-tag-discovery/nostr.json";
+    sha256 = "0969e788e7d8a32942ee70494a0445cceab5df6c8eaa24e398c9c508bc0954cd";
+    license = "MIT";
+  }
+  {
+    path = "upstream/dhalsim/nostr-static/596d171cf40a08d5d63a6087ff899eaa4b781659/index-tag-discovery/relay.json";
+    url = "https://raw.githubusercontent.com/dhalsim/nostr-static/596d171cf40a08d5d63a6087ff899eaa4b781659/index-tag-discovery/relay.json";
+    sha256 = "b5093a9f821bdf18e0e0698dd3d41364132c3743a992293ca1d9486e035e482d";
+    license = "MIT";
+  }
+  {
+    path = "upstream/dhalsim/nostr-static/596d171cf40a08d5d63a6087ff899eaa4b781659/index-tag-discovery/blogging.json";
+    url = "https://raw.githubusercontent.com/dhalsim/nostr-static/596d171cf40a08d5d63a6087ff899eaa4b781659/index-tag-discovery/blogging.json";
+    sha256 = "25b1472b22c8cbc10979b92fc5f2f0f85f6737279d4217eb55d6296f183f388f";
+    license = "MIT";
+  }
+  {
+    path = "upstream/dhalsim/nostr-static/596d171cf40a08d5d63a6087ff899eaa4b781659/index-tag-discovery/nak.json";
+    url = "https://raw.githubusercontent.com/dhalsim/nostr-static/596d171cf40a08d5d63a6087ff899eaa4b781659/index-tag-discovery/nak.json";
+    sha256 = "fc931e53c5326d925db9cd78d65d827f549321ac60241fadae81ee5cb25fddf0";
+    license = "MIT";
+  }
+  {
+    path = "upstream/dhalsim/nostr-static/596d171cf40a08d5d63a6087ff899eaa4b781659/index-tag-discovery/citrine.json";
+    url = "https://raw.githubusercontent.com/dhalsim/nostr-static/596d171cf40a08d5d63a6087ff899eaa4b781659/index-tag-discovery/citrine.json";
+    sha256 = "ca43b155e1a3905c6391be3d2e2c398fa19a9936d4aa757e9c692d95baf62ffe";
+    license = "MIT";
+  }
+  {
+    path = "upstream/dhalsim/nostr-static/596d171cf40a08d5d63a6087ff899eaa4b781659/index-tag-discovery/cloudflare.json";
+    url = "https://raw.githubusercontent.com/dhalsim/nostr-static/596d171cf40a08d5d63a6087ff899eaa4b781659/index-tag-discovery/cloudflare.json";
+    sha256 = "16639e97fec26b7e60f212b1cf2d51f1536f41df874c34dd23d2cda0ed7f9fae";
+    license = "MIT";
+  }
+  {
+    path = "upstream/dhalsim/nostr-static/596d171cf40a08d5d63a6087ff899eaa4b781659/index-tag-discovery/outbox.json";
+    url = "https://raw.githubusercontent.com/dhalsim/nostr-static/596d171cf40a08d5d63a6087ff899eaa4b781659/index-tag-discovery/outbox.json";
+    sha256 = "9d7190c9c0041c63cdd80d64f1485b43a0c7beaafdc42f61355f55639bbe7d33";
+    license = "MIT";
+  }
+  {
+    path = "upstream/dhalsim/nostr-static/596d171cf40a08d5d63a6087ff899eaa4b781659/index-tag-discovery/tunnel.json";
+    url = "https://raw.githubusercontent.com/dhalsim/nostr-static/596d171cf40a08d5d63a6087ff899eaa4b781659/index-tag-discovery/tunnel.json";
+    sha256 = "7fdf0bd373a2489ecd9e09d31457b6fe90410ee8d82463f035cb09d4da54c92e";
+    license = "MIT";
+  }
+  {
+    path = "upstream/dhalsim/nostr-static/596d171cf40a08d5d63a6087ff899eaa4b781659/index-tag-discovery/export.json";
+    url = "https://raw.githubusercontent.com/dhalsim/nostr-static/596d171cf40a08d5d63a6087ff899eaa4b781659/index-tag-discovery/export.json";
+    sha256 = "9d1e7cbf1f640fddddaac278c5db401dce5117944b0e6315820f13c22d0b1c05";
+    license = "MIT";
+  }
+  {
+    path = "upstream/dhalsim/nostr-static/596d171cf40a08d5d63a6087ff899eaa4b781659/index-tag-discovery/import.json";
+    url = "https://raw.githubusercontent.com/dhalsim/nostr-static/596d171cf40a08d5d63a6087ff899eaa4b781659/index-tag-discovery/import.json";
+    sha256 = "9be9ea25f04ef221098be7cdb3c92993991e3df17383c66cb2f4e3841b0aa5f3";
+    license = "MIT";
+  }
+  {
+    path = "upstream/hzrd149/nostr-bucket/b063230d160376bf6e75237ab7674de124591909/example/public/events.json";
+    url = "https://raw.githubusercontent.com/hzrd149/nostr-bucket/b063230d160376bf6e75237ab7674de124591909/example/public/events.json";
+    sha256 = "7e4dd6149ed3d15da4811f2ee33a85ef6cbaf664ab9e5b8deb9dc2a107992092";
+    license = "MIT";
+  }
+  {
+    path = "upstream/irislib/iris-messenger/f89b410d9581ca938ad877f4eb460419d0343cc2/tests/events.json";
+    url = "https://raw.githubusercontent.com/irislib/iris-messenger/f89b410d9581ca938ad877f4eb460419d0343cc2/tests/events.json";
+    sha256 = "5d4fab3349356705a005b7993413bca648f2d5c4445127b8a7f83011396b2f3a";
     license = "MIT";
   }
   {

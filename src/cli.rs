@@ -261,8 +261,10 @@ enum CorpusCommand {
     /// rejected with its position and reason.
     ///
     /// Inputs may be JSON arrays of events, JSON Lines of events or of relay
-    /// messages (["EVENT",subid,{…}] or ["EVENT",{…}]), or single pretty-printed
-    /// events, optionally gzip- or zstd-compressed; `-` reads standard input.
+    /// messages (["EVENT",subid,{…}] or ["EVENT",{…}]), single pretty-printed
+    /// events, or JSON objects whose values are arrays of events
+    /// (object-of-arrays) or events (object-of-events, e.g. keyed by naddr),
+    /// optionally gzip- or zstd-compressed; `-` reads standard input.
     Audit {
         /// Print one JSON object instead of a summary.
         #[arg(long)]
@@ -992,7 +994,7 @@ fn render_audit(report: &AuditReport) -> String {
     for input in &report.inputs {
         let _ = writeln!(
             s,
-            "  {:<10} read {:>6}  accepted {:>6}  duplicates {:>5}  rejected {:>5}  {}",
+            "  {:<16} read {:>6}  accepted {:>6}  duplicates {:>5}  rejected {:>5}  {}",
             input.shape.name(),
             input.read,
             input.accepted,

@@ -249,3 +249,68 @@ fn oversized_record_is_rejected_with_limit() {
     assert_eq!((r.read, r.accepted), (3, 2));
     assert_eq!(rejections(&r), vec![("limit-exceeded", 2)]);
 }
+
+#[test]
+fn object_containers_account_for_every_value() {
+    // A feed cache: categories of events beside records that are not events
+    // (no id, no sig), a broken event, and a repeated one.
+    let (a, b, c) = (valid(1), valid(2), valid(3));
+    let cache = format!(
+        "{{\"notes\": [{a}, {{\"kind\": 10000100, \"content\": \"{{}}\"}}, {b}],\n \"previews\": [],\n \"stats\": {{\"kind\": 10000158, \"content\": \"\"}},\n \"zaps\": [{{\"id\":1}}, {a}, {c}]}}\n"
+    );
+    let r = audit(cache.as_bytes());
+    assert_eq!(
+        (r.read, r.accepted, r.duplicates),
+        (7, 3, 1),
+        "{:?}",
+        r.rejected
+    );
+    let at = |needle: &str| cache.find(needle).unwrap() as u64;
+    let got: Vec<_> = r
+        .rejected
+        .iter()
+        .map(|x| (x.reason, x.position.line, x.position.byte))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("not-an-event", 1, at("{\"kind\": 10000100")),
+            ("not-an-event", 3, at("{\"kind\": 10000158")),
+            ("wrong-type", 4, at("{\"id\":1}")),
+        ]
+    );
+    // A site index keyed by naddr: each value is an event.
+    let index = format!("{{\"naddr1a\":{a},\"naddr1b\":{b},\"naddr1c\":{a}}}");
+    let r = audit(index.as_bytes());
+    assert_eq!((r.read, r.accepted, r.duplicates), (3, 2, 1));
+}
+
+#[test]
+fn repeated_lines_are_duplicates_and_big_documents_are_skipped() {
+    let lines: String = (0..3)
+        .flat_map(|_| [valid(1), valid(2)])
+        .map(|l| l + "\n")
+        .collect();
+    let r = audit(lines.as_bytes());
+    assert_eq!((r.read, r.accepted, r.duplicates), (6, 2, 4));
+    // A pretty-printed event over the record limit, next to a good one.
+    let tags = (0..12_000)
+        .map(|i| vec!["p".to_string(), format!("{i:064x}")])
+        .collect();
+    let big = event(3, "", tags);
+    let v: serde_json::Value = serde_json::from_str(&big.to_json()).unwrap();
+    let pretty = serde_json::to_string_pretty(&v).unwrap();
+    let input = format!("{pretty}\n{}\n", valid(4));
+    let r = audit(input.as_bytes());
+    assert_eq!((r.read, r.accepted), (2, 1));
+    assert_eq!(r.rejected[0].reason, "limit-exceeded");
+    assert_eq!(
+        (r.rejected[0].position.line, r.rejected[0].position.byte),
+        (1, 0)
+    );
+    assert!(
+        r.rejected[0].detail.contains(&pretty.len().to_string()),
+        "{}",
+        r.rejected[0].detail
+    );
+}

@@ -4,7 +4,18 @@
 //! - a JSON array of events or of relay messages, pretty-printed or compact
 //!   (each element is a record);
 //! - JSON Lines of event objects or of relay messages `["EVENT",…]`;
-//! - one or more whole JSON documents (a pretty-printed event or envelope).
+//! - one or more whole JSON documents (a pretty-printed event or envelope);
+//! - a JSON object used as a container (`object-of-arrays`, `object-of-events`):
+//!   each value that is an array contributes its elements as records, each
+//!   value that is an object is a record, and any other value is a record of
+//!   its own (rejected later), so a client's cache file that files events
+//!   under category keys, or a site index keyed by naddr, reads like an
+//!   array. The keys themselves are skipped, never buffered.
+//!
+//! A top-level object is a container when its first key is not a NIP-01
+//! field name and its first value opens an object or an array; otherwise it
+//! is a record (an event, perhaps a broken one). The first key decides once:
+//! a container's later values are records whatever their keys.
 //!
 //! gzip and zstd input is recognised by its magic bytes. Memory is bounded by
 //! the largest record allowed, never by the file. The splitter only tracks
@@ -47,6 +58,12 @@ pub enum Shape {
     Jsonl,
     /// Whole multi-line JSON documents.
     Document,
+    /// A top-level object whose values are arrays of records (the first
+    /// value is an array).
+    ObjectOfArrays,
+    /// A top-level object whose values are records, e.g. keyed by naddr (the
+    /// first value is an object).
+    ObjectOfEvents,
     /// No records at all.
     Empty,
 }
@@ -58,6 +75,8 @@ impl Shape {
             Shape::JsonArray => "json-array",
             Shape::Jsonl => "jsonl",
             Shape::Document => "document",
+            Shape::ObjectOfArrays => "object-of-arrays",
+            Shape::ObjectOfEvents => "object-of-events",
             Shape::Empty => "empty",
         }
     }
@@ -101,11 +120,64 @@ pub fn decompress(input: Box<dyn Read + Send>) -> io::Result<Box<dyn BufRead + S
     }
 }
 
+/// The NIP-01 field names: a top-level object whose first key is one of
+/// them is a record, never a container.
+const EVENT_FIELDS: [&[u8]; 7] = [
+    b"id",
+    b"pubkey",
+    b"created_at",
+    b"kind",
+    b"tags",
+    b"content",
+    b"sig",
+];
+
+/// The most bytes read ahead of a top-level object to find its first key.
+const FIRST_KEY_PEEK: usize = 1024;
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum State {
     Top,
-    InArray,
+    /// Between the elements of an array of records; `in_object` when the
+    /// array is a value of a container object.
+    InArray {
+        in_object: bool,
+    },
+    /// Between the members of a container object; `value_next` once a key
+    /// and its `:` were consumed.
+    InObject {
+        value_next: bool,
+    },
     Done,
+}
+
+/// Where a scan stands inside a value.
+#[derive(Clone, Copy)]
+struct Scan {
+    depth: u32,
+    in_string: bool,
+    escaped: bool,
+    /// Non-blank bytes on the record's first line so far, or `None` once a
+    /// newline was passed.
+    first_line_content: Option<usize>,
+}
+
+impl Scan {
+    /// A value not yet started.
+    const FRESH: Scan = Scan {
+        depth: 0,
+        in_string: false,
+        escaped: false,
+        first_line_content: Some(0),
+    };
+}
+
+/// What the start of a top-level object turned out to be.
+enum FirstMember {
+    /// A record: go on scanning it from here.
+    Record(Scan),
+    /// A container whose first value starts with this byte (not consumed).
+    Container(u8),
 }
 
 /// Splits a stream into [`RawRecord`]s; see the module docs.
@@ -184,17 +256,15 @@ impl<R: BufRead> RecordReader<R> {
         }
     }
 
-    /// Scans one bracketed value, starting at `depth` with `buf` holding the
-    /// bytes already consumed. `first_line_content` counts non-blank bytes on
-    /// the record's first line so far, or is `None` once a newline was passed.
-    fn scan_value(
-        &mut self,
-        buf: &mut Vec<u8>,
-        mut depth: u32,
-        mut first_line_content: Option<usize>,
-    ) -> io::Result<(ScanEnd, bool)> {
-        let mut in_string = false;
-        let mut escaped = false;
+    /// Scans one bracketed value from `scan`, with `buf` holding the bytes
+    /// already consumed.
+    fn scan_value(&mut self, buf: &mut Vec<u8>, scan: Scan) -> io::Result<(ScanEnd, bool)> {
+        let Scan {
+            mut depth,
+            mut in_string,
+            mut escaped,
+            mut first_line_content,
+        } = scan;
         let mut too_large = false;
         loop {
             let chunk = self.input.fill_buf()?;
@@ -249,6 +319,71 @@ impl<R: BufRead> RecordReader<R> {
         }
     }
 
+    /// Reads the `{`, first key and `:` of a top-level object into `buf`,
+    /// to tell a record from a container (see the module docs). Anything
+    /// unexpected (no key, a newline that ends a JSON Lines record, a key
+    /// longer than [`FIRST_KEY_PEEK`]) makes it a record, scanned on from
+    /// where this stopped.
+    fn first_member(&mut self, buf: &mut Vec<u8>) -> io::Result<FirstMember> {
+        #[derive(PartialEq)]
+        enum Phase {
+            Open,
+            BeforeKey,
+            Key,
+            AfterKey,
+            AfterColon,
+        }
+        let cap = FIRST_KEY_PEEK.min(self.max_record_bytes);
+        let mut scan = Scan::FRESH;
+        let mut phase = Phase::Open;
+        let mut key = 0..0;
+        while buf.len() < cap {
+            let Some(b) = self.peek()? else { break };
+            if b == b'\n' && (phase == Phase::Key || scan.first_line_content.is_some_and(|n| n > 1))
+            {
+                break;
+            }
+            let blank = b.is_ascii_whitespace();
+            match phase {
+                Phase::Open => {
+                    scan.depth = 1;
+                    phase = Phase::BeforeKey;
+                }
+                Phase::Key if scan.escaped => scan.escaped = false,
+                Phase::Key if b == b'\\' => scan.escaped = true,
+                Phase::Key if b == b'"' => {
+                    key.end = buf.len();
+                    scan.in_string = false;
+                    phase = Phase::AfterKey;
+                }
+                Phase::Key => {}
+                _ if blank => {}
+                Phase::BeforeKey if b == b'"' => {
+                    key = buf.len() + 1..buf.len() + 1;
+                    scan.in_string = true;
+                    phase = Phase::Key;
+                }
+                Phase::AfterKey if b == b':' => phase = Phase::AfterColon,
+                Phase::AfterColon if matches!(b, b'{' | b'[') => {
+                    if EVENT_FIELDS.contains(&&buf[key]) {
+                        break;
+                    }
+                    buf.clear();
+                    return Ok(FirstMember::Container(b));
+                }
+                _ => break,
+            }
+            if b == b'\n' {
+                scan.first_line_content = None;
+            } else if !blank && let Some(n) = scan.first_line_content.as_mut() {
+                *n += 1;
+            }
+            buf.push(b);
+            self.bump();
+        }
+        Ok(FirstMember::Record(scan))
+    }
+
     /// Consumes the next `n` buffered bytes into `buf` while the record stays
     /// within the limit; past it, drops what was kept. Returns `too_large`.
     fn keep(&mut self, buf: &mut Vec<u8>, n: usize, too_large: bool) -> bool {
@@ -264,24 +399,61 @@ impl<R: BufRead> RecordReader<R> {
         too_large
     }
 
-    /// Scans bytes that cannot start an event up to the end of the line (or,
-    /// inside an array, to the next `,` or `]`).
-    fn scan_garbage(&mut self, buf: &mut Vec<u8>, in_array: bool) -> io::Result<bool> {
+    /// Scans bytes that cannot start an event up to the end of the line or,
+    /// outside strings, to the next byte in `stops` (a `,` or the container's
+    /// closing bracket).
+    fn scan_garbage(&mut self, buf: &mut Vec<u8>, stops: &[u8]) -> io::Result<bool> {
         let mut too_large = false;
+        let (mut in_string, mut escaped) = (false, false);
         loop {
             let chunk = self.input.fill_buf()?;
             if chunk.is_empty() {
                 return Ok(too_large);
             }
-            let stop = chunk
-                .iter()
-                .position(|&b| b == b'\n' || (in_array && (b == b',' || b == b']')));
+            let stop = chunk.iter().position(|&b| {
+                if b == b'\n' {
+                    return true;
+                }
+                if in_string {
+                    if escaped {
+                        escaped = false;
+                    } else if b == b'\\' {
+                        escaped = true;
+                    } else if b == b'"' {
+                        in_string = false;
+                    }
+                    return false;
+                }
+                in_string = b == b'"';
+                stops.contains(&b)
+            });
             let n = stop.unwrap_or(chunk.len());
             too_large = self.keep(buf, n, too_large);
             if stop.is_some() {
                 return Ok(too_large);
             }
         }
+    }
+
+    /// Skips a key string (its opening quote next), unbuffered; stops early
+    /// at a newline, which JSON forbids in strings.
+    fn skip_string(&mut self) -> io::Result<()> {
+        self.bump();
+        let mut escaped = false;
+        while let Some(b) = self.peek()? {
+            if b == b'\n' {
+                return Ok(());
+            }
+            self.bump();
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                return Ok(());
+            }
+        }
+        Ok(())
     }
 
     fn finish(&self, buf: Vec<u8>, start: Position, end: ScanEnd, too_large: bool) -> RawRecord {
@@ -316,6 +488,18 @@ impl<R: BufRead> RecordReader<R> {
         }
     }
 
+    /// A record for a value that is not an array or object, or `None` (and
+    /// the stop byte left in place) when there was nothing before it.
+    fn garbage_record(&mut self, stops: &[u8]) -> io::Result<Option<RawRecord>> {
+        let start = self.position;
+        let mut buf = Vec::new();
+        let too_large = self.scan_garbage(&mut buf, stops)?;
+        if buf.is_empty() && !too_large {
+            return Ok(None);
+        }
+        Ok(Some(self.finish(buf, start, ScanEnd::Complete, too_large)))
+    }
+
     fn next_record(&mut self) -> io::Result<Option<RawRecord>> {
         loop {
             match self.state {
@@ -334,12 +518,16 @@ impl<R: BufRead> RecordReader<R> {
                             let (next, newline) = self.skip_whitespace()?;
                             if matches!(next, Some(b'{' | b'[' | b']')) {
                                 self.note_shape(Shape::JsonArray);
-                                self.state = State::InArray;
+                                self.state = State::InArray { in_object: false };
                                 continue;
                             }
                             buf.push(b'[');
-                            let first_line = (!newline).then_some(1);
-                            let (end, too_large) = self.scan_value(&mut buf, 1, first_line)?;
+                            let scan = Scan {
+                                depth: 1,
+                                first_line_content: (!newline).then_some(1),
+                                ..Scan::FRESH
+                            };
+                            let (end, too_large) = self.scan_value(&mut buf, scan)?;
                             self.note_shape(if start.line == self.line_before_end(&end) {
                                 Shape::Jsonl
                             } else {
@@ -348,7 +536,19 @@ impl<R: BufRead> RecordReader<R> {
                             return Ok(Some(self.finish(buf, start, end, too_large)));
                         }
                         Some(b'{') => {
-                            let (end, too_large) = self.scan_value(&mut buf, 0, Some(0))?;
+                            let scan = match self.first_member(&mut buf)? {
+                                FirstMember::Record(scan) => scan,
+                                FirstMember::Container(first) => {
+                                    self.note_shape(if first == b'[' {
+                                        Shape::ObjectOfArrays
+                                    } else {
+                                        Shape::ObjectOfEvents
+                                    });
+                                    self.state = State::InObject { value_next: true };
+                                    continue;
+                                }
+                            };
+                            let (end, too_large) = self.scan_value(&mut buf, scan)?;
                             self.note_shape(if start.line == self.line_before_end(&end) {
                                 Shape::Jsonl
                             } else {
@@ -357,16 +557,15 @@ impl<R: BufRead> RecordReader<R> {
                             return Ok(Some(self.finish(buf, start, end, too_large)));
                         }
                         Some(_) => {
-                            let too_large = self.scan_garbage(&mut buf, false)?;
+                            let too_large = self.scan_garbage(&mut buf, &[])?;
                             self.note_shape(Shape::Jsonl);
                             return Ok(Some(self.finish(buf, start, ScanEnd::Complete, too_large)));
                         }
                     }
                 }
-                State::InArray => {
+                State::InArray { in_object } => {
                     let (next, _) = self.skip_whitespace()?;
                     let start = self.position;
-                    let mut buf = Vec::new();
                     match next {
                         None => {
                             self.state = State::Done;
@@ -375,21 +574,74 @@ impl<R: BufRead> RecordReader<R> {
                         Some(b',') => self.bump(),
                         Some(b']') => {
                             self.bump();
-                            self.state = State::Top;
+                            self.state = if in_object {
+                                State::InObject { value_next: false }
+                            } else {
+                                State::Top
+                            };
                         }
                         Some(b'{' | b'[') => {
-                            let (end, too_large) = self.scan_value(&mut buf, 0, Some(0))?;
+                            let mut buf = Vec::new();
+                            let (end, too_large) = self.scan_value(&mut buf, Scan::FRESH)?;
+                            return Ok(Some(self.finish(buf, start, end, too_large)));
+                        }
+                        Some(_) => match self.garbage_record(b",]")? {
+                            Some(record) => return Ok(Some(record)),
+                            // A lone newline inside a broken element list.
+                            None => self.bump(),
+                        },
+                    }
+                }
+                State::InObject { value_next: true } => {
+                    let (next, _) = self.skip_whitespace()?;
+                    let start = self.position;
+                    self.state = State::InObject { value_next: false };
+                    match next {
+                        None => {
+                            self.state = State::Done;
+                            return Ok(None);
+                        }
+                        Some(b'[') => {
+                            self.bump();
+                            self.state = State::InArray { in_object: true };
+                        }
+                        Some(b'{') => {
+                            let mut buf = Vec::new();
+                            let (end, too_large) = self.scan_value(&mut buf, Scan::FRESH)?;
                             return Ok(Some(self.finish(buf, start, end, too_large)));
                         }
                         Some(_) => {
-                            let too_large = self.scan_garbage(&mut buf, true)?;
-                            if buf.is_empty() && !too_large {
-                                // A lone newline inside a broken element list.
-                                self.bump();
-                                continue;
+                            if let Some(record) = self.garbage_record(b",}")? {
+                                return Ok(Some(record));
                             }
-                            return Ok(Some(self.finish(buf, start, ScanEnd::Complete, too_large)));
                         }
+                    }
+                }
+                State::InObject { value_next: false } => {
+                    let (next, _) = self.skip_whitespace()?;
+                    match next {
+                        None => {
+                            self.state = State::Done;
+                            return Ok(None);
+                        }
+                        Some(b',') => self.bump(),
+                        Some(b'}') => {
+                            self.bump();
+                            self.state = State::Top;
+                        }
+                        Some(b'"') => {
+                            self.skip_string()?;
+                            if self.skip_whitespace()?.0 == Some(b':') {
+                                self.bump();
+                                self.state = State::InObject { value_next: true };
+                            } else if let Some(record) = self.garbage_record(b",}")? {
+                                return Ok(Some(record));
+                            }
+                        }
+                        Some(_) => match self.garbage_record(b",}")? {
+                            Some(record) => return Ok(Some(record)),
+                            None => self.bump(),
+                        },
                     }
                 }
             }
@@ -424,7 +676,7 @@ impl<R: BufRead> Iterator for RecordReader<R> {
 mod tests {
     use super::*;
 
-    /// (text, line, problem code) of each record.
+    /// (text, line or byte offset, problem code) of each record.
     type Split = Vec<(String, u64, Option<&'static str>)>;
 
     fn split(input: &str) -> (Split, Shape) {
@@ -522,6 +774,135 @@ mod tests {
         assert_eq!(r.len(), 2);
         assert_eq!((r[0].0.as_str(), r[0].2), ("", Some("limit-exceeded")));
         assert_eq!(r[1], ("{\"b\":1}".into(), 2, None));
+    }
+
+    /// (text, byte offset, problem code) of each record, read with `limit`.
+    fn split_at(input: &str, limit: usize) -> (Split, Shape) {
+        let mut reader = RecordReader::new(input.as_bytes(), limit);
+        let records = reader
+            .by_ref()
+            .map(|r| {
+                let r = r.unwrap();
+                let text = String::from_utf8(r.bytes).unwrap();
+                (text, r.position.byte, r.problem.map(|p| p.code()))
+            })
+            .collect();
+        (records, reader.shape())
+    }
+
+    #[test]
+    fn object_of_arrays_yields_each_element() {
+        // Category keys, an empty category, a non-array value, a broken
+        // element between good ones, and a string holding brackets.
+        let input = concat!(
+            "{\"notes\": [{\"id\":1}, {\"a\":\"],}\"}],\n",
+            " \"empty\": [],\n",
+            " \"stats\": {\"kind\": 5},\n",
+            " \"count\": 3,\n",
+            " \"zaps\": [{\"b\":\"cut\n",
+            "{\"c\":2}, oops, [\"EVENT\",{}]]}\n",
+            "{\"d\":4}\n"
+        );
+        let (r, shape) = split_at(input, 1000);
+        assert_eq!(shape, Shape::ObjectOfArrays);
+        let at = |needle: &str| input.find(needle).unwrap() as u64;
+        assert_eq!(
+            r,
+            vec![
+                ("{\"id\":1}".into(), 11, None),
+                ("{\"a\":\"],}\"}".into(), at("{\"a\""), None),
+                ("{\"kind\": 5}".into(), at("{\"kind"), None),
+                ("3".into(), at("3,"), None),
+                (
+                    "{\"b\":\"cut\n".into(),
+                    at("{\"b\""),
+                    Some("malformed-json")
+                ),
+                ("{\"c\":2}".into(), at("{\"c\""), None),
+                ("oops".into(), at("oops"), None),
+                ("[\"EVENT\",{}]".into(), at("[\"EVENT"), None),
+                ("{\"d\":4}".into(), at("{\"d\""), None),
+            ]
+        );
+    }
+
+    #[test]
+    fn object_of_events_yields_each_value() {
+        let input = concat!(
+            "{\"naddr1a\":{\"kind\":1,\"tags\":[[\"t\",\"{\"]]},",
+            "\"naddr1b\":{\"id\":\"cut\n",
+            "\"naddr1c\" : {\"id\":\"z\"},\"naddr1d\":{\"id\":"
+        );
+        let (r, shape) = split_at(input, 1000);
+        assert_eq!(shape, Shape::ObjectOfEvents);
+        let at = |needle: &str| input.find(needle).unwrap() as u64;
+        assert_eq!(
+            r,
+            vec![
+                ("{\"kind\":1,\"tags\":[[\"t\",\"{\"]]}".into(), 11, None),
+                (
+                    "{\"id\":\"cut\n".into(),
+                    at("{\"id\":\"cut"),
+                    Some("malformed-json")
+                ),
+                ("{\"id\":\"z\"}".into(), at("{\"id\":\"z"), None),
+                (
+                    "{\"id\":".into(),
+                    input.rfind('{').unwrap() as u64,
+                    Some("malformed-json")
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn objects_keyed_by_event_fields_are_records() {
+        // A pretty event whose first key is a NIP-01 field with an array
+        // value stays one document; so does a compact one on its line.
+        let pretty = "{\n  \"tags\": [\n    [\"p\", \"x\"]\n  ],\n  \"kind\": 3\n}\n";
+        let (r, shape) = split_at(pretty, 1000);
+        assert_eq!(shape, Shape::Document);
+        assert_eq!(r, vec![(pretty.trim_end().into(), 0, None)]);
+        let (r, shape) = split_at("{\"kind\":{\"a\":1}}\n{\"b\":[1]}", 1000);
+        assert_eq!(shape, Shape::Jsonl);
+        assert_eq!(r[0], ("{\"kind\":{\"a\":1}}".into(), 0, None));
+        // A scalar first value: a record, not a container.
+        assert_eq!(r.len(), 2);
+        let (r, shape) = split_at("{\"a\":1,\"b\":[{}]}", 1000);
+        assert_eq!((r.len(), shape), (1, Shape::Jsonl));
+        // A first key longer than the look-ahead: a record.
+        let long = format!("{{\"{}\":[1]}}", "k".repeat(FIRST_KEY_PEEK + 10));
+        let (r, shape) = split_at(&long, 4000);
+        assert_eq!((r.len(), shape), (1, Shape::Jsonl));
+        assert_eq!((r[0].0.as_str(), r[0].2), (long.as_str(), None));
+    }
+
+    #[test]
+    fn oversized_documents_and_elements_are_skipped_with_offsets() {
+        let big = "x".repeat(5000);
+        let doc = format!("{{\n  \"kind\": 30000,\n  \"content\": \"{big}\"\n}}\n{{\"b\":1}}\n");
+        let (r, shape) = split_at(&doc, 1000);
+        assert_eq!(shape, Shape::Document);
+        assert_eq!(r.len(), 2);
+        assert_eq!(
+            (r[0].0.as_str(), r[0].1, r[0].2),
+            ("", 0, Some("limit-exceeded"))
+        );
+        assert_eq!(
+            r[1],
+            ("{\"b\":1}".into(), doc.find("{\"b").unwrap() as u64, None)
+        );
+        let obj = format!("{{\"k\":[{{\"a\":1}},{{\"c\":\"{big}\"}},{{\"d\":2}}]}}");
+        let (r, _) = split_at(&obj, 1000);
+        let got: Vec<_> = r.iter().map(|x| (x.1, x.2)).collect();
+        assert_eq!(
+            got,
+            vec![
+                (6, None),
+                (14, Some("limit-exceeded")),
+                (obj.find("{\"d").unwrap() as u64, None)
+            ]
+        );
     }
 
     #[test]

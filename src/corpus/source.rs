@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 use crate::model::hex;
 
 /// The provenance records, one TOML file per upstream repository.
-const PROVENANCE: [(&str, &str); 5] = [
+const PROVENANCE: [(&str, &str); 11] = [
     (
         "soapbox-pub-nostrify.toml",
         include_str!("../../provenance/soapbox-pub-nostrify.toml"),
@@ -36,6 +36,30 @@ const PROVENANCE: [(&str, &str); 5] = [
     (
         "sandwichfarm-cassette.toml",
         include_str!("../../provenance/sandwichfarm-cassette.toml"),
+    ),
+    (
+        "PrimalHQ-primal-android-app.toml",
+        include_str!("../../provenance/PrimalHQ-primal-android-app.toml"),
+    ),
+    (
+        "irislib-iris-messenger.toml",
+        include_str!("../../provenance/irislib-iris-messenger.toml"),
+    ),
+    (
+        "hzrd149-nostr-bucket.toml",
+        include_str!("../../provenance/hzrd149-nostr-bucket.toml"),
+    ),
+    (
+        "dhalsim-nostr-static.toml",
+        include_str!("../../provenance/dhalsim-nostr-static.toml"),
+    ),
+    (
+        "SnowCait-nostr-japanese-users.toml",
+        include_str!("../../provenance/SnowCait-nostr-japanese-users.toml"),
+    ),
+    (
+        "NicolaLS-nostr-kmp.toml",
+        include_str!("../../provenance/NicolaLS-nostr-kmp.toml"),
     ),
 ];
 
@@ -85,7 +109,8 @@ pub struct Source {
     pub bytes: u64,
     /// SPDX licence identifier of the repository.
     pub license: String,
-    /// Shape as the importer detects it (`json-array`, `jsonl`, `document`).
+    /// Shape as the importer detects it ([`Shape::name`](super::import::Shape::name):
+    /// `json-array`, `jsonl`, `document`, `object-of-arrays`, `object-of-events`).
     pub shape: String,
     /// What the file holds.
     pub description: String,
@@ -241,11 +266,20 @@ impl fmt::Display for Source {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::corpus::import::Shape;
 
     #[test]
     fn provenance_is_complete_and_consistent() {
         let sources = real_sources();
-        assert_eq!(sources.len(), 13);
+        assert_eq!(sources.len(), 30);
+        let shapes = [
+            Shape::JsonArray,
+            Shape::Jsonl,
+            Shape::Document,
+            Shape::ObjectOfArrays,
+            Shape::ObjectOfEvents,
+        ]
+        .map(Shape::name);
         for s in &sources {
             assert_eq!(s.sha256.len(), 64, "{s}");
             assert!(hex::is_lower_hex(&s.sha256), "{s}");
@@ -257,7 +291,7 @@ mod tests {
                     s.repository, s.commit, s.path
                 )
             );
-            assert!(["json-array", "jsonl", "document"].contains(&s.shape.as_str()));
+            assert!(shapes.contains(&s.shape.as_str()), "{s}");
             assert!(["MIT", "CC0-1.0"].contains(&s.license.as_str()));
         }
     }

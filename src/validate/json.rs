@@ -78,7 +78,9 @@ pub fn parse_event_json(bytes: &[u8], limits: &Limits) -> Result<Event, Validati
 }
 
 /// Parses an event object or a relay `EVENT` envelope; checks structure and
-/// limits only.
+/// limits only. A well-formed object with neither `id` nor `sig` that breaks
+/// a field rule is `not-an-event` (a client's cache entry or an unsigned
+/// template), not an event with fields missing.
 pub fn parse_record(bytes: &[u8], limits: &Limits) -> Result<Record, ValidationError> {
     check_size(bytes, limits).map_err(|(e, _)| e)?;
     let ctx = Ctx::new(limits);
@@ -87,9 +89,32 @@ pub fn parse_record(bytes: &[u8], limits: &Limits) -> Result<Record, ValidationE
         .deserialize(&mut de)
         .and_then(|r| de.end().map(|()| r))
         .map_err(|e| match ctx.rule.take() {
-            Some(rule) => syntax_first(bytes, rule).0,
+            Some(rule) => match syntax_first(bytes, rule) {
+                (rule, None) => unsigned_object(bytes).unwrap_or(rule),
+                (syntax, Some(_)) => syntax,
+            },
             None => ValidationError::MalformedJson(e.to_string()),
         })
+}
+
+/// `not-an-event` for a well-formed object with neither `id` nor `sig`;
+/// re-parses its keys, on the error path only.
+fn unsigned_object(bytes: &[u8]) -> Option<ValidationError> {
+    let keys: std::collections::BTreeMap<String, de::IgnoredAny> =
+        serde_json::from_slice(bytes).ok()?;
+    if keys.contains_key("id") || keys.contains_key("sig") {
+        return None;
+    }
+    let names: Vec<&str> = keys.keys().map(String::as_str).take(8).collect();
+    let more = if keys.len() > names.len() {
+        ", …"
+    } else {
+        ""
+    };
+    Some(ValidationError::NotAnEvent(format!(
+        "an object with neither id nor sig (keys: {}{more})",
+        names.join(", ")
+    )))
 }
 
 /// A broken field rule in input that is not even well-formed JSON reports
@@ -634,6 +659,15 @@ mod tests {
         assert_eq!(code("[1,2]"), "not-an-event");
         assert_eq!(code(&format!("[\"EOSE\",{EVENT}]")), "not-an-event");
         assert_eq!(code(&EVENT.replace("\"kind\":1,", "")), "missing-field");
+        // No id and no sig: some other record, whatever else it breaks.
+        assert_eq!(
+            code("{\"kind\":10000128,\"content\":\"{}\"}"),
+            "not-an-event"
+        );
+        assert_eq!(code("{\"kind\":1,\"pubkey\":\"ab\"}"), "not-an-event");
+        assert_eq!(code("{}"), "not-an-event");
+        assert_eq!(code("{\"kind\":1,\"sig\":\"ab\"}"), "bad-hex");
+        assert_eq!(code("{\"kind\":1,"), "malformed-json");
         assert_eq!(
             code(&EVENT.replace("\"kind\":1", "\"kind\":\"1\"")),
             "wrong-type"
