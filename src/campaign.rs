@@ -45,7 +45,7 @@ pub enum CampaignProfile {
     Smoke,
     /// Minutes on 2 cores with the default corpus.
     Quick,
-    /// 100 samples, long warm-up and measurement.
+    /// The paper's: longer passes and more rounds.
     Publication,
 }
 
@@ -64,7 +64,8 @@ impl CampaignProfile {
         let (sample_size, warm_up_ms, measurement_ms, nresamples) = match self {
             CampaignProfile::Smoke => (10, 1, 5, 100),
             CampaignProfile::Quick => (10, 5, 20, 100),
-            CampaignProfile::Publication => (100, 3_000, 10_000, 100_000),
+            // One round per sample on most groups: 50 paired rounds.
+            CampaignProfile::Publication => (50, 500, 100, 10_000),
         };
         Settings {
             sample_size,
@@ -162,6 +163,19 @@ pub struct CorpusRecord {
     pub source: String,
     /// SHA-256 of `corpus/audit.json`.
     pub audit_sha256: String,
+    /// Accepted events left out because a profile cannot represent them.
+    pub unrepresentable: Vec<Unrepresentable>,
+}
+
+/// An accepted event that no campaign run measures.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unrepresentable {
+    /// Event id, hex.
+    pub id: String,
+    /// The first enabled profile (registry order) that refused it.
+    pub profile: String,
+    /// Its encoder's reason.
+    pub reason: String,
 }
 
 /// `campaign.json`.
@@ -628,6 +642,16 @@ fn prepare_corpus(opts: &Options, dir: &Path) -> Result<(Vec<Event>, CorpusRecor
         &audit_path,
         &(serde_json::to_string_pretty(&report)? + "\n"),
     )?;
+    let (events, unrepresentable) = representable(events);
+    for u in &unrepresentable {
+        eprintln!(
+            "not measured: event {} ({} cannot represent it: {})",
+            u.id, u.profile, u.reason
+        );
+    }
+    if events.is_empty() {
+        bail!("no event of the corpus is representable by every enabled profile");
+    }
     let corpus_path = corpus_cache(opts);
     crate::files::write_jsonl_atomically(&corpus_path, &events)?;
     let record = CorpusRecord {
@@ -636,8 +660,42 @@ fn prepare_corpus(opts: &Options, dir: &Path) -> Result<(Vec<Event>, CorpusRecor
         seed,
         source,
         audit_sha256: host::file_sha256(&audit_path)?,
+        unrepresentable,
     };
     Ok((events, record, corpus_path))
+}
+
+/// Splits off the events some enabled profile cannot represent: every
+/// profile must time the same events, so such an event is measured by none
+/// and recorded, with the first profile that refused it.
+fn representable(events: Vec<Event>) -> (Vec<Event>, Vec<Unrepresentable>) {
+    let enabled: Vec<&'static Profile> = profiles::enabled().collect();
+    let refused: Vec<Option<Unrepresentable>> = events
+        .par_iter()
+        .map(|e| {
+            let mut buf = Vec::new();
+            enabled.iter().find_map(|p| {
+                buf.clear();
+                p.codec
+                    .encode(e, &mut buf)
+                    .err()
+                    .map(|err| Unrepresentable {
+                        id: crate::model::hex::encode(&e.id),
+                        profile: p.id.to_string(),
+                        reason: err.reason,
+                    })
+            })
+        })
+        .collect();
+    let mut kept = Vec::with_capacity(events.len());
+    let mut dropped = Vec::new();
+    for (e, r) in events.into_iter().zip(refused) {
+        match r {
+            Some(r) => dropped.push(r),
+            None => kept.push(e),
+        }
+    }
+    (kept, dropped)
 }
 
 fn check_campaign_record(dir: &Path, record: &CampaignRecord) -> Result<()> {
