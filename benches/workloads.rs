@@ -5,7 +5,7 @@
 //! set `BINOSTR_BENCH_EVENTS` to change the corpus size (default 1000).
 //! These are unpaired; for recorded, paired numbers use `binostr campaign`.
 
-use binostr::bench::group::{plan, sequence};
+use binostr::bench::group::{Budget, plan, sequence};
 use binostr::bench::workload::{Fixture, Subset, split_subsets};
 use binostr::campaign::ingest_threads;
 use binostr::codec::{Limits, Profile};
@@ -23,7 +23,11 @@ fn bench_workloads(c: &mut Criterion) {
         .expect("every profile round-trips the generated corpus");
     let (subsets, _) = split_subsets(&fixture.events, &[Subset::All]);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let seq = sequence(&fixture.events, &fixture.json_len, Subset::All, count, 1);
+    let whole = Budget {
+        events: count,
+        bytes: usize::MAX,
+    };
+    let seq = sequence(&fixture.events, &fixture.json_len, Subset::All, whole, 1);
     for group in plan(&enabled, &subsets, &ingest_threads(cores)) {
         for key in &group.members {
             let mut pass = fixture.pass(key, &seq.indices);

@@ -83,14 +83,15 @@ impl CampaignProfile {
         }
     }
 
-    /// Most events in one pass (a subset's sequence); larger subsets are
-    /// sampled, stratified by size.
-    pub fn sequence_events(self) -> usize {
-        match self {
-            CampaignProfile::Smoke => 100,
-            CampaignProfile::Quick => 200,
-            CampaignProfile::Publication => 1_000,
-        }
+    /// Most events and JSON bytes in one pass (a subset's sequence); larger
+    /// subsets are sampled, stratified by size.
+    pub fn sequence_budget(self) -> group::Budget {
+        let (events, bytes) = match self {
+            CampaignProfile::Smoke => (100, 1 << 20),
+            CampaignProfile::Quick => (200, 1 << 20),
+            CampaignProfile::Publication => (1_000, 8 << 20),
+        };
+        group::Budget { events, bytes }
     }
 
     /// Default generated corpus size and selection.
@@ -424,7 +425,7 @@ pub fn sequences(
     let json_len: Vec<usize> = events.iter().map(|e| e.to_json().len()).collect();
     subsets
         .iter()
-        .map(|&s| group::sequence(events, &json_len, s, profile.sequence_events(), seed))
+        .map(|&s| group::sequence(events, &json_len, s, profile.sequence_budget(), seed))
         .collect()
 }
 

@@ -3,10 +3,11 @@
 //! ratios each group yields (`docs/RESULTS.md`, `ratios.csv`).
 //!
 //! A [`Sequence`] is drawn once per campaign: the whole subset when it fits
-//! the campaign profile's budget, else a seeded size-stratified sample (one
-//! event drawn from each of `max` equal strata of the subset sorted by
-//! compact JSON size), kept in corpus order. Every profile and every run
-//! times exactly these events.
+//! the campaign profile's [`Budget`] (events and JSON bytes: events differ in
+//! cost by orders of magnitude), else a seeded size-stratified sample (one
+//! event drawn from each of `k` equal strata of the subset sorted by compact
+//! JSON size), kept in corpus order. Every profile and every run times
+//! exactly these events.
 //!
 //! A [`Group`] holds the members of one claim (every profile of a workload,
 //! plus its floor or reference rows); a round runs one pass of every member
@@ -49,19 +50,37 @@ impl Sequence {
     }
 }
 
-/// The sequence of `subset` over `events`: all of it when it has at most
-/// `max` events, else one seeded draw from each of `max` size strata.
+/// How large a pass may be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Budget {
+    /// Most events.
+    pub events: usize,
+    /// Most compact JSON bytes (expected, for a sample).
+    pub bytes: usize,
+}
+
+/// The sequence of `subset` over `events`: all of it when it fits `budget`,
+/// else one seeded draw from each of `k` size strata, where `k` is the
+/// largest count whose expected JSON bytes (`k` × the subset's mean) and
+/// events fit the budget (at least 1).
 pub fn sequence(
     events: &[Event],
     json_len: &[usize],
     subset: Subset,
-    max: usize,
+    budget: Budget,
     seed: u64,
 ) -> Sequence {
     let members: Vec<usize> = (0..events.len())
         .filter(|&i| subset.contains(&events[i], json_len[i]))
         .collect();
     let of = members.len();
+    let bytes: usize = members.iter().map(|&i| json_len[i]).sum();
+    let max = if bytes <= budget.bytes {
+        budget.events
+    } else {
+        // k * (bytes / of) <= budget.bytes
+        (budget.bytes * of / bytes.max(1)).clamp(1, budget.events)
+    };
     let mut indices = if of <= max {
         members
     } else {
@@ -317,11 +336,12 @@ mod tests {
     fn sequences_are_stratified_and_seeded() {
         let events = crate::corpus::generate::generate(3, 300);
         let lens: Vec<usize> = events.iter().map(|e| e.to_json().len()).collect();
-        let all = sequence(&events, &lens, Subset::All, 1_000, 1);
+        let budget = |events, bytes| Budget { events, bytes };
+        let all = sequence(&events, &lens, Subset::All, budget(1_000, usize::MAX), 1);
         assert_eq!((all.len(), all.of), (300, 300));
-        let a = sequence(&events, &lens, Subset::All, 30, 1);
-        let b = sequence(&events, &lens, Subset::All, 30, 1);
-        let c = sequence(&events, &lens, Subset::All, 30, 2);
+        let a = sequence(&events, &lens, Subset::All, budget(30, usize::MAX), 1);
+        let b = sequence(&events, &lens, Subset::All, budget(30, usize::MAX), 1);
+        let c = sequence(&events, &lens, Subset::All, budget(30, usize::MAX), 2);
         assert_eq!(a, b);
         assert_ne!(a.indices, c.indices);
         assert_eq!(a.len(), 30);
@@ -334,6 +354,13 @@ mod tests {
         assert!(biggest >= sorted[290], "{biggest} vs {}", sorted[290]);
         let smallest = a.indices.iter().map(|&i| lens[i]).min().unwrap();
         assert!(smallest <= sorted[9]);
+        // A byte budget of a tenth of the subset's bytes keeps a tenth of its
+        // events.
+        let total: usize = lens.iter().sum();
+        let tenth = sequence(&events, &lens, Subset::All, budget(1_000, total.div_ceil(10)), 1);
+        assert_eq!(tenth.len(), 30);
+        let one = sequence(&events, &lens, Subset::All, budget(1_000, 1), 1);
+        assert_eq!(one.len(), 1);
     }
 
     #[test]
