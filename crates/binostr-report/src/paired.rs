@@ -120,26 +120,25 @@ pub fn read(runs: &[Run]) -> Result<Vec<Paired>> {
             entry.1 = Some(min_ratio[i]);
         }
     }
-    Ok(by_key
-        .into_iter()
-        .map(|(k, (per_run, min_ratio))| {
-            let seed = format!("ratio|{}|{}|{}|{}|{}|{}", k.0, k.1, k.2, k.3, k.4, k.5);
-            let rounds = per_run.values().map(Vec::len).sum();
-            let (runs, values): (Vec<String>, Vec<Vec<f64>>) = per_run.into_iter().unzip();
-            Paired {
-                host: k.0,
-                workload: k.1,
-                profile: k.2,
-                subset: k.3,
-                threads: k.4,
-                against: k.5,
-                runs,
-                rounds,
-                est: stats::estimate(&values, &seed),
-                min_ratio,
-            }
-        })
-        .collect())
+    let items: Vec<(Key, (RunRounds, Option<f64>))> = by_key.into_iter().collect();
+    Ok(stats::par_map(&items, |(k, (per_run, min_ratio))| {
+        let seed = format!("ratio|{}|{}|{}|{}|{}|{}", k.0, k.1, k.2, k.3, k.4, k.5);
+        let rounds = per_run.values().map(Vec::len).sum();
+        let runs: Vec<String> = per_run.keys().cloned().collect();
+        let values: Vec<Vec<f64>> = per_run.values().cloned().collect();
+        Paired {
+            host: k.0.clone(),
+            workload: k.1.clone(),
+            profile: k.2.clone(),
+            subset: k.3.clone(),
+            threads: k.4,
+            against: k.5.clone(),
+            runs,
+            rounds,
+            est: stats::estimate(&values, &seed),
+            min_ratio: *min_ratio,
+        }
+    }))
 }
 
 /// (host, workload, subset, threads).

@@ -131,6 +131,25 @@ pub fn bootstrap_median_of_medians(runs: &[Vec<f64>], seed: u64, resamples: usiz
         .collect()
 }
 
+/// `f` over `items` on every available core, in order. Each item's result
+/// depends only on the item (every bootstrap seeds from its own key), so the
+/// output does not depend on the thread count.
+pub fn par_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync) -> Vec<U> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = items.len().div_ceil(threads).max(1);
+    let f = &f;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|c| s.spawn(move || c.iter().map(f).collect::<Vec<U>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a bootstrap thread panicked"))
+            .collect()
+    })
+}
+
 /// An unbiased draw from `0..n` (`n > 0`).
 fn uniform(rng: &mut ChaCha8Rng, n: usize) -> usize {
     let n = n as u64;

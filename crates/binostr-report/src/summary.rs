@@ -117,20 +117,16 @@ pub fn summarize(samples: LazyFrame, paired: &[Paired]) -> Result<Vec<Row>> {
         .collect();
 
     let samples = samples_by_key(&per_event)?;
-    let replicates: BTreeMap<&Key, Vec<f64>> = samples
-        .iter()
-        .map(|(key, runs)| {
-            let runs: Vec<Vec<f64>> = runs.values().cloned().collect();
-            let seed = stats::key_seed(&format!(
-                "{}|{}|{}|{}|{}",
-                key.0, key.1, key.2, key.3, key.4
-            ));
-            (
-                key,
-                stats::bootstrap_median_of_medians(&runs, seed, stats::RESAMPLES),
-            )
-        })
-        .collect();
+    let keyed: Vec<(&Key, &BTreeMap<String, Vec<f64>>)> = samples.iter().collect();
+    let boots = stats::par_map(&keyed, |(key, runs)| {
+        let runs: Vec<Vec<f64>> = runs.values().cloned().collect();
+        let seed = stats::key_seed(&format!(
+            "{}|{}|{}|{}|{}",
+            key.0, key.1, key.2, key.3, key.4
+        ));
+        stats::bootstrap_median_of_medians(&runs, seed, stats::RESAMPLES)
+    });
+    let replicates: BTreeMap<&Key, Vec<f64>> = keyed.iter().map(|(k, _)| *k).zip(boots).collect();
 
     let host = strs(&table, "host")?;
     let workload = strs(&table, "workload")?;
