@@ -1,14 +1,41 @@
 //! Everything one `aggregate` reads: the runs of one or more labels, their
-//! summary rows, side measurements, and the robustness and interop inputs.
+//! summary rows, paired ratios, invariant checks, claims, instruction
+//! counts, side measurements, and the robustness and interop inputs.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
 use std::path::Path;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
+use serde::Deserialize;
 
+use crate::checks::{self, Check, Violation};
+use crate::claims::{self, CLAIM_WORKLOADS, Claim};
+use crate::instr::{self, Instr};
+use crate::paired::{self, Paired, Rounds};
 use crate::records::{self, Run};
 use crate::side::{Interop, Robustness, Side};
 use crate::summary::{self, REFERENCE, Row};
+use crate::wall::{self, Wall};
+
+/// One entry of `campaign.json`'s `sequences`.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct Sequence {
+    /// Subset name.
+    pub subset: String,
+    /// Events in the subset.
+    pub of: u64,
+    /// Indices of the events each pass covers.
+    pub indices: Vec<u64>,
+    /// The sequence id (as in `samples.csv`'s `sequence`).
+    pub id: String,
+}
+
+#[derive(Deserialize)]
+struct CampaignFile {
+    #[serde(default)]
+    sequences: Vec<Sequence>,
+}
 
 type RowKey = (String, String, String, String, i64);
 
@@ -28,7 +55,20 @@ pub struct Campaign {
     pub interop: Vec<Interop>,
     /// Missing optional inputs, reported on stderr and in `summary.md`.
     pub warnings: Vec<String>,
+    /// Paired-ratio estimates, sorted by key.
+    pub paired: Vec<Paired>,
+    /// Instructions per event (empty without `instructions.csv`).
+    pub instr: Vec<Instr>,
+    /// Violated invariants, sorted.
+    pub violations: Vec<Violation>,
+    /// Per host and claim workload, what a "fastest" sentence may say.
+    pub claims: Vec<Claim>,
+    /// Wall time per label (labels whose runs record it).
+    pub walls: Vec<Wall>,
+    /// `campaign.json`'s `sequences` per label (labels that have it).
+    pub sequences: Vec<(String, Vec<Sequence>)>,
     index: BTreeMap<RowKey, usize>,
+    paired_index: BTreeMap<(RowKey, String), usize>,
 }
 
 impl Campaign {
@@ -42,9 +82,37 @@ impl Campaign {
         let samples = records::SAMPLES
             .scan(&runs)?
             .ok_or_else(|| anyhow::anyhow!("no run has samples.csv"))?;
-        let rows = summary::summarize(samples)?;
+        let paired = paired::read(&runs)?;
+        let rows = summary::summarize(samples, &paired)?;
+        let rounds = Rounds::read(&runs)?;
+        let instr = instr::read(&runs)?;
+        let violations = checks::check(&runs, &paired, &instr)?;
         let side = Side::read(&runs)?;
         let mut warnings = Vec::new();
+        if instr.is_empty() {
+            warnings
+                .push("no run has instructions.csv: no instruction counts are reported".to_owned());
+        }
+        let mut sequences = Vec::new();
+        let mut walls = Vec::new();
+        for label in labels {
+            let path = records::campaign_dir(root, label).join("campaign.json");
+            if path.exists() {
+                let text = fs::read_to_string(&path)
+                    .with_context(|| format!("reading {}", path.display()))?;
+                let file: CampaignFile = serde_json::from_str(&text)
+                    .with_context(|| format!("parsing {}", path.display()))?;
+                sequences.push((label.clone(), file.sequences));
+            } else {
+                warnings.push(format!("{} is missing", path.display()));
+            }
+            match wall::wall(label, &runs) {
+                Some(w) => walls.push(w),
+                None => warnings.push(format!(
+                    "campaign {label}: a run has no parseable observed.started/finished: no wall time"
+                )),
+            }
+        }
         let robustness = Robustness::read(
             &root.join("results/robustness/robustness.json"),
             &mut warnings,
@@ -64,7 +132,21 @@ impl Campaign {
                 (key, i)
             })
             .collect();
-        Ok(Campaign {
+        let paired_index = paired
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let key = (
+                    p.host.clone(),
+                    p.workload.clone(),
+                    p.profile.clone(),
+                    p.subset.clone(),
+                    p.threads,
+                );
+                ((key, p.against.clone()), i)
+            })
+            .collect();
+        let mut c = Campaign {
             labels: labels.to_vec(),
             runs,
             rows,
@@ -72,7 +154,100 @@ impl Campaign {
             robustness,
             interop,
             warnings,
+            paired,
+            instr,
+            violations,
+            claims: Vec::new(),
+            walls,
+            sequences,
             index,
+            paired_index,
+        };
+        c.claims = c.make_claims(&rounds);
+        Ok(c)
+    }
+
+    fn make_claims(&self, rounds: &Rounds) -> Vec<Claim> {
+        let mut out = Vec::new();
+        for host in self.hosts() {
+            for w in CLAIM_WORKLOADS {
+                let candidates: Vec<(String, f64)> = self
+                    .profiles(&host)
+                    .into_iter()
+                    .filter_map(|p| {
+                        let r = self.row(&host, w, &p, "all", 1)?.ratio_json?;
+                        Some((p, r.0))
+                    })
+                    .collect();
+                let excluded = self.excluded(&host, w);
+                out.extend(claims::claim(rounds, &host, w, &candidates, &excluded));
+            }
+        }
+        out
+    }
+
+    /// The profiles a ratio invariant violation of `workload` (any subset or
+    /// thread count) on `host` excludes from claims; for `size`, those whose
+    /// bytes differ across runs.
+    pub fn excluded(&self, host: &str, workload: &str) -> BTreeSet<String> {
+        self.violations
+            .iter()
+            .filter(|v| {
+                v.host == host
+                    && v.workload == workload
+                    && matches!(v.check, Check::Ratio | Check::Bytes)
+            })
+            .map(|v| v.profile.clone())
+            .collect()
+    }
+
+    /// The claim about `workload` on `host`.
+    pub fn claim(&self, host: &str, workload: &str) -> Option<&Claim> {
+        self.claims
+            .iter()
+            .find(|c| c.host == host && c.workload == workload)
+    }
+
+    /// The paired ratio of one key over `against`.
+    pub fn paired(
+        &self,
+        host: &str,
+        workload: &str,
+        profile: &str,
+        subset: &str,
+        threads: i64,
+        against: &str,
+    ) -> Option<&Paired> {
+        let key = (
+            (
+                host.to_owned(),
+                workload.to_owned(),
+                profile.to_owned(),
+                subset.to_owned(),
+                threads,
+            ),
+            against.to_owned(),
+        );
+        self.paired_index.get(&key).map(|&i| &self.paired[i])
+    }
+
+    /// The paired ratio of one key at subset `all`, one thread, as
+    /// `(estimate, ci_lo, ci_hi)`.
+    pub fn ratio(
+        &self,
+        host: &str,
+        workload: &str,
+        profile: &str,
+        against: &str,
+    ) -> Option<(f64, f64, f64)> {
+        self.paired(host, workload, profile, "all", 1, against)
+            .map(Paired::triple)
+    }
+
+    /// Instructions per event of one key at subset `all`.
+    pub fn instructions(&self, host: &str, workload: &str, profile: &str) -> Option<&Instr> {
+        self.instr.iter().find(|i| {
+            i.host == host && i.workload == workload && i.profile == profile && i.subset == "all"
         })
     }
 
@@ -138,12 +313,14 @@ impl Campaign {
             .max()
     }
 
-    /// `ingest-mt` median(threads=1) / median(threads=N) for `profile`.
-    pub fn ingest_scaling(&self, host: &str, profile: &str) -> Option<(i64, f64)> {
+    /// `ingest-mt` scaling of `profile` at the largest thread count N: 1 /
+    /// the paired ratio of N threads over 1 thread, with its interval
+    /// `(n, scaling, lo, hi)`.
+    pub fn ingest_scaling(&self, host: &str, profile: &str) -> Option<(i64, f64, f64, f64)> {
         let n = self.ingest_threads(host)?;
-        let one = self.row(host, "ingest-mt", profile, "all", 1)?.median_ns;
-        let many = self.row(host, "ingest-mt", profile, "all", n)?.median_ns;
-        Some((n, one / many))
+        let p = self.paired(host, "ingest-mt", profile, "all", n, "1-thread")?;
+        let (r, lo, hi) = p.triple();
+        Some((n, 1.0 / r, 1.0 / hi, 1.0 / lo))
     }
 
     /// The sizes of `profile` at `subset` on `host`.

@@ -4,15 +4,20 @@
 #![forbid(unsafe_code)]
 
 pub mod campaign;
+pub mod checks;
+pub mod claims;
 pub mod fmt;
 pub mod frame;
+pub mod instr;
 pub mod names;
+pub mod paired;
 pub mod paper;
 pub mod plots;
 pub mod records;
 pub mod side;
 pub mod stats;
 pub mod summary;
+pub mod wall;
 pub mod write;
 
 use std::fs;
@@ -30,6 +35,12 @@ pub fn aggregate(root: &Path, labels: &[String], plots: bool) -> Result<Vec<Path
     for w in &c.warnings {
         eprintln!("binostr-report: warning: {w}");
     }
+    for v in &c.violations {
+        eprintln!(
+            "binostr-report: invariant violated on {}: {}",
+            v.host, v.text
+        );
+    }
     let summary = records::campaign_dir(root, &labels[0]).join("summary");
     let paper = root.join("paper").join("generated");
     let mut files = Vec::new();
@@ -42,6 +53,7 @@ pub fn aggregate(root: &Path, labels: &[String], plots: bool) -> Result<Vec<Path
     put(summary.join("summary.csv"), write::summary_csv(&c))?;
     put(summary.join("summary.json"), write::summary_json(&c)?)?;
     put(summary.join("summary.md"), write::summary_md(&c))?;
+    put(summary.join("ratios.csv"), write::ratios_csv(&c))?;
     for (name, text) in paper::render(&c)? {
         put(paper.join(name), text)?;
     }

@@ -18,6 +18,8 @@ pub fn render(c: &Campaign) -> Result<Vec<(&'static str, String)>> {
         ("macros.tex", macros(c)?),
         ("sizes.csv", sizes_csv(c)),
         ("speed.csv", speed_csv(c)),
+        ("floors.csv", floors_csv(c)),
+        ("instructions.csv", instructions_csv(c)),
         ("latency.csv", latency_csv(c)),
         ("kinds.csv", kinds_csv(c)),
         ("compress.csv", compress_csv(c)),
@@ -177,11 +179,8 @@ fn speed_csv(c: &Campaign) -> String {
         .into_iter()
         .map(|p| {
             let ns = |w: &str| c.ns(host, w, &p);
-            let ratio = |w: &str| {
-                c.row(host, w, &p, "all", 1)
-                    .and_then(|r| r.ratio_json)
-                    .map(|r| r.0)
-            };
+            let paired = |w: &str| c.row(host, w, &p, "all", 1).and_then(|r| r.ratio_json);
+            let ratio = |w: &str| paired(w).map(|r| r.0);
             let decode = c.row(host, "decode", &p, "all", 1);
             let row = vec![
                 p.clone(),
@@ -197,12 +196,89 @@ fn speed_csv(c: &Campaign) -> String {
                 fixed_opt(ratio("decode"), RATIO),
                 fixed_opt(ratio("validate"), RATIO),
                 fixed_opt(decode.map(|r| r.range_pct), PCT),
+                fixed_opt(ratio("encode"), RATIO),
+                fixed_opt(paired("decode").map(|r| r.1), RATIO),
+                fixed_opt(paired("decode").map(|r| r.2), RATIO),
+                fixed_opt(paired("validate").map(|r| r.1), RATIO),
+                fixed_opt(paired("validate").map(|r| r.2), RATIO),
+                fixed_opt(decode.and_then(|r| r.ratio_range_pct), PCT),
             ];
             (ns("decode"), p, row)
         })
         .collect();
     csv(
-        "profile,encode_ns,decode_ns,decode_id_ns,validate_ns,select_ns,stream_ns,decode_ratio,validate_ratio,range_pct",
+        "profile,encode_ns,decode_ns,decode_id_ns,validate_ns,select_ns,stream_ns,decode_ratio,validate_ratio,range_pct,encode_ratio,decode_ratio_lo,decode_ratio_hi,validate_ratio_lo,validate_ratio_hi,decode_ratio_range_pct",
+        sorted_by(rows),
+    )
+}
+
+/// The paired floor ratios of `floors.csv`: (column prefix, workload, against).
+pub const FLOORS: [(&str, &str, &str); 5] = [
+    ("encode_copy", "encode", "copy"),
+    ("decode_clone", "decode", "clone"),
+    ("decode_id_decode", "decode+id", "decode"),
+    ("validate_id_verify", "validate", "id+verify"),
+    ("select_raw_offset", "select-checked", "select-raw-offset"),
+];
+
+fn floors_csv(c: &Campaign) -> String {
+    let host = c.primary_host();
+    let mut header = vec!["profile".to_owned()];
+    for (name, _, _) in FLOORS {
+        header.extend([name.to_owned(), format!("{name}_lo"), format!("{name}_hi")]);
+    }
+    let rows = c
+        .profiles(host)
+        .into_iter()
+        .filter_map(|p| {
+            let cells: Vec<Option<(f64, f64, f64)>> = FLOORS
+                .iter()
+                .map(|(_, w, against)| c.ratio(host, w, &p, against))
+                .collect();
+            if cells.iter().all(Option::is_none) {
+                return None;
+            }
+            let mut row = vec![p.clone()];
+            for x in &cells {
+                row.push(fixed_opt(x.map(|x| x.0), RATIO));
+                row.push(fixed_opt(x.map(|x| x.1), RATIO));
+                row.push(fixed_opt(x.map(|x| x.2), RATIO));
+            }
+            Some((cells[1].map(|x| x.0), p, row))
+        })
+        .collect();
+    csv(&header.join(","), sorted_by(rows))
+}
+
+fn instructions_csv(c: &Campaign) -> String {
+    let host = c.primary_host();
+    let workloads = crate::write::INSTRUCTION_WORKLOADS;
+    let rows = c
+        .profiles(host)
+        .into_iter()
+        .filter_map(|p| {
+            let instr: Vec<_> = workloads
+                .iter()
+                .chain(&["copy"])
+                .map(|w| c.instructions(host, w, &p))
+                .collect();
+            if instr.iter().all(Option::is_none) {
+                return None;
+            }
+            let dev = instr
+                .iter()
+                .flatten()
+                .map(|i| i.dev_pct)
+                .fold(0.0, f64::max);
+            let mut row = vec![p.clone()];
+            row.extend(instr.iter().map(|i| fixed_opt(i.map(|i| i.per_event), 0)));
+            row.extend(workloads.iter().map(|w| fixed_opt(c.ns(host, w, &p), NS)));
+            row.push(fixed(dev, 4));
+            Some((instr[1].map(|i| i.per_event), p, row))
+        })
+        .collect();
+    csv(
+        "profile,encode_instr,decode_instr,decode_id_instr,validate_instr,copy_instr,encode_ns,decode_ns,decode_id_ns,validate_ns,max_dev_pct",
         sorted_by(rows),
     )
 }
@@ -281,6 +357,28 @@ fn interop_csv(c: &Campaign) -> String {
     )
 }
 
+/// A claim as LaTeX text: profile ids in `\prof{}`.
+fn tex_claim(k: &crate::claims::Claim) -> String {
+    let prof = |p: &str| format!("\\prof{{{}}}", tex_escape(p));
+    if k.resolved {
+        format!(
+            "{} is the fastest {}",
+            prof(&k.leader),
+            tex_escape(&k.workload)
+        )
+    } else {
+        let mut names: Vec<String> = k.tied_set().iter().map(|p| prof(p)).collect();
+        let last = names.pop().expect("a tie has two profiles");
+        format!(
+            "{} and {} are tied within {}\\,\\% for {}",
+            names.join(", "),
+            last,
+            fixed(k.tied_pct, 1),
+            tex_escape(&k.workload)
+        )
+    }
+}
+
 /// The profile with the smallest value of `f`, ties by id.
 fn argmin(profiles: &[String], f: impl Fn(&str) -> Option<f64>) -> Option<String> {
     profiles
@@ -304,18 +402,75 @@ fn macros(c: &Campaign) -> Result<String> {
     text("CampaignCommit", tex_escape(&first.commit));
     text("CorpusEvents", first.corpus.count.to_string());
     text("CorpusFingerprint", tex_escape(&first.corpus.fingerprint));
-    text("CorpusSeed", first.corpus.seed.to_string());
+    text(
+        "CorpusSeed",
+        first
+            .corpus
+            .seed
+            .map_or("none".to_owned(), |s| s.to_string()),
+    );
     text("ProfilesMeasured", profiles.len().to_string());
 
     let id_verify = c.ns(host, "id+verify", REFERENCE);
     if let Some(v) = id_verify {
         text("IdVerifyNs", fixed(v, 1));
-        let pct: Vec<f64> = profiles
-            .iter()
-            .filter_map(|p| c.ns(host, "validate", p).map(|x| x / v * 100.0))
-            .collect();
-        if !pct.is_empty() {
-            text("ValidateOverIdVerifyPct", fixed(median(&pct), 1));
+    }
+    let pct: Vec<f64> = profiles
+        .iter()
+        .filter_map(|p| {
+            c.ratio(host, "validate", p, "id+verify")
+                .map(|x| x.0 * 100.0)
+        })
+        .collect();
+    if !pct.is_empty() {
+        text("ValidateOverIdVerifyPct", fixed(median(&pct), 1));
+    }
+    if let Some(v) = c.ns(host, "clone", REFERENCE) {
+        text("CloneNs", fixed(v, 1));
+    }
+
+    let host_violations: Vec<&crate::checks::Violation> =
+        c.violations.iter().filter(|v| v.host == host).collect();
+    text("InvariantViolations", host_violations.len().to_string());
+    text(
+        "InvariantViolationList",
+        if host_violations.is_empty() {
+            "none".to_owned()
+        } else {
+            host_violations
+                .iter()
+                .map(|v| tex_escape(&v.text))
+                .collect::<Vec<_>>()
+                .join("; ")
+        },
+    );
+    if let Some(all) = crate::write::resolution(c, host).pop() {
+        text("PairedRatios", all.ratios.to_string());
+        text("PairedWithinTwo", all.within.to_string());
+        text("PairedWithinTwoPct", fixed(all.within_pct(), 1));
+        text("PairedRangeMedianPct", fixed(all.median_range_pct, 2));
+    }
+    if let Some(w) = c.walls.iter().find(|w| w.label == c.labels[0]) {
+        text("CampaignWallMinutes", fixed(w.minutes, 1));
+        let per_run: Vec<f64> = w.runs.iter().map(|r| r.1).collect();
+        text("RunWallMinutesMedian", fixed(median(&per_run), 1));
+        text(
+            "RunWallMinutesMax",
+            fixed(per_run.iter().copied().fold(f64::NAN, f64::max), 1),
+        );
+    }
+    let host_instr: Vec<&crate::instr::Instr> = c.instr.iter().filter(|i| i.host == host).collect();
+    if !host_instr.is_empty() {
+        let dev = host_instr.iter().map(|i| i.dev_pct).fold(0.0, f64::max);
+        text("InstructionsMaxDevPct", fixed(dev, 3));
+        text(
+            "InstructionsExact",
+            if dev == 0.0 { "yes" } else { "no" }.to_owned(),
+        );
+        for (w, name) in [("id+verify", "IdVerifyInstr"), ("clone", "CloneInstr")] {
+            if let Some(i) = c.instructions(host, w, REFERENCE) {
+                text(name, fixed(i.per_event, 0));
+            }
         }
     }
     let raw_offset = c.ns(host, "select-raw-offset", REFERENCE);
@@ -337,16 +492,36 @@ fn macros(c: &Campaign) -> Result<String> {
         fixed(ranges.iter().copied().fold(f64::NAN, f64::max), 1),
     );
     let size_profiles = size_profiles(c);
+    let bad_sizes = c.excluded(host, "size");
     if let Some(p) = argmin(&size_profiles, |p| {
+        if bad_sizes.contains(p) {
+            return None;
+        }
         c.sizes(host, p, "all").map(|s| s.bytes[0])
     }) {
         text("SmallestProfile", p);
     }
-    if let Some(p) = argmin(&profiles, |p| c.ns(host, "decode", p)) {
-        text("FastestDecodeProfile", p);
-    }
-    if let Some(p) = argmin(&profiles, |p| c.ns(host, "validate", p)) {
-        text("FastestValidateProfile", p);
+    for (w, name) in [
+        ("encode", "Encode"),
+        ("decode", "Decode"),
+        ("decode+id", "DecodeId"),
+        ("validate", "Validate"),
+        ("stream", "Stream"),
+    ] {
+        let Some(k) = c.claim(host, w) else {
+            continue;
+        };
+        text(&format!("Fastest{name}Profile"), k.leader.clone());
+        text(
+            &format!("Fastest{name}Resolved"),
+            if k.resolved { "1" } else { "0" }.to_owned(),
+        );
+        text(
+            &format!("Fastest{name}Ties"),
+            tex_escape(&k.tied.join(", ")),
+        );
+        text(&format!("Fastest{name}TiedPct"), fixed(k.tied_pct, 1));
+        text(&format!("Fastest{name}Claim"), tex_claim(k));
     }
 
     let mut suffixes: BTreeMap<String, String> = BTreeMap::new();
@@ -370,6 +545,29 @@ fn macros(c: &Campaign) -> Result<String> {
         let row = |w: &str| c.row(host, w, p, "all", 1);
         if let Some(r) = row("encode") {
             text(&format!("EncodeNs{s}"), fixed(r.median_ns, 1));
+            if let Some((ratio, _, _)) = r.ratio_json {
+                text(&format!("EncodeRatio{s}"), fixed(ratio, 2));
+            }
+        }
+        for (w, against, name) in [
+            ("encode", "copy", "EncodeOverCopy"),
+            ("decode", "clone", "DecodeOverClone"),
+            ("decode+id", "decode", "DecodeIdOverDecode"),
+            ("validate", "id+verify", "ValidateOverIdVerify"),
+        ] {
+            if let Some((ratio, _, _)) = c.ratio(host, w, p, against) {
+                text(&format!("{name}{s}"), fixed(ratio, 2));
+            }
+        }
+        for (w, name) in [
+            ("encode", "EncodeInstr"),
+            ("decode", "DecodeInstr"),
+            ("decode+id", "DecodeIdInstr"),
+            ("validate", "ValidateInstr"),
+        ] {
+            if let Some(i) = c.instructions(host, w, p) {
+                text(&format!("{name}{s}"), fixed(i.per_event, 0));
+            }
         }
         for (w, name) in [("decode", "Decode"), ("validate", "Validate")] {
             if let Some(r) = row(w) {
@@ -381,14 +579,11 @@ fn macros(c: &Campaign) -> Result<String> {
         }
         if let Some(r) = row("select-checked").or_else(|| row("select-preverified")) {
             text(&format!("SelectNs{s}"), fixed(r.median_ns, 1));
-            if let Some(v) = raw_offset {
-                text(
-                    &format!("SelectOverRawOffset{s}"),
-                    fixed(r.median_ns / v, 2),
-                );
+            if let Some((ratio, _, _)) = c.ratio(host, &r.workload, p, "select-raw-offset") {
+                text(&format!("SelectOverRawOffset{s}"), fixed(ratio, 2));
             }
         }
-        if let Some((_, scaling)) = c.ingest_scaling(host, p) {
+        if let Some((_, scaling, _, _)) = c.ingest_scaling(host, p) {
             text(&format!("IngestScaling{s}"), fixed(scaling, 2));
         }
     }

@@ -341,7 +341,9 @@ fn single(c: &Campaign, workload: &str, what: &str, marker: Option<(&str, &str)>
     rows.sort_by_key(|r| r.rank);
     Some(Bars {
         title: title(c, what),
-        x_desc: "ns per event (median of run medians; whiskers: 95% bootstrap CI)".to_owned(),
+        x_desc: format!(
+            "ns per event on host {host} (median of run medians; whiskers: 95% bootstrap CI)"
+        ),
         categories: rows.iter().map(|r| r.profile.clone()).collect(),
         series: vec![Series {
             name: workload.to_owned(),
@@ -353,6 +355,39 @@ fn single(c: &Campaign, workload: &str, what: &str, marker: Option<(&str, &str)>
             c.ns(host, w, REFERENCE)
                 .map(|v| (format!("{label} ({v:.0} ns)"), v))
         }),
+    })
+}
+
+/// Decode, validate and encode paired ratios to json, with their intervals.
+fn ratios(c: &Campaign) -> Option<Bars> {
+    let host = c.primary_host();
+    let ratio = |w: &str, p: &str| c.row(host, w, p, "all", 1).and_then(|r| r.ratio_json);
+    let mut p: Vec<(f64, String)> = c
+        .profiles(host)
+        .into_iter()
+        .filter_map(|p| Some((ratio("decode", &p)?.0, p)))
+        .collect();
+    if p.is_empty() {
+        return None;
+    }
+    p.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+    let series = |w: &str| Series {
+        name: w.to_owned(),
+        values: p.iter().map(|(_, p)| ratio(w, p).map(|r| r.0)).collect(),
+        whiskers: p
+            .iter()
+            .map(|(_, p)| ratio(w, p).map(|r| (r.1, r.2)))
+            .collect(),
+    };
+    Some(Bars {
+        title: title(c, "Paired ratio to json (subset all)"),
+        x_desc:
+            "time / json time in the same round (median of run medians; whiskers: 95% bootstrap CI)"
+                .to_owned(),
+        categories: p.iter().map(|x| x.1.clone()).collect(),
+        series: vec![series("decode"), series("validate"), series("encode")],
+        log_x: false,
+        marker: Some(("json".to_owned(), 1.0)),
     })
 }
 
@@ -522,6 +557,9 @@ pub fn write_all(c: &Campaign, dir: &Path) -> Result<Vec<PathBuf>> {
     }
     if let Some(b) = select(c) {
         plots.push(("select".into(), Plot::Bars(b)));
+    }
+    if let Some(b) = ratios(c) {
+        plots.push(("ratios".into(), Plot::Bars(b)));
     }
     for (name, b) in latency(c) {
         plots.push((name, Plot::Bars(b)));

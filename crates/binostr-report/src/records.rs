@@ -33,6 +33,10 @@ pub struct Run {
     pub campaign_profile: String,
     /// `contract.corpus`.
     pub corpus: Corpus,
+    /// `observed.started` (RFC 3339), when recorded.
+    pub started: Option<String>,
+    /// `observed.finished` (RFC 3339), when recorded.
+    pub finished: Option<String>,
 }
 
 impl Run {
@@ -49,14 +53,22 @@ pub struct Corpus {
     pub fingerprint: String,
     /// Events in the selection.
     pub count: u64,
-    /// Generator seed.
-    pub seed: u64,
+    /// Generator seed; `None` for a campaign over the real corpus or a file.
+    pub seed: Option<u64>,
 }
 
 #[derive(Deserialize)]
 struct ContractFile {
     schema: u32,
     contract: ContractBody,
+    #[serde(default)]
+    observed: Observed,
+}
+
+#[derive(Default, Deserialize)]
+struct Observed {
+    started: Option<String>,
+    finished: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -79,7 +91,7 @@ struct Host {
 }
 
 /// The schema version of `contract.json` this reader understands.
-pub const CONTRACT_SCHEMA: u32 = 1;
+pub const CONTRACT_SCHEMA: u32 = 2;
 
 /// `results/campaigns/<label>` under `root`.
 pub fn campaign_dir(root: &Path, label: &str) -> PathBuf {
@@ -147,6 +159,8 @@ fn read_run(label: &str, k: u32, dir: PathBuf) -> Result<Run> {
         dirty: c.git.dirty,
         campaign_profile: c.campaign_profile,
         corpus: c.corpus,
+        started: file.observed.started,
+        finished: file.observed.finished,
     })
 }
 
@@ -183,6 +197,52 @@ pub const SAMPLES: Table = Table {
         ("iters", Int),
         ("total_ns", Real),
         ("events_per_iter", Int),
+        ("sequence", Str),
+    ],
+};
+
+/// `ratios.csv`: the paired ratio of every comparison in every round.
+pub const RATIOS: Table = Table {
+    file: "ratios.csv",
+    columns: &[
+        ("workload", Str),
+        ("profile", Str),
+        ("subset", Str),
+        ("threads", Int),
+        ("against", Str),
+        ("round", Int),
+        ("ratio", Real),
+        ("min_ratio", Real),
+    ],
+};
+
+/// `rounds.csv`: every pass of every interleaved round.
+pub const ROUNDS: Table = Table {
+    file: "rounds.csv",
+    columns: &[
+        ("group", Str),
+        ("subset", Str),
+        ("round", Int),
+        ("sample", Int),
+        ("position", Int),
+        ("workload", Str),
+        ("profile", Str),
+        ("threads", Int),
+        ("events", Int),
+        ("ns", Real),
+    ],
+};
+
+/// `instructions.csv` (optional): callgrind instruction counts.
+pub const INSTRUCTIONS: Table = Table {
+    file: "instructions.csv",
+    columns: &[
+        ("workload", Str),
+        ("profile", Str),
+        ("subset", Str),
+        ("events", Int),
+        ("passes", Int),
+        ("instructions", Real),
     ],
 };
 
@@ -263,11 +323,34 @@ impl Table {
     /// reported on stderr (the campaign writes side measurements only where
     /// they apply). A header that differs from the contract is an error.
     pub fn scan(&self, runs: &[Run]) -> Result<Option<LazyFrame>> {
+        self.scan_with(runs, |path| {
+            eprintln!("binostr-report: warning: {} is missing", path.display());
+            Ok(())
+        })
+    }
+
+    /// Like [`Table::scan`], but a run without the file is an error.
+    pub fn scan_required(&self, runs: &[Run]) -> Result<LazyFrame> {
+        self.scan_with(runs, |path| bail!("{} is missing", path.display()))?
+            .ok_or_else(|| anyhow::anyhow!("no run has {}", self.file))
+    }
+
+    /// Like [`Table::scan`], but silent about runs without the file (an
+    /// optional record).
+    pub fn scan_optional(&self, runs: &[Run]) -> Result<Option<LazyFrame>> {
+        self.scan_with(runs, |_| Ok(()))
+    }
+
+    fn scan_with(
+        &self,
+        runs: &[Run],
+        mut missing: impl FnMut(&Path) -> Result<()>,
+    ) -> Result<Option<LazyFrame>> {
         let mut frames = Vec::new();
         for run in runs {
             let path = run.dir.join(self.file);
             if !path.exists() {
-                eprintln!("binostr-report: warning: {} is missing", path.display());
+                missing(&path)?;
                 continue;
             }
             frames.push(self.scan_file(&path)?.with_columns([

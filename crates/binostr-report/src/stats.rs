@@ -26,12 +26,57 @@ fn median_in_place(v: &mut [f64]) -> f64 {
     if v.is_empty() {
         return f64::NAN;
     }
-    v.sort_unstable_by(f64::total_cmp);
     let n = v.len();
+    let (below, mid, _) = v.select_nth_unstable_by(n / 2, f64::total_cmp);
+    let mid = *mid;
     if n % 2 == 1 {
-        v[n / 2]
+        mid
     } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
+        let lower = below
+            .iter()
+            .copied()
+            .max_by(f64::total_cmp)
+            .expect("n >= 2");
+        (lower + mid) / 2.0
+    }
+}
+
+/// (max - min) / `center` * 100: the cross-run range of `xs` in percent of
+/// `center`; `NaN` when `xs` is empty.
+pub fn range_pct(xs: &[f64], center: f64) -> f64 {
+    if xs.is_empty() {
+        return f64::NAN;
+    }
+    let max = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let min = xs.iter().copied().fold(f64::INFINITY, f64::min);
+    (max - min) / center * 100.0
+}
+
+/// A median-of-run-medians estimate with its bootstrap interval and the
+/// cross-run range of the run medians.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    /// Each run's median, in the order of the runs given.
+    pub run_medians: Vec<f64>,
+    /// The median of `run_medians`.
+    pub median: f64,
+    /// Bootstrap 95% interval of `median` (runs, then values within runs).
+    pub ci: (f64, f64),
+    /// [`range_pct`] of `run_medians` around `median`.
+    pub range_pct: f64,
+}
+
+/// The [`Estimate`] of `runs` (per run, its values), its bootstrap seeded
+/// from `key`.
+pub fn estimate(runs: &[Vec<f64>], key: &str) -> Estimate {
+    let run_medians: Vec<f64> = runs.iter().map(|r| median(r)).collect();
+    let m = median(&run_medians);
+    let replicates = bootstrap_median_of_medians(runs, key_seed(key), RESAMPLES);
+    Estimate {
+        range_pct: range_pct(&run_medians, m),
+        run_medians,
+        median: m,
+        ci: ci95(&replicates),
     }
 }
 
@@ -86,6 +131,25 @@ pub fn bootstrap_median_of_medians(runs: &[Vec<f64>], seed: u64, resamples: usiz
         .collect()
 }
 
+/// `f` over `items` on every available core, in order. Each item's result
+/// depends only on the item (every bootstrap seeds from its own key), so the
+/// output does not depend on the thread count.
+pub fn par_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync) -> Vec<U> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = items.len().div_ceil(threads).max(1);
+    let f = &f;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|c| s.spawn(move || c.iter().map(f).collect::<Vec<U>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a bootstrap thread panicked"))
+            .collect()
+    })
+}
+
 /// An unbiased draw from `0..n` (`n > 0`).
 fn uniform(rng: &mut ChaCha8Rng, n: usize) -> usize {
     let n = n as u64;
@@ -107,6 +171,16 @@ mod tests {
         assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
         assert!(median(&[]).is_nan());
+        assert_eq!(median(&[5.0, 1.0, 4.0, 2.0, 3.0, 9.0]), 3.5);
+    }
+
+    #[test]
+    fn estimate_of_constant_runs() {
+        let e = estimate(&[vec![2.0; 4], vec![2.03; 4], vec![2.0; 4]], "k");
+        assert_eq!(e.median, 2.0);
+        assert_eq!(e.run_medians, [2.0, 2.03, 2.0]);
+        assert!((e.range_pct - 1.5).abs() < 1e-9, "{}", e.range_pct);
+        assert!(e.ci.0 >= 2.0 && e.ci.1 <= 2.03, "{:?}", e.ci);
     }
 
     #[test]

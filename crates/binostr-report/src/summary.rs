@@ -1,5 +1,6 @@
-//! One row per benchmark key and host: the median of run medians, the
-//! cross-run range, a bootstrap interval, the ratio to `json` and the rank.
+//! One row per benchmark key and host: the median of run medians of ns per
+//! event (one host's absolute numbers), the cross-run range, a bootstrap
+//! interval, the paired ratio to `json` and the rank.
 
 use std::collections::BTreeMap;
 
@@ -7,6 +8,7 @@ use anyhow::{Result, bail};
 use polars::prelude::*;
 
 use crate::frame::{f64s, i64s, strs};
+use crate::paired::{Paired, TO_JSON};
 use crate::stats;
 
 /// The benchmark key columns of `samples.csv`.
@@ -39,9 +41,15 @@ pub struct Row {
     pub range_pct: f64,
     /// Bootstrap 95% interval of `median_ns`.
     pub ci_ns: (f64, f64),
-    /// `median_ns` over the same key's `json` median, with its interval.
+    /// The paired ratio to `json` of the same workload, subset and threads
+    /// (`ratios.csv`, `against = json`), with its interval; exactly 1 for
+    /// `json` itself.
     pub ratio_json: Option<(f64, f64, f64)>,
-    /// 1 = fastest within `(host, workload, subset, threads)`.
+    /// The cross-run range of the paired ratio to `json`, in %.
+    pub ratio_range_pct: Option<f64>,
+    /// 1 = lowest point estimate within `(host, workload, subset, threads)`:
+    /// by `ratio_json` where the group has it, else by `median_ns`. An
+    /// order, not a claim (see [`crate::claims`]).
     pub rank: usize,
 }
 
@@ -56,8 +64,8 @@ type Key = (String, String, String, String, i64);
 
 /// Summarises `samples` (the concatenated `samples.csv` frames with `host`
 /// and `run` columns) into rows sorted by host, workload, subset, threads
-/// and rank.
-pub fn summarize(samples: LazyFrame) -> Result<Vec<Row>> {
+/// and rank, their ratios to `json` taken from `paired`.
+pub fn summarize(samples: LazyFrame, paired: &[Paired]) -> Result<Vec<Row>> {
     let per_event = samples
         .with_column(
             (col("total_ns") / (col("iters") * col("events_per_iter")).cast(DataType::Float64))
@@ -84,44 +92,41 @@ pub fn summarize(samples: LazyFrame) -> Result<Vec<Row>> {
             col("run_median").max().alias("max_ns"),
             col("run_median").count().alias("runs"),
         ]);
-    let json = keys
-        .clone()
-        .filter(col("profile").eq(lit(BASELINE)))
-        .select([
-            col("host"),
-            col("workload"),
-            col("subset"),
-            col("threads"),
-            col("median_ns").alias("json_ns"),
-        ]);
-    let on = [col("host"), col("workload"), col("subset"), col("threads")];
     let table = keys
-        .join(json, on.clone(), on, JoinArgs::new(JoinType::Left))
         .with_columns([
             ((col("max_ns") - col("min_ns")) / col("median_ns") * lit(100.0)).alias("range_pct"),
-            (col("median_ns") / col("json_ns")).alias("ratio_json"),
         ])
         .sort(
             ["host", "workload", "profile", "subset", "threads"],
             SortMultipleOptions::default(),
         )
         .collect()?;
-
-    let samples = samples_by_key(&per_event)?;
-    let replicates: BTreeMap<&Key, Vec<f64>> = samples
+    let to_json: BTreeMap<Key, &Paired> = paired
         .iter()
-        .map(|(key, runs)| {
-            let runs: Vec<Vec<f64>> = runs.values().cloned().collect();
-            let seed = stats::key_seed(&format!(
-                "{}|{}|{}|{}|{}",
-                key.0, key.1, key.2, key.3, key.4
-            ));
-            (
-                key,
-                stats::bootstrap_median_of_medians(&runs, seed, stats::RESAMPLES),
-            )
+        .filter(|p| p.against == TO_JSON)
+        .map(|p| {
+            let key = (
+                p.host.clone(),
+                p.workload.clone(),
+                p.profile.clone(),
+                p.subset.clone(),
+                p.threads,
+            );
+            (key, p)
         })
         .collect();
+
+    let samples = samples_by_key(&per_event)?;
+    let keyed: Vec<(&Key, &BTreeMap<String, Vec<f64>>)> = samples.iter().collect();
+    let boots = stats::par_map(&keyed, |(key, runs)| {
+        let runs: Vec<Vec<f64>> = runs.values().cloned().collect();
+        let seed = stats::key_seed(&format!(
+            "{}|{}|{}|{}|{}",
+            key.0, key.1, key.2, key.3, key.4
+        ));
+        stats::bootstrap_median_of_medians(&runs, seed, stats::RESAMPLES)
+    });
+    let replicates: BTreeMap<&Key, Vec<f64>> = keyed.iter().map(|(k, _)| *k).zip(boots).collect();
 
     let host = strs(&table, "host")?;
     let workload = strs(&table, "workload")?;
@@ -130,7 +135,6 @@ pub fn summarize(samples: LazyFrame) -> Result<Vec<Row>> {
     let threads = i64s(&table, "threads")?;
     let median_ns = f64s(&table, "median_ns")?;
     let range_pct = f64s(&table, "range_pct")?;
-    let ratio = f64s(&table, "ratio_json")?;
     let runs = i64s(&table, "runs")?;
     let mut rows = Vec::with_capacity(table.height());
     for i in 0..table.height() {
@@ -142,20 +146,12 @@ pub fn summarize(samples: LazyFrame) -> Result<Vec<Row>> {
             threads[i],
         );
         let boot = &replicates[&key];
-        let json_key: Key = (
-            key.0.clone(),
-            key.1.clone(),
-            BASELINE.to_owned(),
-            key.3.clone(),
-            key.4,
-        );
-        let ratio_json = match (ratio[i], replicates.get(&json_key)) {
-            (r, Some(json_boot)) if r.is_finite() => {
-                let ratios: Vec<f64> = boot.iter().zip(json_boot).map(|(a, b)| a / b).collect();
-                let (lo, hi) = stats::ci95(&ratios);
-                Some((r, lo, hi))
+        let (ratio_json, ratio_range_pct) = match to_json.get(&key) {
+            Some(p) => (Some(p.triple()), Some(p.est.range_pct)),
+            None if key.2 == BASELINE && has_json_ratios(&to_json, &key) => {
+                (Some((1.0, 1.0, 1.0)), Some(0.0))
             }
-            _ => None,
+            None => (None, None),
         };
         rows.push(Row {
             host: key.0,
@@ -168,6 +164,7 @@ pub fn summarize(samples: LazyFrame) -> Result<Vec<Row>> {
             range_pct: range_pct[i],
             ci_ns: stats::ci95(boot),
             ratio_json,
+            ratio_range_pct,
             rank: 0,
         });
     }
@@ -175,13 +172,24 @@ pub fn summarize(samples: LazyFrame) -> Result<Vec<Row>> {
     Ok(rows)
 }
 
-/// Sets `rank` within each group (fastest first, ties by profile id) and
-/// sorts rows by host, workload, subset, threads, rank.
+/// Whether another profile of `json_key`'s workload, subset and threads has
+/// a paired ratio to `json` (then `json`'s own ratio is 1).
+fn has_json_ratios(to_json: &BTreeMap<Key, &Paired>, json_key: &Key) -> bool {
+    to_json
+        .keys()
+        .any(|k| k.0 == json_key.0 && k.1 == json_key.1 && k.3 == json_key.3 && k.4 == json_key.4)
+}
+
+/// Sets `rank` within each group (lowest ratio to json first, else lowest
+/// ns; ties by profile id) and sorts rows by host, workload, subset,
+/// threads, rank.
 fn rank(rows: &mut [Row]) {
+    let key = |r: &Row| r.ratio_json.map_or(r.median_ns, |x| x.0);
     rows.sort_by(|a, b| {
         a.group()
             .cmp(&b.group())
-            .then(a.median_ns.total_cmp(&b.median_ns))
+            .then(a.ratio_json.is_none().cmp(&b.ratio_json.is_none()))
+            .then(key(a).total_cmp(&key(b)))
             .then(a.profile.cmp(&b.profile))
     });
     let mut i = 0;

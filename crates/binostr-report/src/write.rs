@@ -8,12 +8,104 @@ use serde_json::{Value, json};
 
 use crate::campaign::Campaign;
 use crate::fmt::{NS, PCT, RATIO, fixed, fixed_opt, json_number};
+use crate::instr::agreement;
+use crate::paired::Paired;
 use crate::paper::size_pcts;
 use crate::stats::{self, median};
 use crate::summary::{REFERENCE, Row};
 
 /// The header of `summary.csv`.
-pub const SUMMARY_HEADER: &str = "host,workload,profile,subset,threads,runs,median_ns,range_pct,ci_lo_ns,ci_hi_ns,ratio_json,ratio_ci_lo,ratio_ci_hi,rank";
+pub const SUMMARY_HEADER: &str = "host,workload,profile,subset,threads,runs,median_ns,range_pct,ci_lo_ns,ci_hi_ns,ratio_json,ratio_ci_lo,ratio_ci_hi,ratio_range_pct,rank";
+
+/// The header of `summary/ratios.csv`.
+pub const RATIOS_HEADER: &str = "host,workload,profile,subset,threads,against,runs,rounds,ratio,ci_lo,ci_hi,range_pct,min_ratio,violation";
+
+/// A paired ratio's cross-run range counts as resolved at or below this (%).
+pub const RESOLVED_RANGE_PCT: f64 = 2.0;
+
+/// Resolution of the paired ratios of one workload (or `all`) on one host.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resolution {
+    /// Workload, or `all`.
+    pub workload: String,
+    /// Paired ratios.
+    pub ratios: usize,
+    /// Of them, those with a cross-run range within [`RESOLVED_RANGE_PCT`].
+    pub within: usize,
+    /// The median cross-run range, %.
+    pub median_range_pct: f64,
+}
+
+impl Resolution {
+    /// `within / ratios` in %.
+    pub fn within_pct(&self) -> f64 {
+        self.within as f64 / self.ratios as f64 * 100.0
+    }
+}
+
+/// Per workload (sorted), then `all`: the resolution of `host`'s paired
+/// ratios. Empty when the host has none.
+pub fn resolution(c: &Campaign, host: &str) -> Vec<Resolution> {
+    let mut by: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    for p in c.paired.iter().filter(|p| p.host == host) {
+        by.entry(&p.workload).or_default().push(p.est.range_pct);
+    }
+    let all: Vec<f64> = by.values().flatten().copied().collect();
+    if all.is_empty() {
+        return Vec::new();
+    }
+    let make = |w: &str, v: &[f64]| Resolution {
+        workload: w.to_owned(),
+        ratios: v.len(),
+        within: v.iter().filter(|r| **r <= RESOLVED_RANGE_PCT).count(),
+        median_range_pct: median(v),
+    };
+    let mut out: Vec<Resolution> = by.iter().map(|(w, v)| make(w, v)).collect();
+    out.push(make("all", &all));
+    out
+}
+
+fn ratio_cells(p: &Paired) -> Vec<String> {
+    vec![
+        p.host.clone(),
+        p.workload.clone(),
+        p.profile.clone(),
+        p.subset.clone(),
+        p.threads.to_string(),
+        p.against.clone(),
+        p.runs.len().to_string(),
+        p.rounds.to_string(),
+        fixed(p.est.median, RATIO),
+        fixed(p.est.ci.0, RATIO),
+        fixed(p.est.ci.1, RATIO),
+        fixed(p.est.range_pct, PCT),
+        fixed_opt(p.min_ratio, RATIO),
+        if p.violates() { "yes" } else { "" }.to_owned(),
+    ]
+}
+
+/// `summary/ratios.csv`: every paired ratio with its interval, range and
+/// invariant bound, sorted by host, workload, profile, subset, threads,
+/// against.
+pub fn ratios_csv(c: &Campaign) -> String {
+    let mut out = format!("{RATIOS_HEADER}\n");
+    for p in &c.paired {
+        out.push_str(&csv_line(&ratio_cells(p)));
+    }
+    out
+}
+
+/// `r` as `0.5000 [0.4900, 0.5100]`; `-` when missing.
+pub fn with_ci(r: Option<(f64, f64, f64)>) -> String {
+    r.map_or("-".to_owned(), |(x, lo, hi)| {
+        format!(
+            "{} [{}, {}]",
+            fixed(x, RATIO),
+            fixed(lo, RATIO),
+            fixed(hi, RATIO)
+        )
+    })
+}
 
 fn cells(r: &Row) -> Vec<String> {
     let ratio = r.ratio_json;
@@ -31,6 +123,7 @@ fn cells(r: &Row) -> Vec<String> {
         fixed_opt(ratio.map(|x| x.0), RATIO),
         fixed_opt(ratio.map(|x| x.1), RATIO),
         fixed_opt(ratio.map(|x| x.2), RATIO),
+        fixed_opt(r.ratio_range_pct, PCT),
         r.rank.to_string(),
     ]
 }
@@ -97,18 +190,96 @@ pub fn summary_json(c: &Campaign) -> Result<String> {
                 "ratio_json": opt(ratio.map(|x| x.0)),
                 "ratio_ci_lo": opt(ratio.map(|x| x.1)),
                 "ratio_ci_hi": opt(ratio.map(|x| x.2)),
+                "ratio_range_pct": r.ratio_range_pct.map_or(Value::Null, |v| json_number(v, PCT)),
                 "rank": r.rank,
             })
         })
         .collect();
+    let ratios: Vec<Value> = c
+        .paired
+        .iter()
+        .map(|p| {
+            json!({
+                "host": p.host,
+                "workload": p.workload,
+                "profile": p.profile,
+                "subset": p.subset,
+                "threads": p.threads,
+                "against": p.against,
+                "runs": p.runs.len(),
+                "rounds": p.rounds,
+                "ratio": json_number(p.est.median, RATIO),
+                "ci_lo": json_number(p.est.ci.0, RATIO),
+                "ci_hi": json_number(p.est.ci.1, RATIO),
+                "range_pct": json_number(p.est.range_pct, PCT),
+                "run_medians": p.est.run_medians.iter().map(|m| json_number(*m, RATIO)).collect::<Vec<_>>(),
+                "min_ratio": p.min_ratio.map_or(Value::Null, |m| json_number(m, RATIO)),
+                "violation": p.violates(),
+            })
+        })
+        .collect();
+    let violations: Vec<Value> = c
+        .violations
+        .iter()
+        .map(|v| {
+            json!({"host": v.host, "check": v.check.name(), "workload": v.workload,
+                   "profile": v.profile, "text": v.text})
+        })
+        .collect();
+    let claims: Vec<Value> = c
+        .claims
+        .iter()
+        .map(|k| {
+            json!({"host": k.host, "workload": k.workload, "subset": "all", "leader": k.leader,
+                   "leader_ratio_json": json_number(k.leader_ratio, RATIO),
+                   "resolved": k.resolved, "tied": k.tied,
+                   "tied_within_pct": json_number(k.tied_pct, PCT),
+                   "excluded": k.excluded, "sentence": k.sentence()})
+        })
+        .collect();
+    let resolution: Vec<Value> = c
+        .hosts()
+        .iter()
+        .flat_map(|h| {
+            resolution(c, h).into_iter().map(move |r| {
+                json!({"host": h, "workload": r.workload, "ratios": r.ratios,
+                       "within_2pct": r.within,
+                       "within_2pct_share_pct": json_number(r.within_pct(), PCT),
+                       "median_range_pct": json_number(r.median_range_pct, PCT)})
+            })
+        })
+        .collect();
+    let walls: Vec<Value> = c
+        .walls
+        .iter()
+        .map(|w| {
+            json!({"label": w.label, "minutes": json_number(w.minutes, 2),
+                   "runs": w.runs.iter().map(|(id, m)| json!({"run": id, "minutes": json_number(*m, 2)})).collect::<Vec<_>>()})
+        })
+        .collect();
+    let instructions: Vec<Value> = c
+        .instr
+        .iter()
+        .map(|i| {
+            json!({"host": i.host, "workload": i.workload, "profile": i.profile, "subset": i.subset,
+                   "runs": i.runs, "per_event": json_number(i.per_event, 1),
+                   "deviation_pct": json_number(i.dev_pct, 4)})
+        })
+        .collect();
     let doc = json!({
-        "schema": 1,
+        "schema": 2,
         "labels": c.labels,
         "primary_host": c.primary_host(),
         "bootstrap": {"resamples": stats::RESAMPLES, "seed": stats::SEED, "level": 0.95},
         "hosts": hosts,
         "warnings": c.warnings,
+        "wall": walls,
+        "violations": violations,
+        "resolution": resolution,
+        "claims": claims,
         "rows": rows,
+        "ratios": ratios,
+        "instructions": instructions,
     });
     Ok(serde_json::to_string_pretty(&doc)? + "\n")
 }
@@ -132,21 +303,28 @@ fn sorted_rows(mut rows: Vec<(f64, Vec<String>)>) -> Vec<Vec<String>> {
     rows.into_iter().map(|r| r.1).collect()
 }
 
-/// `summary.md`: the headline comparisons per host, then every row.
+/// `summary.md`: invariant violations, resolution, then the headline
+/// comparisons and claims per host, then every row.
 pub fn summary_md(c: &Campaign) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Campaign {}\n", c.labels.join(" + "));
     let _ = writeln!(
         out,
-        "Median over runs of each run's median ns/event; range = (max - min of run medians) / median; \
-         95% CI by bootstrap ({} resamples of runs, then of samples within runs; seed {:#x}). \
-         Ratios are to the `json` profile of the same workload, subset and threads.\n",
+        "Ratios are **paired**: per round, the ns/event of a member over the ns/event of what it is \
+         compared with (`json`, or a floor) timed in the same interleaved round; per run the median \
+         of the per-round ratios; the estimate is the median of the run medians, its 95% CI a bootstrap \
+         ({} resamples of runs, then of rounds within runs; seed {:#x}), and its range the cross-run \
+         range (max - min of the run medians) / estimate. Absolute ns/event (median over runs of each \
+         run's median over samples; CI resampling runs, then samples) belong to one host and are \
+         labelled with it. A rank orders point estimates; only the Claims say what is resolved.\n",
         stats::RESAMPLES,
         stats::SEED
     );
     for w in &c.warnings {
         let _ = writeln!(out, "> warning: {w}\n");
     }
+    violations_section(&mut out, c);
+    resolution_section(&mut out, c);
     for host in c.hosts() {
         host_section(&mut out, c, &host);
     }
@@ -156,6 +334,83 @@ pub fn summary_md(c: &Campaign) -> String {
     let rows: Vec<Vec<String>> = c.rows.iter().map(cells).collect();
     md_table(&mut out, &header, &rows);
     out
+}
+
+fn violations_section(out: &mut String, c: &Campaign) {
+    let _ = writeln!(out, "## Invariant violations\n");
+    let _ = writeln!(
+        out,
+        "Checked: validate >= id+verify, decode+id >= decode, select-checked >= select-raw-offset, \
+         ingest-mt scaling <= threads (a violation when the paired ratio's 95% CI lies entirely below \
+         its bound); sizes identical across runs; instructions per event within {} % across runs; \
+         one event sequence per campaign and subset. A violating row is left out of every claim.\n",
+        crate::checks::INSTRUCTION_TOLERANCE_PCT
+    );
+    if c.violations.is_empty() {
+        out.push_str("none\n\n");
+        return;
+    }
+    for v in &c.violations {
+        let _ = writeln!(out, "- {} ({}): {}", v.host, v.check.name(), v.text);
+    }
+    out.push('\n');
+}
+
+fn resolution_section(out: &mut String, c: &Campaign) {
+    let _ = writeln!(out, "## Resolution\n");
+    for w in &c.walls {
+        let runs: Vec<String> = w
+            .runs
+            .iter()
+            .map(|(id, m)| format!("{id} {} min", fixed(*m, 1)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "Campaign {}: wall time {} min from the first run's start to the last run's finish ({}).\n",
+            w.label,
+            fixed(w.minutes, 1),
+            runs.join(", ")
+        );
+    }
+    for host in c.hosts() {
+        let res = resolution(c, &host);
+        if res.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "Host {host}: paired ratios whose cross-run range is within {} %:\n",
+            fixed(RESOLVED_RANGE_PCT, 0)
+        );
+        let rows: Vec<Vec<String>> = res
+            .iter()
+            .map(|r| {
+                let name = if r.workload == "all" {
+                    "**all**".to_owned()
+                } else {
+                    r.workload.clone()
+                };
+                vec![
+                    name,
+                    r.ratios.to_string(),
+                    r.within.to_string(),
+                    fixed(r.within_pct(), 1),
+                    fixed(r.median_range_pct, PCT),
+                ]
+            })
+            .collect();
+        md_table(
+            out,
+            &[
+                "workload",
+                "paired ratios",
+                "within 2 %",
+                "share %",
+                "median range %",
+            ],
+            &rows,
+        );
+    }
 }
 
 fn language_section(out: &mut String, c: &Campaign) {
@@ -199,69 +454,148 @@ fn host_section(out: &mut String, c: &Campaign, host: &str) {
         c.describe_host(host),
         first.campaign_profile,
         first.corpus.count,
-        first.corpus.seed,
+        first
+            .corpus
+            .seed
+            .map_or("none".to_owned(), |s| s.to_string()),
         first.corpus.fingerprint
     );
     let profiles = c.profiles(host);
-
-    let _ = writeln!(out, "### Validate vs id+verify\n");
-    match c.ns(host, "id+verify", REFERENCE) {
-        Some(floor) => {
+    if let Some((_, seqs)) = c.sequences.iter().find(|(l, _)| *l == first.label) {
+        let list: Vec<String> = seqs
+            .iter()
+            .map(|q| format!("{} {} of {} (id {})", q.subset, q.indices.len(), q.of, q.id))
+            .collect();
+        if !list.is_empty() {
             let _ = writeln!(
                 out,
-                "id+verify (id recomputation and BIP-340 verification of a decoded event): {} ns/event. \
-                 validate / id+verify is the whole validation cost over that floor.\n",
-                fixed(floor, NS)
-            );
-            let rows = profiles
-                .iter()
-                .filter_map(|p| {
-                    let v = c.ns(host, "validate", p)?;
-                    let d = c.ns(host, "decode", p);
-                    Some((
-                        v,
-                        vec![
-                            p.clone(),
-                            fixed(v, NS),
-                            fixed_opt(d, NS),
-                            fixed(v / floor * 100.0, PCT),
-                        ],
-                    ))
-                })
-                .collect();
-            md_table(
-                out,
-                &[
-                    "profile",
-                    "validate ns",
-                    "decode ns",
-                    "validate / id+verify %",
-                ],
-                &sorted_rows(rows),
+                "Events per pass (campaign {}): {}.\n",
+                first.label,
+                list.join("; ")
             );
         }
-        None => out.push_str("No id+verify reference row.\n\n"),
     }
+
+    let _ = writeln!(out, "### Claims (subset all, 1 thread)\n");
+    let claims: Vec<_> = c.claims.iter().filter(|k| k.host == host).collect();
+    if claims.is_empty() {
+        out.push_str("No workload has a paired ratio to json.\n\n");
+    }
+    for k in claims {
+        let _ = writeln!(out, "- {}", k.sentence());
+    }
+    out.push('\n');
+
+    let _ = writeln!(out, "### Paired ratios and floors (subset all, 1 thread)\n");
+    let _ = writeln!(
+        out,
+        "Estimate [95% CI]. copy: a memcpy of the profile's own encoded bytes (the encode floor); \
+         clone: `Event::clone` (the decode floor); id+verify: id recomputation and BIP-340 \
+         verification of a decoded event (the validate floor).\n"
+    );
+    let rows = profiles
+        .iter()
+        .filter_map(|p| {
+            let r = |w: &str, against: &str| c.ratio(host, w, p, against);
+            let json = |w: &str| c.row(host, w, p, "all", 1).and_then(|row| row.ratio_json);
+            let cells = [
+                json("encode"),
+                r("encode", "copy"),
+                json("decode"),
+                r("decode", "clone"),
+                r("decode+id", "decode"),
+                json("validate"),
+                r("validate", "id+verify"),
+            ];
+            if cells.iter().all(Option::is_none) {
+                return None;
+            }
+            let key = cells[2].map_or(f64::INFINITY, |x| x.0);
+            let mut row = vec![p.clone()];
+            row.extend(cells.into_iter().map(with_ci));
+            Some((key, row))
+        })
+        .collect();
+    md_table(
+        out,
+        &[
+            "profile",
+            "encode / json",
+            "encode / copy",
+            "decode / json",
+            "decode / clone",
+            "decode+id / decode",
+            "validate / json",
+            "validate / id+verify",
+        ],
+        &sorted_rows(rows),
+    );
+
+    let _ = writeln!(out, "### Absolute time (ns/event on host {host})\n");
+    let abs = |w: &str| c.ns(host, w, REFERENCE);
+    let floors: Vec<String> = [
+        ("id+verify", "id+verify"),
+        ("clone", "clone"),
+        ("select-raw-offset", "select-raw-offset"),
+    ]
+    .iter()
+    .filter_map(|(w, name)| abs(w).map(|v| format!("{name} {} ns", fixed(v, NS))))
+    .collect();
+    if !floors.is_empty() {
+        let _ = writeln!(out, "Reference rows: {}.\n", floors.join(", "));
+    }
+    let rows = profiles
+        .iter()
+        .filter_map(|p| {
+            let ns = |w: &str| c.ns(host, w, p);
+            let cells = ["encode", "copy", "decode", "decode+id", "validate"].map(ns);
+            let key = cells[2].or(cells[4])?;
+            let mut row = vec![p.clone()];
+            row.extend(cells.iter().map(|v| fixed_opt(*v, NS)));
+            Some((key, row))
+        })
+        .collect();
+    md_table(
+        out,
+        &[
+            "profile",
+            "encode",
+            "copy",
+            "decode",
+            "decode+id",
+            "validate",
+        ],
+        &sorted_rows(rows),
+    );
 
     let _ = writeln!(out, "### ingest-mt scaling\n");
     match c.ingest_threads(host) {
         Some(n) => {
+            let _ = writeln!(
+                out,
+                "Scaling = 1 / the paired ratio of {n} threads over 1 thread (bound: at most {n}).\n"
+            );
             let rows = profiles
                 .iter()
                 .filter_map(|p| {
-                    let (_, s) = c.ingest_scaling(host, p)?;
-                    let one = c.row(host, "ingest-mt", p, "all", 1)?.median_ns;
-                    let many = c.row(host, "ingest-mt", p, "all", n)?.median_ns;
+                    let (_, s, lo, hi) = c.ingest_scaling(host, p)?;
+                    let one = c.row(host, "ingest-mt", p, "all", 1).map(|r| r.median_ns);
+                    let many = c.row(host, "ingest-mt", p, "all", n).map(|r| r.median_ns);
                     Some((
                         -s,
-                        vec![p.clone(), fixed(one, NS), fixed(many, NS), fixed(s, 2)],
+                        vec![
+                            p.clone(),
+                            fixed_opt(one, NS),
+                            fixed_opt(many, NS),
+                            format!("{} [{}, {}]", fixed(s, 2), fixed(lo, 2), fixed(hi, 2)),
+                        ],
                     ))
                 })
                 .collect();
             let many = format!("threads={n} ns");
             md_table(
                 out,
-                &["profile", "threads=1 ns", &many, "scaling"],
+                &["profile", "threads=1 ns", &many, "scaling [95% CI]"],
                 &sorted_rows(rows),
             );
         }
@@ -282,14 +616,15 @@ fn host_section(out: &mut String, c: &Campaign, host: &str) {
                     let checked = c.ns(host, "select-checked", p);
                     let pre = c.ns(host, "select-preverified", p);
                     let key = checked.or(pre)?;
+                    let r = |w: &str| c.ratio(host, w, p, "select-raw-offset");
                     Some((
                         key,
                         vec![
                             p.clone(),
                             fixed_opt(checked, NS),
                             fixed_opt(pre, NS),
-                            fixed_opt(checked.map(|v| v / floor), 2),
-                            fixed_opt(pre.map(|v| v / floor), 2),
+                            with_ci(r("select-checked")),
+                            with_ci(r("select-preverified")),
                         ],
                     ))
                 })
@@ -309,7 +644,9 @@ fn host_section(out: &mut String, c: &Campaign, host: &str) {
         None => out.push_str("No select-raw-offset reference row.\n\n"),
     }
 
-    let _ = writeln!(out, "### Cross-run range\n");
+    instructions_section(out, c, host, &profiles);
+
+    let _ = writeln!(out, "### Cross-run range of absolute ns/event\n");
     let mut by_workload: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
     for r in c.rows.iter().filter(|r| r.host == host) {
         by_workload
@@ -412,4 +749,95 @@ fn host_section(out: &mut String, c: &Campaign, host: &str) {
         let _ = writeln!(out, "### Peak RSS growth\n");
         md_table(out, &["workload", "profile", "peak - baseline KiB"], &rss);
     }
+}
+
+/// The workloads whose instructions are reported per profile.
+pub const INSTRUCTION_WORKLOADS: [&str; 4] = ["encode", "decode", "decode+id", "validate"];
+
+/// Pairs of profiles ordered differently by instructions than by time.
+fn discordant(points: &[(f64, f64)]) -> usize {
+    let mut n = 0;
+    for i in 0..points.len() {
+        for j in i + 1..points.len() {
+            let (a, b) = (points[i], points[j]);
+            if (a.0 - b.0) * (a.1 - b.1) < 0.0 {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+fn instructions_section(out: &mut String, c: &Campaign, host: &str, profiles: &[String]) {
+    if !c.instr.iter().any(|i| i.host == host) {
+        return;
+    }
+    let _ = writeln!(out, "### Instructions per event (callgrind, subset all)\n");
+    let refs: Vec<String> = ["id+verify", "clone"]
+        .iter()
+        .filter_map(|w| {
+            let i = c.instructions(host, w, REFERENCE)?;
+            Some(format!(
+                "{w} {} ({})",
+                fixed(i.per_event, 0),
+                agreement(i.dev_pct)
+            ))
+        })
+        .collect();
+    if !refs.is_empty() {
+        let _ = writeln!(out, "Reference rows: {}.\n", refs.join(", "));
+    }
+    let mut header = vec!["profile".to_owned()];
+    for w in INSTRUCTION_WORKLOADS {
+        header.push(format!("{w} instr"));
+        header.push(format!("{w} ns"));
+    }
+    header.push("copy instr".to_owned());
+    header.push("runs agree".to_owned());
+    let rows = profiles
+        .iter()
+        .filter_map(|p| {
+            let mut row = vec![p.clone()];
+            let mut dev: f64 = 0.0;
+            let mut any = false;
+            for w in INSTRUCTION_WORKLOADS.iter().chain(&["copy"]) {
+                let i = c.instructions(host, w, p);
+                if let Some(i) = i {
+                    any = true;
+                    dev = dev.max(i.dev_pct);
+                }
+                row.push(fixed_opt(i.map(|i| i.per_event), 0));
+                if *w != "copy" {
+                    row.push(fixed_opt(c.ns(host, w, p), NS));
+                }
+            }
+            row.push(agreement(dev));
+            let key = c
+                .instructions(host, "decode", p)
+                .map_or(f64::INFINITY, |i| i.per_event);
+            any.then_some((key, row))
+        })
+        .collect();
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    md_table(out, &header, &sorted_rows(rows));
+    for w in INSTRUCTION_WORKLOADS {
+        let points: Vec<(f64, f64)> = profiles
+            .iter()
+            .filter_map(|p| Some((c.instructions(host, w, p)?.per_event, c.ns(host, w, p)?)))
+            .collect();
+        let pairs = points.len() * points.len().saturating_sub(1) / 2;
+        if pairs > 0 {
+            let d = discordant(&points);
+            let _ = writeln!(
+                out,
+                "- {w}: {d} of {pairs} profile pairs are ordered differently by instructions than by time{}",
+                if d > 0 {
+                    " (instructions are not time: caches, branch prediction and SIMD width differ)."
+                } else {
+                    "."
+                }
+            );
+        }
+    }
+    out.push('\n');
 }

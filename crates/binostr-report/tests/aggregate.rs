@@ -40,7 +40,7 @@ fn median_range_ci_ratio_and_rank() {
     binostr_report::aggregate(tmp.path(), &labels(&["q1"]), false).unwrap();
     let csv = summary(tmp.path(), "q1");
     assert!(csv.starts_with(
-        "host,workload,profile,subset,threads,runs,median_ns,range_pct,ci_lo_ns,ci_hi_ns,ratio_json,ratio_ci_lo,ratio_ci_hi,rank\n"
+        "host,workload,profile,subset,threads,runs,median_ns,range_pct,ci_lo_ns,ci_hi_ns,ratio_json,ratio_ci_lo,ratio_ci_hi,ratio_range_pct,rank\n"
     ));
 
     // Run medians 100, 110, 90: median 100, range (110 - 90) / 100 = 20%.
@@ -60,17 +60,23 @@ fn median_range_ci_ratio_and_rank() {
         "run-to-run spread must widen the CI: [{lo}, {hi}]"
     );
 
-    // 50, 55, 45 against json's 100, 110, 90: ratio 0.5, rank 1 of 3.
+    // 50, 55, 45 against json's 100, 110, 90 in the same rounds: the paired
+    // ratio is 0.5 in every round of every run, rank 1 of 3.
     let e2 = summary_row(&csv, [HOST, "decode", "event2", "all", "1"]);
     assert_eq!(e2["median_ns"], "50.00");
     assert_eq!(e2["range_pct"], "20.00");
     assert_eq!(e2["ratio_json"], "0.5000");
-    let (rlo, rhi) = (num(&e2, "ratio_ci_lo"), num(&e2, "ratio_ci_hi"));
-    assert!(rlo <= 0.5 && 0.5 <= rhi, "ratio CI [{rlo}, {rhi}]");
+    assert_eq!(e2["ratio_ci_lo"], "0.5000");
+    assert_eq!(e2["ratio_ci_hi"], "0.5000");
+    assert_eq!(e2["ratio_range_pct"], "0.00");
     assert_eq!(e2["rank"], "1");
     let simd = summary_row(&csv, [HOST, "decode", "json-simd", "all", "1"]);
     assert_eq!(simd["rank"], "2");
     assert_eq!(simd["range_pct"], "0.00");
+    // 80 over 100, 110, 90: run ratios 0.8, 0.7273, 0.8889, whatever the
+    // unpaired medians say.
+    assert_eq!(simd["ratio_json"], "0.8000");
+    assert_eq!(simd["ratio_range_pct"], "20.20");
     assert_eq!(json["rank"], "3");
 
     // Reference rows have no json ratio.
@@ -155,11 +161,11 @@ fn paper_macros_and_tables() {
     let lines: Vec<&str> = speed.lines().collect();
     assert_eq!(
         lines[0],
-        "profile,encode_ns,decode_ns,decode_id_ns,validate_ns,select_ns,stream_ns,decode_ratio,validate_ratio,range_pct"
+        "profile,encode_ns,decode_ns,decode_id_ns,validate_ns,select_ns,stream_ns,decode_ratio,validate_ratio,range_pct,encode_ratio,decode_ratio_lo,decode_ratio_hi,validate_ratio_lo,validate_ratio_hi,decode_ratio_range_pct"
     );
     assert_eq!(
         lines[1],
-        "event2,30.00,50.00,,350.00,4.00,,0.5000,0.8750,20.00"
+        "event2,30.00,50.00,55.00,350.00,4.00,,0.5000,0.8750,20.00,0.4286,0.5000,0.5000,0.8750,0.8750,0.00"
     );
     assert!(lines[2].starts_with("json-simd,"));
     assert!(lines[3].starts_with("json,"));
@@ -243,6 +249,7 @@ fn interop_and_robustness_are_read() {
         "decode",
         "validate",
         "select",
+        "ratios",
         "latency-decode",
         "robustness",
     ] {
@@ -292,8 +299,10 @@ fn two_hosts_merge_with_a_host_column() {
         (b["runs"].as_str(), b["median_ns"].as_str()),
         ("2", "210.00")
     );
+    // Paired per run: 150/200 and 150/220, median of the two run medians
+    // (not 150 / 210).
     let e2 = summary_row(&csv, ["hostB/Other CPU", "decode", "event2", "all", "1"]);
-    assert_eq!(e2["ratio_json"], "0.7143");
+    assert_eq!(e2["ratio_json"], "0.7159");
     // Host A rows come first (sorted), and the paper describes the first label's host.
     let hosts: Vec<&str> = csv
         .lines()
@@ -475,4 +484,312 @@ fn language_matrix_takes_the_fastest_library_to_the_event() {
         md.contains("| json | 100 (binostr) | 5000 (json (stdlib)) | - | - |"),
         "{md}"
     );
+}
+
+fn macro_lines(root: &Path) -> String {
+    read(root.join("paper/generated/macros.tex"))
+}
+
+fn has_macro(tex: &str, name: &str, value: &str) -> bool {
+    let line = format!("\\newcommand{{\\{name}}}{{{value}}}");
+    tex.lines().any(|l| l == line)
+}
+
+fn assert_macros(tex: &str, expected: &[(&str, &str)]) {
+    for (name, value) in expected {
+        assert!(
+            has_macro(tex, name, value),
+            "missing \\{name} = {value} in\n{tex}"
+        );
+    }
+}
+
+#[test]
+fn paired_floors_claims_and_wall_time() {
+    let tmp = tempfile::tempdir().unwrap();
+    standard(tmp.path());
+    binostr_report::aggregate(tmp.path(), &labels(&["q1"]), false).unwrap();
+    let ratios = read(tmp.path().join("results/campaigns/q1/summary/ratios.csv"));
+    assert!(ratios.starts_with(
+        "host,workload,profile,subset,threads,against,runs,rounds,ratio,ci_lo,ci_hi,range_pct,min_ratio,violation\n"
+    ));
+    for line in [
+        // 30 over a copy of 10: the encode floor.
+        format!("{HOST},encode,event2,all,1,copy,3,15,3.0000,2.9000,3.1000,6.67,,"),
+        format!("{HOST},decode,event2,all,1,clone,3,15,2.0000,1.8000,2.2000,20.00,,"),
+        format!("{HOST},decode+id,event2,all,1,decode,3,15,1.1000,1.1000,1.1000,0.00,1.0000,"),
+        format!("{HOST},validate,event2,all,1,id+verify,3,15,1.1667,1.1667,1.1667,0.00,1.0000,"),
+        format!("{HOST},ingest-mt,event2,all,2,1-thread,3,15,0.5263,0.5263,0.5263,0.00,0.5000,"),
+    ] {
+        assert!(ratios.lines().any(|l| l == line), "no {line} in\n{ratios}");
+    }
+    let tex = macro_lines(tmp.path());
+    assert_macros(
+        &tex,
+        &[
+            ("EncodeOverCopyEventTwo", "3.00"),
+            ("DecodeOverCloneEventTwo", "2.00"),
+            ("DecodeIdOverDecodeEventTwo", "1.10"),
+            ("ValidateOverIdVerifyEventTwo", "1.17"),
+            ("EncodeRatioEventTwo", "0.43"),
+            ("CloneNs", "25.0"),
+            ("InvariantViolations", "0"),
+            ("InvariantViolationList", "none"),
+            ("CampaignWallMinutes", "34.0"),
+            ("RunWallMinutesMedian", "10.0"),
+            ("RunWallMinutesMax", "10.0"),
+            ("FastestDecodeProfile", "event2"),
+            ("FastestDecodeResolved", "1"),
+            ("FastestDecodeTies", ""),
+            ("FastestDecodeClaim", "\\prof{event2} is the fastest decode"),
+        ],
+    );
+    let md = read(tmp.path().join("results/campaigns/q1/summary/summary.md"));
+    assert!(md.contains("## Invariant violations\n\n"), "{md}");
+    assert!(md.contains("\nnone\n"), "{md}");
+    assert!(
+        md.contains("- `event2` is the fastest decode: its paired ratio to every other profile has a 95% CI below 1 in every run (closest: `json-simd`, paired ratio 0.6250)."),
+        "{md}"
+    );
+    assert!(
+        md.contains("Campaign q1: wall time 34.0 min from the first run's start to the last run's finish (q1/run-1 10.0 min, q1/run-2 10.0 min, q1/run-3 10.0 min)."),
+        "{md}"
+    );
+    assert!(
+        md.contains("| event2 | 0.4286 [0.4143, 0.4429] | 3.0000 [2.9000, 3.1000] | 0.5000 [0.5000, 0.5000] | 2.0000 [1.8000, 2.2000] | 1.1000 [1.1000, 1.1000] | 0.8750 [0.8750, 0.8750] | 1.1667 [1.1667, 1.1667] |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| event2 | 380.00 | 200.00 | 1.90 [1.90, 1.90] |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("> warning: no run has instructions.csv"),
+        "{md}"
+    );
+    assert!(md.contains("Events per pass (campaign q1): all 3 of 100 (id seq-all)"));
+    let floors = read(tmp.path().join("paper/generated/floors.csv"));
+    assert!(floors.starts_with("profile,encode_copy,encode_copy_lo,encode_copy_hi,decode_clone,"));
+    assert!(
+        floors
+            .lines()
+            .any(|l| l.starts_with("event2,3.0000,2.9000,3.1000,2.0000,1.8000,2.2000,1.1000,")),
+        "{floors}"
+    );
+    assert_eq!(
+        read(tmp.path().join("paper/generated/instructions.csv")),
+        "profile,encode_instr,decode_instr,decode_id_instr,validate_instr,copy_instr,encode_ns,decode_ns,decode_id_ns,validate_ns,max_dev_pct\n"
+    );
+}
+
+#[test]
+fn a_validate_below_id_verify_is_a_violation_and_leaves_the_claims() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut benches = standard_benches();
+    // Validation faster than its own floor cannot be true.
+    benches.push(bench("validate", "bad", &[250.0, 250.0, 250.0]));
+    let dir = write_campaign(tmp.path(), "q1", HOST, &benches);
+    // Sizes are deterministic: one run that differs is a violation.
+    let sizes = dir.join("run-2/sizes.csv");
+    let text = read(&sizes);
+    assert!(text.contains("bad,all,1000,500000,"), "{text}");
+    fs::write(
+        &sizes,
+        text.replace("bad,all,1000,500000,", "bad,all,1000,500001,"),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_binostr-report"))
+        .args(["aggregate", "q1", "--no-plots", "--root"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let ratio_text = "validate bad (all, 1 thread) / id+verify: 0.8333 (95% CI 0.8333 to 0.8333) is below the bound 1.0000";
+    assert!(
+        stderr.contains(&format!("invariant violated on {HOST}: {ratio_text}")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("sizes of bad (all): raw_bytes differs across runs (500000 to 500001)"),
+        "{stderr}"
+    );
+    let md = read(tmp.path().join("results/campaigns/q1/summary/summary.md"));
+    assert!(
+        md.contains(&format!("- {HOST} (ratio): {ratio_text}\n")),
+        "{md}"
+    );
+    assert!(!md.contains("\nnone\n"), "{md}");
+    // bad (0.625 of json) would lead; it is left out.
+    assert!(
+        md.contains("- `event2` is the fastest validate: its paired ratio to every other profile has a 95% CI below 1 in every run (closest: `json-simd`, paired ratio 0.9211). Left out for an invariant violation: `bad`."),
+        "{md}"
+    );
+    let tex = macro_lines(tmp.path());
+    assert_macros(
+        &tex,
+        &[
+            ("InvariantViolations", "2"),
+            ("FastestValidateProfile", "event2"),
+            // bad is smallest, but its bytes differ across runs.
+            ("SmallestProfile", "event2"),
+        ],
+    );
+    assert!(
+        tex.contains(&format!(
+            "\\newcommand{{\\InvariantViolationList}}{{{}; sizes of bad",
+            ratio_text.replace('%', "\\%")
+        )),
+        "{tex}"
+    );
+    let ratios = read(tmp.path().join("results/campaigns/q1/summary/ratios.csv"));
+    assert!(
+        ratios.contains(&format!(
+            "{HOST},validate,bad,all,1,id+verify,3,15,0.8333,0.8333,0.8333,0.00,1.0000,yes\n"
+        )),
+        "{ratios}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&read(
+        tmp.path().join("results/campaigns/q1/summary/summary.json"),
+    ))
+    .unwrap();
+    assert_eq!(json["violations"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn resolution_counts_paired_ranges_within_two_percent() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_campaign(
+        tmp.path(),
+        "q1",
+        HOST,
+        &[
+            bench("encode", "json", &[70.0, 70.0, 70.0]),
+            // Paired ratios 0.428571, 0.435, 0.428571: range 1.5 %.
+            bench("encode", "a", &[30.0, 30.45, 30.0]),
+            // 0.428571, 0.439286, 0.428571: range 2.5 %.
+            bench("encode", "b", &[30.0, 30.75, 30.0]),
+        ],
+    );
+    binostr_report::aggregate(tmp.path(), &labels(&["q1"]), false).unwrap();
+    let ratios = read(tmp.path().join("results/campaigns/q1/summary/ratios.csv"));
+    assert!(ratios.contains(&format!("{HOST},encode,a,all,1,json,3,15,0.4286,")));
+    assert!(ratios.contains(",1.50,,\n"), "{ratios}");
+    assert!(ratios.contains(",2.50,,\n"), "{ratios}");
+    let tex = macro_lines(tmp.path());
+    assert_macros(
+        &tex,
+        &[
+            ("PairedRatios", "2"),
+            ("PairedWithinTwo", "1"),
+            ("PairedWithinTwoPct", "50.0"),
+            ("PairedRangeMedianPct", "2.00"),
+        ],
+    );
+    let md = read(tmp.path().join("results/campaigns/q1/summary/summary.md"));
+    assert!(md.contains("| encode | 2 | 1 | 50.0 | 2.00 |"), "{md}");
+    assert!(md.contains("| **all** | 2 | 1 | 50.0 | 2.00 |"), "{md}");
+}
+
+#[test]
+fn a_tie_is_named_not_ranked() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_campaign(
+        tmp.path(),
+        "q1",
+        HOST,
+        &[
+            bench("decode", "json", &[100.0, 100.0, 100.0]),
+            bench("decode", "p1", &[80.0, 80.0, 80.0]),
+            // 2 % slower, with ±4 % noise of its own per round: p1 / p2
+            // ranges over 0.94..1.02 in every run.
+            Bench {
+                jitter: [0.96, 1.04, 1.0, 0.97, 1.03],
+                ..bench("decode", "p2", &[81.6, 81.6, 81.6])
+            },
+        ],
+    );
+    binostr_report::aggregate(tmp.path(), &labels(&["q1"]), false).unwrap();
+    let md = read(tmp.path().join("results/campaigns/q1/summary/summary.md"));
+    assert!(
+        md.contains("- `p1`, `p2` are tied within 2.0 % for decode (lowest point estimate: `p1`); no profile is faster than all others in every run."),
+        "{md}"
+    );
+    let tex = macro_lines(tmp.path());
+    assert_macros(
+        &tex,
+        &[
+            ("FastestDecodeProfile", "p1"),
+            ("FastestDecodeResolved", "0"),
+            ("FastestDecodeTies", "p2"),
+            ("FastestDecodeTiedPct", "2.0"),
+            (
+                "FastestDecodeClaim",
+                "\\prof{p1} and \\prof{p2} are tied within 2.0\\,\\% for decode",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn instructions_per_event_and_their_agreement() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_campaign_with(
+        tmp.path(),
+        "q1",
+        HOST,
+        &standard_benches(),
+        &Extras {
+            instructions: vec![
+                ("decode", "event2", vec![1000.0, 1000.0, 1000.0]),
+                ("validate", "event2", vec![90_000.0, 90_000.0, 90_000.0]),
+                // 0.12 % apart: more than the 0.1 % tolerance.
+                ("decode", "json", vec![5000.0, 5000.0, 5006.0]),
+                ("id+verify", "reference", vec![80_000.0, 80_000.0, 80_000.0]),
+            ],
+            seed_null: true,
+        },
+    );
+    binostr_report::aggregate(tmp.path(), &labels(&["q1"]), false).unwrap();
+    let csv = read(tmp.path().join("paper/generated/instructions.csv"));
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[1..],
+        [
+            "event2,,1000,,90000,,30.00,50.00,55.00,350.00,0.0000",
+            "json,,5000,,,,70.00,100.00,,400.00,0.1200",
+        ],
+        "{csv}"
+    );
+    let md = read(tmp.path().join("results/campaigns/q1/summary/summary.md"));
+    assert!(
+        md.contains("Reference rows: id+verify 80000 (exact)."),
+        "{md}"
+    );
+    assert!(
+        md.contains("| event2 |  | 30.00 | 1000 | 50.00 |  | 55.00 | 90000 | 350.00 |  | exact |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("(instructions): instructions of decode json (all) differ across 3 runs by 0.120 % (tolerance 0.1 %)"),
+        "{md}"
+    );
+    assert!(!md.contains("no run has instructions.csv"));
+    let tex = macro_lines(tmp.path());
+    assert_macros(
+        &tex,
+        &[
+            ("DecodeInstrEventTwo", "1000"),
+            ("ValidateInstrEventTwo", "90000"),
+            ("IdVerifyInstr", "80000"),
+            ("InstructionsExact", "no"),
+            ("InstructionsMaxDevPct", "0.120"),
+            ("CorpusSeed", "none"),
+        ],
+    );
+    let json: serde_json::Value = serde_json::from_str(&read(
+        tmp.path().join("results/campaigns/q1/summary/summary.json"),
+    ))
+    .unwrap();
+    assert!(json["hosts"][0]["runs"][0]["corpus"]["seed"].is_null());
 }

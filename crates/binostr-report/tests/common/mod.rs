@@ -12,6 +12,9 @@ pub struct Bench {
     pub threads: u32,
     /// Per run, the median the run's samples are built around.
     pub run_medians: Vec<f64>,
+    /// Per round, a factor on this member alone (1 = moves with the drift
+    /// every member shares, so its paired ratios are constant).
+    pub jitter: [f64; ROUNDS],
 }
 
 pub fn bench(workload: &'static str, profile: &'static str, run_medians: &[f64]) -> Bench {
@@ -21,36 +24,107 @@ pub fn bench(workload: &'static str, profile: &'static str, run_medians: &[f64])
         subset: "all",
         threads: 1,
         run_medians: run_medians.to_vec(),
+        jitter: [1.0; ROUNDS],
     }
 }
 
-/// Five samples per run whose median is exactly `m` (spread ±2%).
-pub fn samples_around(m: f64) -> [f64; 5] {
-    [m * 0.98, m * 0.99, m, m * 1.01, m * 1.02]
+/// Rounds (one per Criterion sample, one pass each) per run.
+pub const ROUNDS: usize = 5;
+
+/// The drift every member of a round shares.
+pub const DRIFT: [f64; ROUNDS] = [0.98, 0.99, 1.0, 1.01, 1.02];
+
+/// Events per pass.
+pub const EVENTS: u32 = 100;
+
+/// Extra inputs of a synthetic campaign.
+#[derive(Default)]
+pub struct Extras {
+    /// `(workload, profile, per run instructions per event)`.
+    pub instructions: Vec<(&'static str, &'static str, Vec<f64>)>,
+    /// Write `"seed": null` (a campaign over the real corpus).
+    pub seed_null: bool,
 }
 
-pub fn contract(host: &str, run: usize) -> String {
+/// The group `rounds.csv` names for a workload.
+fn group_of(workload: &str) -> &'static str {
+    match workload {
+        "encode" | "copy" => "encode",
+        "decode" | "decode+id" | "clone" => "decode",
+        "validate" | "id+verify" => "validate",
+        "select-checked" | "select-preverified" | "select-raw-offset" => "select",
+        "stream" | "batch" => "window",
+        "compress" => "compress",
+        "ingest-mt" => "ingest-mt",
+        _ => "other",
+    }
+}
+
+/// The comparisons of `docs/RESULTS.md` (`ratios.csv`): for bench `i`,
+/// `(index of against, against name, min_ratio)`.
+fn comparisons(benches: &[Bench], i: usize) -> Vec<(usize, &'static str, Option<f64>)> {
+    let b = &benches[i];
+    let find = |w: &str, p: &str, t: u32| {
+        benches.iter().position(|x| {
+            x.workload == w && x.profile == p && x.threads == t && x.subset == b.subset
+        })
+    };
+    let floor = ["copy", "clone", "id+verify", "select-raw-offset"].contains(&b.workload);
+    let mut out = Vec::new();
+    if b.profile != "json" && b.profile != "reference" && !floor {
+        out.extend(find(b.workload, "json", b.threads).map(|j| (j, "json", None)));
+    }
+    let floor_of = match b.workload {
+        "encode" => find("copy", b.profile, 1).map(|j| (j, "copy", None)),
+        "decode" => find("clone", "reference", 1).map(|j| (j, "clone", None)),
+        "decode+id" => find("decode", b.profile, 1).map(|j| (j, "decode", Some(1.0))),
+        "validate" => find("id+verify", "reference", 1).map(|j| (j, "id+verify", Some(1.0))),
+        "select-checked" => {
+            find("select-raw-offset", "reference", 1).map(|j| (j, "select-raw-offset", Some(1.0)))
+        }
+        "select-preverified" => {
+            find("select-raw-offset", "reference", 1).map(|j| (j, "select-raw-offset", None))
+        }
+        "ingest-mt" if b.threads > 1 => find("ingest-mt", b.profile, 1)
+            .map(|j| (j, "1-thread", Some(1.0 / f64::from(b.threads)))),
+        _ => None,
+    };
+    out.extend(floor_of);
+    out
+}
+
+/// ns/event of bench `b` in round `r` of run `k`.
+fn pass_ns(b: &Bench, k: usize, r: usize) -> f64 {
+    b.run_medians[k] * DRIFT[r] * b.jitter[r]
+}
+
+pub fn contract_with(host: &str, run: usize, seed_null: bool) -> String {
+    // Run K starts at minute 12 (K - 1) and takes 10 minutes.
+    let start = 12 * (run - 1);
     format!(
         r#"{{
-  "schema": 1,
+  "schema": 2,
   "contract": {{
     "git": {{"commit": "0123456789abcdef0123456789abcdef01234567", "dirty": false}},
     "rustc": "rustc 1.95.0",
     "build_profile": "release",
     "rustflags": "",
     "cargo_lock_sha256": "{zeros}",
-    "corpus": {{"fingerprint": "{fp}", "count": 5000, "seed": 1}},
+    "corpus": {{"fingerprint": "{fp}", "count": 5000, "seed": {seed}}},
     "campaign_profile": "quick",
     "criterion": {{"sample_size": 10, "warm_up_ms": 20, "measurement_ms": 60, "nresamples": 1000}},
     "host": {{"id": "{host}", "hostname": "h", "cpu_model": "cpu", "cores": 2,
              "governor": "unknown", "boost": "unknown", "kernel": "6.1"}}
   }},
-  "observed": {{"run": {run}, "order_seed": 123, "started": "2026-01-01T00:00:00Z",
-               "finished": "2026-01-01T00:10:00Z", "load_before": [0.1, 0.2, 0.3], "load_after": [0.4, 0.3, 0.3]}}
+  "observed": {{"run": {run}, "order_seed": 123, "groups": 7, "empty_subsets": [],
+               "started": "2026-01-01T00:{start:02}:00Z",
+               "finished": "2026-01-01T00:{end:02}:00Z", "load_before": [0.1, 0.2, 0.3], "load_after": [0.4, 0.3, 0.3]}}
 }}
 "#,
         zeros = "0".repeat(64),
         fp = "ab".repeat(32),
+        seed = if seed_null { "null" } else { "1" },
+        end = start + 10,
     )
 }
 
@@ -58,7 +132,36 @@ pub fn contract(host: &str, run: usize) -> String {
 /// (all benches must have the same number of runs), with side measurements
 /// for `size_profiles`. Returns the campaign directory.
 pub fn write_campaign(root: &Path, label: &str, host: &str, benches: &[Bench]) -> PathBuf {
+    write_campaign_with(root, label, host, benches, &Extras::default())
+}
+
+/// [`write_campaign`] with `extras`.
+pub fn write_campaign_with(
+    root: &Path,
+    label: &str,
+    host: &str,
+    benches: &[Bench],
+    extras: &Extras,
+) -> PathBuf {
     let dir = root.join("results/campaigns").join(label);
+    fs::create_dir_all(&dir).unwrap();
+    let mut subsets: Vec<&str> = benches.iter().map(|b| b.subset).collect();
+    subsets.sort();
+    subsets.dedup();
+    let sequences: Vec<String> = subsets
+        .iter()
+        .map(|s| {
+            format!(r#"{{"subset": "{s}", "of": {EVENTS}, "indices": [0, 1, 2], "id": "seq-{s}"}}"#)
+        })
+        .collect();
+    fs::write(
+        dir.join("campaign.json"),
+        format!(
+            "{{\"schema\": 1, \"label\": \"{label}\", \"runs\": 3, \"sequences\": [{}]}}\n",
+            sequences.join(", ")
+        ),
+    )
+    .unwrap();
     let runs = benches[0].run_medians.len();
     let profiles: Vec<&str> = {
         let mut p: Vec<&str> = benches
@@ -73,26 +176,77 @@ pub fn write_campaign(root: &Path, label: &str, host: &str, benches: &[Bench]) -
     for k in 0..runs {
         let run = dir.join(format!("run-{}", k + 1));
         fs::create_dir_all(&run).unwrap();
-        fs::write(run.join("contract.json"), contract(host, k + 1)).unwrap();
-        let mut s =
-            String::from("workload,profile,subset,threads,sample,iters,total_ns,events_per_iter\n");
-        for b in benches {
-            for (i, ns) in samples_around(b.run_medians[k]).iter().enumerate() {
-                // 10 iterations of 100 events.
+        fs::write(
+            run.join("contract.json"),
+            contract_with(host, k + 1, extras.seed_null),
+        )
+        .unwrap();
+        let mut s = String::from(
+            "workload,profile,subset,threads,sample,iters,total_ns,events_per_iter,sequence\n",
+        );
+        let mut rounds =
+            String::from("group,subset,round,sample,position,workload,profile,threads,events,ns\n");
+        let mut ratios =
+            String::from("workload,profile,subset,threads,against,round,ratio,min_ratio\n");
+        for (i, b) in benches.iter().enumerate() {
+            for r in 0..ROUNDS {
+                // One round (one pass of EVENTS events) per sample.
+                let ns = pass_ns(b, k, r);
                 writeln!(
                     s,
-                    "{},{},{},{},{},10,{},100",
+                    "{},{},{},{},{r},1,{},{EVENTS},seq-{}",
                     b.workload,
                     b.profile,
                     b.subset,
                     b.threads,
-                    i + 1,
-                    ns * 1000.0
+                    ns * f64::from(EVENTS),
+                    b.subset
+                )
+                .unwrap();
+                writeln!(
+                    rounds,
+                    "{},{},{r},{r},{i},{},{},{},{EVENTS},{}",
+                    group_of(b.workload),
+                    b.subset,
+                    b.workload,
+                    b.profile,
+                    b.threads,
+                    ns * f64::from(EVENTS)
                 )
                 .unwrap();
             }
+            for (j, against, min_ratio) in comparisons(benches, i) {
+                for r in 0..ROUNDS {
+                    writeln!(
+                        ratios,
+                        "{},{},{},{},{against},{r},{:.6},{}",
+                        b.workload,
+                        b.profile,
+                        b.subset,
+                        b.threads,
+                        pass_ns(b, k, r) / pass_ns(&benches[j], k, r),
+                        min_ratio.map_or(String::new(), |m| format!("{m:.6}"))
+                    )
+                    .unwrap();
+                }
+            }
         }
         fs::write(run.join("samples.csv"), s).unwrap();
+        fs::write(run.join("rounds.csv"), rounds).unwrap();
+        fs::write(run.join("ratios.csv"), ratios).unwrap();
+        if !extras.instructions.is_empty() {
+            let mut t = String::from("workload,profile,subset,events,passes,instructions\n");
+            for (w, p, per_event) in &extras.instructions {
+                // 3 passes of EVENTS events.
+                writeln!(
+                    t,
+                    "{w},{p},all,{EVENTS},3,{}",
+                    per_event[k] * 3.0 * f64::from(EVENTS)
+                )
+                .unwrap();
+            }
+            fs::write(run.join("instructions.csv"), t).unwrap();
+        }
         let mut sizes = String::from(
             "profile,subset,events,raw_bytes,framed_bytes,zstd_event_bytes,zstd_stream_bytes,zstd_dict_bytes\n",
         );
@@ -133,11 +287,6 @@ pub fn write_campaign(root: &Path, label: &str, host: &str, benches: &[Bench]) -
         fs::write(run.join("latency.csv"), latency).unwrap();
         fs::write(run.join("alloc.csv"), alloc).unwrap();
         fs::write(run.join("rss.csv"), rss).unwrap();
-        fs::write(
-            run.join("estimates.csv"),
-            "workload,profile,subset,threads,mean_ns,median_ns,median_lb_ns,median_ub_ns\n",
-        )
-        .unwrap();
     }
     dir
 }
@@ -158,6 +307,10 @@ pub fn standard_benches() -> Vec<Bench> {
         bench("select-checked", "event2", &[4.0, 4.0, 4.0]),
         bench("select-preverified", "event2", &[2.0, 2.0, 2.0]),
         bench("id+verify", "reference", &[300.0, 300.0, 300.0]),
+        bench("copy", "json", &[20.0, 20.0, 20.0]),
+        bench("copy", "event2", &[10.0, 10.0, 10.0]),
+        bench("clone", "reference", &[25.0, 25.0, 25.0]),
+        bench("decode+id", "event2", &[55.0, 60.5, 49.5]),
         bench("select-raw-offset", "reference", &[1.0, 1.0, 1.0]),
         Bench {
             threads: 2,
