@@ -42,6 +42,10 @@ sizes: corpus
 campaign label profile="quick":
     cargo run --release -- campaign --profile {{profile}} --label {{label}}
 
+# The same over the recorded real corpus (../shared/corpus or $BINOSTR_CORPUS_DIR).
+campaign-real label profile="quick":
+    cargo run --release -- campaign --real --profile {{profile}} --label {{label}}
+
 # Interop test vectors for the Python, JS and Go verifiers.
 vectors:
     cargo run --release -- vectors -o vectors/interop-v1.json
