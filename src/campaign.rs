@@ -317,6 +317,7 @@ fn corpus_cache(opts: &Options) -> PathBuf {
 
 /// Runs the campaign; returns the label directory.
 pub fn run(opts: &Options) -> Result<PathBuf> {
+    let valgrind = valgrind_for(opts.profile, std::env::var("CI").as_deref() == Ok("true"))?;
     let dir = opts.root.join(&opts.label);
     std::fs::create_dir_all(dir.join("corpus"))
         .with_context(|| format!("creating {}", dir.display()))?;
@@ -333,7 +334,6 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
     };
     check_campaign_record(&dir, &record)?;
 
-    let valgrind = valgrind_for(opts.profile, std::env::var("CI").as_deref() == Ok("true"))?;
     let (build_profile, rustflags) = host::build_flags();
     let contract = Contract {
         git: Git::detect(Path::new(".")),

@@ -153,7 +153,11 @@ pub fn run(
                 })?;
             let events = load_corpus(corpus)?;
             let lens: Vec<usize> = events.iter().map(|e| e.to_json().len()).collect();
-            let seq = group::sequence(&events, &lens, Subset::All, usize::MAX, seed);
+            let whole = group::Budget {
+                events: usize::MAX,
+                bytes: usize::MAX,
+            };
+            let seq = group::sequence(&events, &lens, Subset::All, whole, seed);
             if seq.id != *sequence {
                 bail!(
                     "{}: sequence {} where {sequence} was expected",
