@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use crate::bench::group::{self, Sequence};
 use crate::bench::probe::PROBED;
 use crate::bench::timing::Settings;
-use crate::bench::workload::{self, Fixture, Subset, Workload};
+use crate::bench::workload::{self, BenchKey, Fixture, Subset, Workload};
 use crate::codec::{Limits, Profile};
 use crate::corpus::{audit, select};
 use crate::files::write_atomically;
@@ -31,8 +31,10 @@ use crate::profiles;
 
 pub mod child;
 pub mod host;
+pub mod instructions;
 
 use host::{Git, Host};
+use instructions::Valgrind;
 
 /// Record schema version (see `docs/RESULTS.md`).
 pub const SCHEMA: u32 = 2;
@@ -251,6 +253,10 @@ pub struct Observed {
     pub load_before: Vec<f64>,
     /// Load averages after.
     pub load_after: Vec<f64>,
+    /// `instructions.csv`: the Valgrind version that counted it, or why it
+    /// was skipped (absent in runs recorded before it existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
 }
 
 /// `run-K/contract.json`.
@@ -311,6 +317,7 @@ fn corpus_cache(opts: &Options) -> PathBuf {
 
 /// Runs the campaign; returns the label directory.
 pub fn run(opts: &Options) -> Result<PathBuf> {
+    let valgrind = valgrind_for(opts.profile, std::env::var("CI").as_deref() == Ok("true"))?;
     let dir = opts.root.join(&opts.label);
     std::fs::create_dir_all(dir.join("corpus"))
         .with_context(|| format!("creating {}", dir.display()))?;
@@ -375,7 +382,17 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
     let threads = ingest_threads(contract.host.cores);
     let keys = group::plan(&enabled, &subsets, &threads).len();
     let rss_steps = enabled.len() * PROBED.len();
-    let per_run = keys + 3 + rss_steps;
+    let counted = instructions::keys(&enabled);
+    let instruction_steps = if valgrind.is_some() { counted.len() } else { 0 };
+    let per_run = keys + 3 + rss_steps + instruction_steps;
+    let all = record
+        .sequences
+        .iter()
+        .find(|s| s.subset == Subset::All.name())
+        .context("subset `all` has no sequence")?;
+    let sequence_path = corpus_cache(opts).with_file_name("sequence-all.jsonl");
+    let sequence_events: Vec<Event> = all.indices.iter().map(|&i| events[i].clone()).collect();
+    crate::files::write_jsonl_atomically(&sequence_path, &sequence_events)?;
     let bar = progress_bar((per_run * missing.len()) as u64);
     for &k in &missing {
         let ctx = RunContext {
@@ -385,6 +402,12 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
             opts,
             keys,
             bar: &bar,
+            instructions: valgrind.as_ref().map(|v| InstructionProbe {
+                valgrind: v,
+                keys: &counted,
+                corpus: &sequence_path,
+                sequence: &all.id,
+            }),
         };
         let observed = ctx.measure(&empty)?;
         let tmp = dir.join(format!("run-{k}.tmp"));
@@ -429,6 +452,30 @@ pub fn sequences(
         .collect()
 }
 
+/// The Valgrind that counts instructions, or `None` (warned) where a
+/// `smoke` or `quick` campaign may go without; a `publication` campaign, or
+/// any campaign under CI, refuses to start without it.
+fn valgrind_for(profile: CampaignProfile, ci: bool) -> Result<Option<Valgrind>> {
+    if let Some(v) = Valgrind::detect() {
+        return Ok(Some(v));
+    }
+    if profile == CampaignProfile::Publication {
+        bail!(
+            "valgrind not found: a publication campaign records instruction counts (install valgrind)"
+        );
+    }
+    if ci {
+        bail!("valgrind not found under CI=true: CI must install it (see .ci/run)");
+    }
+    eprintln!(
+        "warning: valgrind not found; this {} campaign records no instructions.csv \
+         (contract.json says `observed.instructions: \"{}\"`)",
+        profile.name(),
+        instructions::SKIPPED
+    );
+    Ok(None)
+}
+
 /// Thread counts of `ingest-mt`: 1 and all cores.
 pub fn ingest_threads(cores: usize) -> Vec<usize> {
     if cores > 1 { vec![1, cores] } else { vec![1] }
@@ -441,6 +488,17 @@ struct RunContext<'a> {
     opts: &'a Options,
     keys: usize,
     bar: &'a indicatif::ProgressBar,
+    instructions: Option<InstructionProbe<'a>>,
+}
+
+/// What the instruction probe of a run needs.
+struct InstructionProbe<'a> {
+    valgrind: &'a Valgrind,
+    keys: &'a [BenchKey],
+    /// The events of subset `all`'s sequence, in order.
+    corpus: &'a Path,
+    /// That sequence's id.
+    sequence: &'a str,
 }
 
 impl RunContext<'_> {
@@ -481,6 +539,15 @@ impl RunContext<'_> {
             .collect::<Result<Vec<String>>>()?;
         let rss = format!("workload,profile,baseline_kib,peak_kib\n{}", rows.concat());
         write_atomically(&tmp.join("rss.csv"), &rss)?;
+        let instructions = match &self.instructions {
+            Some(probe) => {
+                self.bar.set_message(format!("run-{} instructions", self.k));
+                let rows = self.instruction_probe(probe, &tmp)?;
+                write_atomically(&tmp.join("instructions.csv"), instructions::csv(&rows))?;
+                probe.valgrind.version.clone()
+            }
+            None => instructions::SKIPPED.to_string(),
+        };
         Ok(Observed {
             run: self.k,
             order_seed,
@@ -490,17 +557,90 @@ impl RunContext<'_> {
             finished: now_rfc3339(),
             load_before,
             load_after: host::load_average(),
+            instructions: Some(instructions),
+        })
+    }
+
+    /// One callgrind process per counted benchmark, two at a time.
+    fn instruction_probe(
+        &self,
+        probe: &InstructionProbe<'_>,
+        out: &Path,
+    ) -> Result<Vec<instructions::Row>> {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build()?;
+        pool.install(|| {
+            probe
+                .keys
+                .par_iter()
+                .enumerate()
+                .map(|(i, key)| {
+                    let profile_file = out.join(format!(".callgrind-{i}.out"));
+                    let mut cmd = probe.valgrind.callgrind(&profile_file);
+                    cmd.arg(std::env::current_exe()?);
+                    let threads = key.threads.to_string();
+                    let args = [
+                        "instructions",
+                        "--codec",
+                        key.profile,
+                        "--workload",
+                        key.workload.name(),
+                        "--threads",
+                        &threads,
+                        "--sequence",
+                        probe.sequence,
+                    ];
+                    // The child's argv and environment are the same in every
+                    // run: its heap history, hence its count, depends on them.
+                    let same_dir = probe.corpus.parent().unwrap_or(Path::new("."));
+                    let printed = self.child_with(cmd, probe.corpus, &args, same_dir, false)?;
+                    let text = std::fs::read_to_string(&profile_file)
+                        .with_context(|| format!("reading {}", profile_file.display()))?;
+                    std::fs::remove_file(&profile_file)?;
+                    let instructions = instructions::total_ir(&text)
+                        .with_context(|| format!("{key}: {}", profile_file.display()))?;
+                    if instructions == 0 {
+                        bail!(
+                            "{key}: callgrind counted nothing: is `{}` the demangled name of the counted function?",
+                            instructions::FUNCTION
+                        );
+                    }
+                    let (events, passes) = printed
+                        .trim()
+                        .split_once(',')
+                        .and_then(|(e, p)| Some((e.parse().ok()?, p.parse().ok()?)))
+                        .with_context(|| format!("{key}: child printed `{}`", printed.trim()))?;
+                    self.bar.inc(1);
+                    Ok(instructions::Row {
+                        key: key.clone(),
+                        events,
+                        passes,
+                        instructions,
+                    })
+                })
+                .collect()
         })
     }
 
     /// Runs `binostr campaign-child ARGS`; returns its standard output.
     /// Progress lines on its standard error advance the bar.
     fn child(&self, args: &[&str], out: &Path, timing: bool) -> Result<String> {
-        let exe = std::env::current_exe()?;
-        let mut cmd = Command::new(exe);
+        let cmd = Command::new(std::env::current_exe()?);
+        self.child_with(cmd, self.corpus_path, args, out, timing)
+    }
+
+    /// [`Self::child`] started by `cmd` (this executable, or a wrapper
+    /// whose last argument is this executable) over `corpus`.
+    fn child_with(
+        &self,
+        mut cmd: Command,
+        corpus: &Path,
+        args: &[&str],
+        out: &Path,
+        timing: bool,
+    ) -> Result<String> {
         cmd.arg("campaign-child")
             .arg("--corpus")
-            .arg(self.corpus_path)
+            .arg(corpus)
             .arg("--campaign-profile")
             .arg(self.opts.profile.name())
             .arg("--seed")

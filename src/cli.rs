@@ -404,6 +404,22 @@ enum ChildTask {
     Sizes,
     /// Per-event latency percentiles.
     Latency,
+    /// Instructions of one benchmark over subset `all`'s sequence (run
+    /// under callgrind by the campaign).
+    Instructions {
+        /// Profile id, or `reference`.
+        #[arg(long)]
+        codec: String,
+        /// Workload.
+        #[arg(long)]
+        workload: String,
+        /// Threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Expected id of the sequence the corpus file holds.
+        #[arg(long)]
+        sequence: String,
+    },
     /// Peak RSS of one workload and profile.
     Rss {
         /// Profile id.
@@ -469,6 +485,17 @@ fn run(cli: Cli) -> Result<()> {
                 ChildTask::Timing { order_seed } => campaign::child::Task::Timing { order_seed },
                 ChildTask::Sizes => campaign::child::Task::Sizes,
                 ChildTask::Latency => campaign::child::Task::Latency,
+                ChildTask::Instructions {
+                    codec,
+                    workload,
+                    threads,
+                    sequence,
+                } => campaign::child::Task::Instructions {
+                    codec,
+                    workload,
+                    threads,
+                    sequence,
+                },
                 ChildTask::Rss { codec, workload } => {
                     campaign::child::Task::Rss { codec, workload }
                 }

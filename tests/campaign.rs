@@ -1,6 +1,8 @@
 //! `binostr campaign` end to end on a tiny corpus: complete runs, refusal of
-//! a run with a different contract, and resumption after a killed run.
+//! a run with a different contract, resumption after a killed run, and
+//! instruction counts that agree between runs (where Valgrind is installed).
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -35,6 +37,54 @@ fn run_ok(mut c: Command) -> String {
     text
 }
 
+/// `instructions.csv` of a run as (workload, profile) -> instructions,
+/// checked for every counted benchmark; `None` (said on standard error)
+/// where Valgrind is missing and CI is not set.
+fn instruction_counts(
+    run: &Path,
+    contract: &serde_json::Value,
+) -> Option<BTreeMap<(String, String), u64>> {
+    let observed = contract["observed"]["instructions"].as_str().unwrap();
+    let path = run.join("instructions.csv");
+    if observed == binostr::campaign::instructions::SKIPPED {
+        assert_ne!(
+            std::env::var("CI").as_deref(),
+            Ok("true"),
+            "valgrind is missing under CI"
+        );
+        assert!(!path.exists(), "instructions.csv without valgrind");
+        eprintln!("valgrind not found: instructions.csv NOT checked");
+        return None;
+    }
+    assert!(observed.starts_with("valgrind"), "{observed}");
+    let text = String::from_utf8(read(&path)).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("workload,profile,subset,events,passes,instructions")
+    );
+    let mut counts = BTreeMap::new();
+    for l in lines {
+        let f: Vec<&str> = l.split(',').collect();
+        assert_eq!(f.len(), 6, "{l}");
+        assert_eq!((f[2], f[3]), ("all", "20"), "{l}: the 20-event sequence");
+        let (passes, n): (u64, u64) = (f[4].parse().unwrap(), f[5].parse().unwrap());
+        assert!(passes >= 1 && n > 0, "{l}");
+        counts.insert((f[0].to_string(), f[1].to_string()), n);
+    }
+    let enabled: Vec<&'static binostr::codec::Profile> = binostr::profiles::enabled().collect();
+    let expected: BTreeSet<(String, String)> = binostr::campaign::instructions::keys(&enabled)
+        .iter()
+        .map(|k| (k.workload.name().to_string(), k.profile.to_string()))
+        .collect();
+    assert_eq!(
+        counts.keys().cloned().collect::<BTreeSet<_>>(),
+        expected,
+        "one row per counted benchmark"
+    );
+    Some(counts)
+}
+
 fn read(p: &Path) -> Vec<u8> {
     std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
@@ -67,7 +117,7 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
     assert_eq!(contract["contract"]["corpus"]["count"], 20);
     assert_eq!(contract["contract"]["campaign_profile"], "smoke");
     let rounds = String::from_utf8(read(&run1.join("rounds.csv"))).unwrap();
-    let groups: std::collections::BTreeSet<(&str, &str)> = rounds
+    let groups: BTreeSet<(&str, &str)> = rounds
         .lines()
         .skip(1)
         .map(|l| {
@@ -81,8 +131,7 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
     );
     // Every member of a (workload, subset) times the same events.
     let samples = String::from_utf8(read(&run1.join("samples.csv"))).unwrap();
-    let mut seen: std::collections::BTreeMap<(String, String), (String, String)> =
-        Default::default();
+    let mut seen: BTreeMap<(String, String), (String, String)> = Default::default();
     for l in samples.lines().skip(1) {
         let f: Vec<&str> = l.split(',').collect();
         let key = (f[0].to_string(), f[2].to_string());
@@ -105,6 +154,7 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
             "no ratio against {against}"
         );
     }
+    let instructions = instruction_counts(&run1, &contract);
     let before = read(&run1.join("samples.csv"));
 
     // A killed run is never counted, and the next invocation resumes it.
@@ -143,6 +193,16 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
         run2["observed"]["order_seed"],
         contract["observed"]["order_seed"]
     );
+    if let (Some(one), Some(two)) = (
+        &instructions,
+        instruction_counts(&label.join("run-2"), &run2),
+    ) {
+        for (key, &a) in one {
+            let b = two[key];
+            let drift = (a as f64 - b as f64).abs() / a as f64;
+            assert!(drift <= 1e-3, "{key:?}: run-1 {a}, run-2 {b} instructions");
+        }
+    }
 
     // A run recorded under another contract is refused, naming the field.
     let mut changed = contract.clone();

@@ -292,6 +292,19 @@ impl Fixture {
                 reason: err.to_string(),
             })?;
         }
+        Fixture::prepare_verified(events, profiles, limits)
+    }
+
+    /// [`Fixture::prepare`] without verifying ids and signatures again,
+    /// round trips still asserted. Only for events a campaign has already
+    /// audited and whose other children verify them in the same run: the
+    /// instruction probe ([`crate::campaign::instructions`]), where
+    /// verifying every event under Valgrind would cost more than the count.
+    pub fn prepare_verified(
+        events: Vec<Event>,
+        profiles: &[&'static Profile],
+        limits: Limits,
+    ) -> Result<Fixture, FixtureError> {
         let json_len = events.iter().map(|e| e.to_json().len()).collect();
         let profiles = profiles
             .par_iter()

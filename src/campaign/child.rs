@@ -4,9 +4,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 
-use super::{CampaignProfile, ingest_threads, load_fixture};
+use super::{CampaignProfile, ingest_threads, instructions, load_corpus, load_fixture};
 use crate::bench::probe::{self, PROBED};
 use crate::bench::sizes;
 use crate::bench::timing;
@@ -14,7 +14,7 @@ use crate::files::write_atomically;
 use rayon::prelude::*;
 
 use crate::bench::group;
-use crate::bench::workload::{self, ProfileRecords, Subset, Workload};
+use crate::bench::workload::{self, ProfileRecords, REFERENCE, Subset, Workload};
 use crate::codec::Profile;
 use crate::corpus::generate;
 use crate::corpus::generate::rng::Gen;
@@ -35,6 +35,19 @@ pub enum Task {
     Sizes,
     /// `latency.csv`.
     Latency,
+    /// Instructions of one benchmark of [`instructions::keys`] over the
+    /// events of the corpus file (subset `all`'s sequence, whose id is
+    /// `sequence`), printed as `events,passes`; run under callgrind.
+    Instructions {
+        /// Profile id, or `reference`.
+        codec: String,
+        /// Workload name.
+        workload: String,
+        /// Threads.
+        threads: usize,
+        /// Expected [`group::Sequence::id`] of the corpus file.
+        sequence: String,
+    },
     /// Peak RSS of one workload and profile, printed as `baseline,peak`.
     Rss {
         /// Profile id.
@@ -124,6 +137,42 @@ pub fn run(
             write_atomically(&out.join("latency.csv"), &csv)?;
             Ok(String::new())
         }
+        Task::Instructions {
+            codec,
+            workload,
+            threads,
+            sequence,
+        } => {
+            let w = Workload::from_name(workload)
+                .with_context(|| format!("unknown workload `{workload}`"))?;
+            let key = instructions::keys(&enabled)
+                .into_iter()
+                .find(|k| k.workload == w && k.profile == codec && k.threads == *threads)
+                .with_context(|| {
+                    format!("{workload}/{codec}/{threads}t is not a counted benchmark")
+                })?;
+            let events = load_corpus(corpus)?;
+            let lens: Vec<usize> = events.iter().map(|e| e.to_json().len()).collect();
+            let whole = group::Budget {
+                events: usize::MAX,
+                bytes: usize::MAX,
+            };
+            let seq = group::sequence(&events, &lens, Subset::All, whole, seed);
+            if seq.id != *sequence {
+                bail!(
+                    "{}: sequence {} where {sequence} was expected",
+                    corpus.display(),
+                    seq.id
+                );
+            }
+            let profile = (key.profile != REFERENCE)
+                .then(|| profiles::find(codec))
+                .flatten();
+            let fixture = instructions::fixture(events, profile)?;
+            let mut pass = fixture.pass(&key, &seq.indices);
+            let events = instructions::count(&mut pass, instructions::PASSES);
+            Ok(format!("{events},{}\n", instructions::PASSES))
+        }
         Task::Rss { codec, workload } => {
             let profile =
                 profiles::find(codec).with_context(|| format!("unknown profile `{codec}`"))?;
@@ -212,7 +261,6 @@ pub fn alloc_csv(rows: &[probe::AllocRow]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::campaign::load_corpus;
 
     #[test]
     fn shuffle_is_a_seeded_permutation() {
