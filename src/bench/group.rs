@@ -357,7 +357,13 @@ mod tests {
         // A byte budget of a tenth of the subset's bytes keeps a tenth of its
         // events.
         let total: usize = lens.iter().sum();
-        let tenth = sequence(&events, &lens, Subset::All, budget(1_000, total.div_ceil(10)), 1);
+        let tenth = sequence(
+            &events,
+            &lens,
+            Subset::All,
+            budget(1_000, total.div_ceil(10)),
+            1,
+        );
         assert_eq!(tenth.len(), 30);
         let one = sequence(&events, &lens, Subset::All, budget(1_000, 1), 1);
         assert_eq!(one.len(), 1);
