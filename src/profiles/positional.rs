@@ -18,8 +18,9 @@
 //! ([`hex::is_lower_hex`]) travels as a byte string ([`TagValue::Bytes`]) and
 //! is restored as lowercase hex; every other value (uppercase, odd-length,
 //! non-hex, empty) is a text string ([`TagValue::Text`]). An empty byte string
-//! is rejected on decode: no encoder produces it, and accepting it would break
-//! decode→encode identity. Content is never packed.
+//! and a text string that is packable hex are rejected on decode
+//! (`NonCanonical`, [`restore_packed`]): no encoder produces them, and
+//! accepting them would break decode→encode identity. Content is never packed.
 //!
 //! Self-describing formats (CBOR, MessagePack) tell the two [`TagValue`]s apart
 //! by their own byte/text types. Formats without types (bincode, postcard)
@@ -132,6 +133,25 @@ pub fn restore(value: TagValue<'_>, limits: &Limits) -> Result<String, DecodeErr
             }
             Ok(t.to_owned())
         }
+    }
+}
+
+/// [`restore`] for profiles that pack hex: a text value that is packable
+/// hex ([`hex::is_lower_hex`]) is [`DecodeErrorKind::NonCanonical`], since
+/// the encoder writes such a value as bytes. The string is the same either
+/// way, so this refuses a second spelling, not a different value.
+#[inline]
+pub fn restore_packed(value: TagValue<'_>, limits: &Limits) -> Result<String, DecodeErrorKind> {
+    check_text(value)?;
+    restore(value, limits)
+}
+
+/// The text half of [`restore_packed`], for decoders that borrow text.
+#[inline]
+pub fn check_text(value: TagValue<'_>) -> Result<(), DecodeErrorKind> {
+    match value {
+        TagValue::Text(t) if hex::is_lower_hex(t) => Err(DecodeErrorKind::NonCanonical),
+        _ => Ok(()),
     }
 }
 
@@ -505,7 +525,7 @@ impl<const TAGGED: bool> ValueSeed<'_, '_, TAGGED> {
             TagValue::Bytes(b) => b.len(),
             TagValue::Text(t) => t.len(),
         })?;
-        restore(v, self.0.limits).map_err(|k| self.0.fail(k, "tag value"))
+        restore_packed(v, self.0.limits).map_err(|k| self.0.fail(k, "tag value"))
     }
 }
 
@@ -722,5 +742,14 @@ pub(crate) mod tests {
             Err(DecodeErrorKind::NonCanonical)
         );
         assert_eq!(restore(TagValue::Bytes(&[0xab]), &l).unwrap(), "ab");
+        // packable hex as text is a second spelling: refused where hex is packed
+        assert_eq!(
+            restore_packed(TagValue::Text("ab"), &l),
+            Err(DecodeErrorKind::NonCanonical)
+        );
+        for t in ["", "a", "AB", "abc", "xy"] {
+            assert_eq!(restore_packed(TagValue::Text(t), &l).unwrap(), t);
+        }
+        assert_eq!(restore(TagValue::Text("ab"), &l).unwrap(), "ab");
     }
 }
