@@ -49,7 +49,10 @@
 //! tags as an untyped Vector of untyped Vectors of Blob or String. For each
 //! value it checks the slot, the backward offset (no underflow), the length
 //! slot (not before the buffer), the data and, for vectors, the slots and
-//! type bytes in bounds; a String must be UTF-8 and NUL-terminated. It
+//! type bytes in bounds; a String must be UTF-8 and NUL-terminated; an
+//! inline Int/UInt must be as wide as its slot (the Rust crate reads the
+//! type byte's width, the C++ reader the slot's, so any other width would
+//! read differently in the two; every builder writes them equal). It
 //! charges one unit per value and one per payload byte against the input
 //! length, so shared offsets cannot make it longer than the input. Its
 //! errors carry the offset of the offending byte: `Truncated`, `BadUtf8`,
@@ -279,6 +282,12 @@ impl Verifier<'_> {
         };
         let v = Val { ty, width, at };
         match ty {
+            // An inline scalar is as wide as its slot: the crate reads the
+            // type byte's width, the C++ reader the slot's, and every
+            // builder writes the two equal.
+            ty::INT | ty::UINT if !reference && width != slot_width => {
+                return Err(self.invalid("flexbuffer scalar width", type_at));
+            }
             ty::INT | ty::UINT => {
                 self.read(at, width)?;
             }
@@ -583,6 +592,17 @@ mod tests {
             DecodeError::at(
                 DecodeErrorKind::Invalid("flexbuffer string terminator"),
                 content + 3
+            )
+        );
+        // created_at's slot type UInt/W32 (0a) made UInt/W64 (0b): the crate
+        // would read 8 bytes, into kind's slot
+        let types = g.len() - 3 - 7;
+        assert_eq!(g[types + 2], 0x0a);
+        assert_eq!(
+            FlexBuffers.decode(&with(types + 2, 0x0b), &l).unwrap_err(),
+            DecodeError::at(
+                DecodeErrorKind::Invalid("flexbuffer scalar width"),
+                types + 2
             )
         );
         // the id blob's offset pointing at byte 0: its length slot would be
