@@ -18,8 +18,14 @@
 //! Canonical form: the encoder always writes the shortest marker (rmp's
 //! `write_uint`, `write_bin`, `write_str`, `write_array_len`), so decode then
 //! encode reproduces our own bytes. The decoder, like rmp-serde, also accepts
-//! non-shortest markers (e.g. `cf` for a small integer); it does not reject
-//! them, so only encoder output is canonical.
+//! non-shortest markers (e.g. `cf` or `cc 07` for a small integer, `dc`/`dd`
+//! for a short array) and signed-integer markers holding a non-negative
+//! value (`d0 07`, `d2 ...`): they are valid MessagePack with the same
+//! value, other writers use them (Go's vmihailenco/msgpack writes typed
+//! widths), and refusing them would refuse valid input. So only encoder
+//! output is canonical; the robustness report counts such input
+//! `accepted-noncanonical`. A `str` tag value that is packable hex is
+//! `NonCanonical` (the encoder writes `bin`).
 //!
 //! Hex: tag values that are non-empty, even-length lowercase hex travel as
 //! `bin` and come back as lowercase hex; everything else is `str`.
