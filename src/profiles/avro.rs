@@ -27,14 +27,23 @@
 //! Not representable: `created_at` above `i64::MAX` (Avro has no unsigned
 //! long); encoding such an event is an [`EncodeError`].
 //!
-//! Canonical form, enforced by the decoder so that decode→encode reproduces
-//! the input: minimal varints; each non-empty array is exactly one block
-//! with a positive count (the spec also allows several blocks and negative
-//! counts followed by a byte size; those are `NonCanonical` here, and
-//! `apache-avro` never writes them); a `bytes` value is non-empty and a
-//! `string` tag value is not lowercase hex. Negative lengths, a negative
-//! `created_at`, a kind outside 0..=65535 and an unknown union branch are
-//! `Invalid`.
+//! Array blocks: the decoder accepts every block layout the specification
+//! allows ("Complex Types: Arrays"): any number of blocks before the
+//! terminating `0`, and blocks with a negative count `-n` followed by the
+//! block's size in bytes, then `n` items. Other writers use them (hamba/avro,
+//! Go, splits long arrays into blocks and can write byte sizes); our encoder
+//! writes one block, so such input decodes but is not canonical (the
+//! robustness report counts it `accepted-noncanonical`). Each block's count
+//! is checked before anything is reserved, against what the earlier blocks
+//! left of the limit (`max_tags`, `max_values_per_tag`) and against the
+//! remaining input; a byte size must fit the remaining input and match the
+//! bytes its items took (`Invalid("array block byte size")`).
+//!
+//! Canonical form, enforced by the decoder where it does not refuse valid
+//! Avro: minimal varints; a `bytes` value is non-empty and a `string` tag
+//! value is not lowercase hex (both `NonCanonical`: these are our hex
+//! policy, not Avro's). Negative lengths, a negative `created_at`, a kind
+//! outside 0..=65535 and an unknown union branch are `Invalid`.
 //!
 //! Limits are checked while reading: the event size first, then every
 //! count against its limit and the remaining input (a tag takes at least one
@@ -131,21 +140,21 @@ impl Codec for Avro {
         let at = r.offset();
         let kind = u16::try_from(long(&mut r)?)
             .map_err(|_| DecodeError::at(DecodeErrorKind::Invalid("kind outside 0..=65535"), at))?;
-        let n_tags = block(&mut r, 1, limits.max_tags, "tags")?;
-        let mut tags = Vec::with_capacity(n_tags);
-        for _ in 0..n_tags {
-            let n = block(&mut r, 2, limits.max_values_per_tag, "values per tag")?;
-            let mut tag = Vec::with_capacity(n);
-            for _ in 0..n {
-                tag.push(value(&mut r, limits)?);
+        let mut tags = Vec::new();
+        let mut tag_blocks = Blocks::new(1, limits.max_tags, "tags");
+        while let Some(n_tags) = tag_blocks.next(&mut r)? {
+            tags.reserve(n_tags);
+            for _ in 0..n_tags {
+                let mut tag = Vec::new();
+                let mut value_blocks = Blocks::new(2, limits.max_values_per_tag, "values per tag");
+                while let Some(n) = value_blocks.next(&mut r)? {
+                    tag.reserve(n);
+                    for _ in 0..n {
+                        tag.push(value(&mut r, limits)?);
+                    }
+                }
+                tags.push(tag);
             }
-            if n > 0 {
-                end_of_array(&mut r)?;
-            }
-            tags.push(tag);
-        }
-        if n_tags > 0 {
-            end_of_array(&mut r)?;
         }
         let len = length(&mut r)?;
         let content = r.str(len)?.to_owned();
@@ -178,27 +187,75 @@ fn length(r: &mut Reader<'_>) -> Result<usize, DecodeError> {
     r.count(n, 1, usize::MAX, "length")
 }
 
-/// The count of a one-block array (0 for an empty one), checked against
-/// `limit` and against `min_item` bytes per item in the remaining input.
-fn block(
-    r: &mut Reader<'_>,
+/// Reads the blocks of one Avro array (spec, "Complex Types: Arrays"):
+/// each block is a `long` count and that many items; a negative count is
+/// followed by the block's size in bytes and means |count| items; a count of
+/// 0 ends the array. Every block's count is checked, before its items are
+/// read or reserved, against what is left of `limit` after the earlier
+/// blocks and against `min_item` bytes per item in the remaining input; a
+/// block's byte size against the remaining input and, once its items are
+/// read, against the bytes they took.
+struct Blocks {
     min_item: usize,
     limit: usize,
     what: &'static str,
-) -> Result<usize, DecodeError> {
-    let at = r.offset();
-    let n = long(r)?;
-    let n = u64::try_from(n).map_err(|_| DecodeError::at(DecodeErrorKind::NonCanonical, at))?;
-    r.count(n, min_item, limit, what)
-        .map_err(|e| DecodeError::at(e.kind, at))
+    total: usize,
+    /// The offset where the current negative-count block must end, and the
+    /// offset of its byte size.
+    sized: Option<(usize, usize)>,
 }
 
-/// The terminating `0` after a non-empty array's single block.
-fn end_of_array(r: &mut Reader<'_>) -> Result<(), DecodeError> {
-    match r.peek() {
-        None => Err(r.error(DecodeErrorKind::Truncated)),
-        Some(0) => r.u8().map(drop),
-        Some(_) => Err(r.error(DecodeErrorKind::NonCanonical)),
+impl Blocks {
+    fn new(min_item: usize, limit: usize, what: &'static str) -> Self {
+        Self {
+            min_item,
+            limit,
+            what,
+            total: 0,
+            sized: None,
+        }
+    }
+
+    /// The item count of the next block, or `None` after the terminating 0.
+    /// Call only after the previous block's items were all read.
+    fn next(&mut self, r: &mut Reader<'_>) -> Result<Option<usize>, DecodeError> {
+        if let Some((end, size_at)) = self.sized.take()
+            && r.offset() != end
+        {
+            return Err(DecodeError::at(
+                DecodeErrorKind::Invalid("array block byte size"),
+                size_at,
+            ));
+        }
+        let at = r.offset();
+        let n = long(r)?;
+        if n == 0 {
+            return Ok(None);
+        }
+        if n < 0 {
+            let size_at = r.offset();
+            let size = long(r)?;
+            let size = u64::try_from(size).map_err(|_| {
+                DecodeError::at(
+                    DecodeErrorKind::Invalid("negative block byte size"),
+                    size_at,
+                )
+            })?;
+            let size = r
+                .count(size, 1, usize::MAX, "block byte size")
+                .map_err(|e| DecodeError::at(e.kind, size_at))?;
+            self.sized = Some((r.offset() + size, size_at));
+        }
+        let n = r
+            .count(
+                n.unsigned_abs(),
+                self.min_item,
+                self.limit - self.total,
+                self.what,
+            )
+            .map_err(|e| DecodeError::at(e.kind, at))?;
+        self.total += n;
+        Ok(Some(n))
     }
 }
 
@@ -333,18 +390,6 @@ mod tests {
             b.extend_from_slice(&[0x33; 64]);
             b
         };
-        // Two tag blocks of one empty tag each (valid Avro, not canonical).
-        let two_blocks = tail(&[0x02, 0x00, 0x02, 0x00, 0x00]);
-        assert_eq!(
-            Avro.decode(&two_blocks, &limits).unwrap_err(),
-            DecodeError::at(DecodeErrorKind::NonCanonical, 72)
-        );
-        // A negative block count with a byte size.
-        let negative = tail(&[0x01, 0x02, 0x00, 0x00]);
-        assert_eq!(
-            Avro.decode(&negative, &limits).unwrap_err().kind,
-            DecodeErrorKind::NonCanonical
-        );
         // Lowercase hex as the string branch, and an empty bytes branch.
         let text_hex = tail(&[0x02, 0x02, 0x02, 0x04, b'a', b'b', 0x00, 0x00]);
         assert_eq!(
@@ -369,6 +414,138 @@ mod tests {
         assert_eq!(
             Avro.decode(&neg_time, &limits).unwrap_err().kind,
             DecodeErrorKind::Invalid("negative created_at")
+        );
+    }
+
+    /// The golden's first 70 bytes, then `mid` as the tags, an empty
+    /// content and the sig.
+    fn with_tags(mid: &[u8]) -> Vec<u8> {
+        let mut b = golden_bytes()[..70].to_vec();
+        b.extend_from_slice(mid);
+        b.extend_from_slice(&[0x00]);
+        b.extend_from_slice(&[0x33; 64]);
+        b
+    }
+
+    fn decoded_tags(b: &[u8], limits: &Limits) -> Result<Vec<Vec<String>>, DecodeError> {
+        Avro.decode(b, limits).map(|e| e.tags)
+    }
+
+    #[test]
+    fn every_block_layout_is_accepted() {
+        let l = Limits::default();
+        let t = |s: &str| vec![s.to_string()];
+        // Two tag blocks of one empty tag each.
+        assert_eq!(
+            decoded_tags(&with_tags(&[0x02, 0x00, 0x02, 0x00, 0x00]), &l),
+            Ok(vec![vec![], vec![]])
+        );
+        // One tag whose two values come in two blocks: ["a"], then ["b"].
+        let values = [
+            0x02, 0x02, 0x02, 0x02, b'a', 0x02, 0x02, 0x02, b'b', 0x00, 0x00,
+        ];
+        assert_eq!(
+            decoded_tags(&with_tags(&values), &l),
+            Ok(vec![vec!["a".into(), "b".into()]])
+        );
+        // A negative count (-1) with its byte size (1): one empty tag.
+        assert_eq!(
+            decoded_tags(&with_tags(&[0x01, 0x02, 0x00, 0x00]), &l),
+            Ok(vec![vec![]])
+        );
+        // Negative-count blocks at both levels, then a positive block:
+        // tags = -2 (size 7) [ -1 (size 3) ["a"], [] ], 1 [ ["b"] ].
+        let nested = [
+            0x03, 0x0e, 0x01, 0x06, 0x02, 0x02, b'a', 0x00, 0x00, 0x02, 0x02, 0x02, 0x02, b'b',
+            0x00, 0x00,
+        ];
+        assert_eq!(
+            decoded_tags(&with_tags(&nested), &l),
+            Ok(vec![t("a"), vec![], t("b")])
+        );
+        // What other writers produce decodes to the event ours encodes.
+        let e = Avro.decode(&with_tags(&values), &l).unwrap();
+        let mut again = Vec::new();
+        Avro.encode(&e, &mut again).unwrap();
+        assert_eq!(
+            again[70..again.len() - 64],
+            [
+                0x02, 0x04, 0x02, 0x02, b'a', 0x02, 0x02, b'b', 0x00, 0x00, 0x00
+            ]
+        );
+    }
+
+    #[test]
+    fn hostile_block_layouts_are_bounded() {
+        let small = Limits {
+            max_tags: 3,
+            max_values_per_tag: 2,
+            ..Limits::default()
+        };
+        // 2 + 2 tags across two blocks: over max_tags = 3 at the second count.
+        let err = decoded_tags(
+            &with_tags(&[0x04, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00]),
+            &small,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err,
+            DecodeError::at(DecodeErrorKind::LimitExceeded("tags"), 73)
+        );
+        // 1 + 2 values across two blocks: over max_values_per_tag = 2.
+        let values = [0x02, 0x02, 0x02, 0x02, b'a', 0x04, 0x02, 0x02, b'b', 0x00];
+        assert_eq!(
+            decoded_tags(&with_tags(&values), &small).unwrap_err().kind,
+            DecodeErrorKind::LimitExceeded("values per tag")
+        );
+        // Many blocks of one empty tag each: the cumulative count hits the
+        // default limit, not the input.
+        let mut many = Vec::new();
+        for _ in 0..=Limits::default().max_tags {
+            many.extend_from_slice(&[0x02, 0x00]);
+        }
+        many.push(0x00);
+        assert_eq!(
+            decoded_tags(&with_tags(&many), &Limits::default())
+                .unwrap_err()
+                .kind,
+            DecodeErrorKind::LimitExceeded("tags")
+        );
+        // A count of -2^63 (zig-zag u64::MAX) with a byte size.
+        let mut min = vec![0xff; 9];
+        min.extend_from_slice(&[0x01, 0x02, 0x00, 0x00]);
+        assert!(support::is_bounded_failure(
+            decoded_tags(&with_tags(&min), &Limits::default())
+                .unwrap_err()
+                .kind
+        ));
+        // A byte size past the end of the input (2^40).
+        let past = [0x01, 0x80, 0x80, 0x80, 0x80, 0x80, 0x40, 0x00, 0x00];
+        assert_eq!(
+            decoded_tags(&with_tags(&past), &Limits::default()).unwrap_err(),
+            DecodeError::at(DecodeErrorKind::Truncated, 71)
+        );
+        // A byte size that disagrees with the items (2 for a 1-byte tag),
+        // and a negative byte size.
+        for (bad, kind) in [
+            (0x04, DecodeErrorKind::Invalid("array block byte size")),
+            (0x01, DecodeErrorKind::Invalid("negative block byte size")),
+        ] {
+            assert_eq!(
+                decoded_tags(
+                    &with_tags(&[0x01, bad, 0x00, 0x00, 0x00]),
+                    &Limits::default()
+                )
+                .unwrap_err(),
+                DecodeError::at(kind, 71)
+            );
+        }
+        // Truncated after a block: the terminating 0 is missing.
+        let mut cut = with_tags(&[0x02, 0x00]);
+        cut.truncate(72);
+        assert_eq!(
+            Avro.decode(&cut, &Limits::default()).unwrap_err().kind,
+            DecodeErrorKind::Truncated
         );
     }
 

@@ -22,7 +22,11 @@
 //!
 //! Canonical form: the encoder writes the one bincode form; bincode's varint
 //! decoder accepts non-shortest encodings (e.g. `fb 01 00` for 1), so only
-//! encoder output is canonical.
+//! encoder output is canonical. Such input decodes to the value it means;
+//! nothing changes silently, and refusing it would need a second walk
+//! outside serde (bincode's varint reader is internal). A text tag value
+//! that is packable hex is `NonCanonical`
+//! ([`super::positional::restore_packed`]).
 //!
 //! Hex: as [`super::positional`]: non-empty, even-length lowercase hex tag
 //! values are variant 0 (bytes), restored as lowercase hex.

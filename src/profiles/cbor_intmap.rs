@@ -25,7 +25,7 @@
 use minicbor::Encoder;
 
 use super::cbor_packed::{Cbor, check_size};
-use super::positional::{TagValue, restore, with_tag_value};
+use super::positional::{TagValue, restore_packed, with_tag_value};
 use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
 };
@@ -109,7 +109,7 @@ impl Codec for CborIntMap {
         key(&mut d, 4)?;
         let kind = d.kind()?;
         key(&mut d, 5)?;
-        let tags = d.tags(limits, restore)?;
+        let tags = d.tags(limits, restore_packed)?;
         key(&mut d, 6)?;
         let content = d.text()?.to_owned();
         key(&mut d, 7)?;

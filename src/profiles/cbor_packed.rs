@@ -25,7 +25,8 @@
 //!
 //! Hex: tag values that are non-empty, even-length lowercase hex travel as
 //! byte strings and are restored as lowercase hex; every other value is a
-//! text string. An empty byte string is `NonCanonical`.
+//! text string. An empty byte string, and a text string that is such hex
+//! (the encoder would have written bytes), are `NonCanonical`.
 //!
 //! Limits: the input length is checked first; each declared array count is
 //! checked against [`Limits`] and against the bytes left (each element takes
@@ -44,7 +45,7 @@ use std::borrow::Cow;
 use minicbor::data::Type;
 use minicbor::{Decoder, Encoder};
 
-use super::positional::{TagValue, restore, with_tag_value};
+use super::positional::{TagValue, check_text, restore, restore_packed, with_tag_value};
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
     Profile, SelectContract, check_event_size,
@@ -102,7 +103,7 @@ impl Codec for CborPacked {
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        let p = decode_parts(bytes, limits, |v, l| restore(v, l))?;
+        let p = decode_parts(bytes, limits, restore_packed)?;
         Ok(Event {
             id: *p.id,
             pubkey: *p.pubkey,
@@ -133,7 +134,7 @@ impl BorrowDecode for CborPacked {
             TagValue::Text(t) if t.len() > l.max_value_bytes => {
                 Err(DecodeErrorKind::LimitExceeded("tag value bytes"))
             }
-            TagValue::Text(t) => Ok(Cow::Borrowed(t)),
+            TagValue::Text(t) => check_text(v).map(|()| Cow::Borrowed(t)),
             bytes => restore(bytes, l).map(Cow::Owned),
         })?;
         Ok(EventRef {

@@ -18,7 +18,8 @@
 //! Widths (8/16/32/64-bit) are chosen per vector by the builder from the
 //! largest value or offset it holds. Canonical form: what the crate's builder
 //! writes for this model (no string sharing); the decoder does not check
-//! widths or layout, so only encoder output is canonical.
+//! widths or layout, so only encoder output is canonical (see "Lenient, not
+//! silent" below).
 //!
 //! Hex: non-empty, even-length lowercase hex tag values are Blobs and come
 //! back as lowercase hex; everything else is a String.
@@ -35,17 +36,53 @@
 //! `buffer[address..address + width]` unchecked, and `deserialize_any` ends
 //! in `unreachable!` for unhandled type/width pairs. The 3-byte input
 //! `00 6b 01` (root: a 64-bit Bool) panics in `get_bool`; it is pinned in
-//! the tests. There is no verifier in the
-//! Rust crate (the C++ library has one). This profile contains such panics
-//! with `catch_unwind` and reports `Invalid("flexbuffers reader panicked")`;
-//! that is a containment, not a bounded decoder (a panic=abort build would
-//! still abort), so results for this profile under hostile input carry that
-//! caveat.
+//! the tests. The reader also changes values silently: `as_str` turns a
+//! String that is not UTF-8 (or out of bounds) into `""`, `length` reads a
+//! length slot before the start of the buffer as 0, and `as_u64` reads an
+//! out-of-bounds integer as 0.
+//!
+//! Verifier. The Rust crate has none (the C++ library has one), so this
+//! profile brings its own ([`verify`]) and runs it before the reader sees
+//! the bytes. It walks exactly what the positional model will read: the
+//! root (width byte 1/2/4/8), the event as an untyped Vector of 7 with
+//! element types Blob, Blob, Int/UInt, Int/UInt, Vector, String, Blob, the
+//! tags as an untyped Vector of untyped Vectors of Blob or String. For each
+//! value it checks the slot, the backward offset (no underflow), the length
+//! slot (not before the buffer), the data and, for vectors, the slots and
+//! type bytes in bounds; a String must be UTF-8 and NUL-terminated; an
+//! inline Int/UInt must be as wide as its slot (the Rust crate reads the
+//! type byte's width, the C++ reader the slot's, so any other width would
+//! read differently in the two; every builder writes them equal). It
+//! charges one unit per value and one per payload byte against the input
+//! length, so shared offsets cannot make it longer than the input. Its
+//! errors carry the offset of the offending byte: `Truncated`, `BadUtf8`,
+//! `Invalid("flexbuffer type" | "flexbuffer offset" | "flexbuffer length" |
+//! "flexbuffer string terminator" | ...)`. With the reader's paths covered
+//! no input reaches a panic (the 1M-mutation robustness run and the
+//! 200,000-mutation test here find none); the `catch_unwind` around the
+//! reader stays as a backstop and reports `Invalid("flexbuffers reader
+//! panicked")`, which the robustness run counts as `panic-contained`.
+//!
+//! What the verifier refuses that the crate would read: Keys, typed vectors
+//! (`VectorKey`, `VectorString`, ...), maps, and other types in these
+//! positions. Our encoder and the serde serializer never write them (serde
+//! sequences are untyped Vectors, strings are Strings); a FlexBuffers
+//! writer that stores an event's tag as a typed vector of keys is refused.
+//!
+//! Lenient, not silent: the verifier checks bounds, not layout. Bytes that
+//! no value references (e.g. a whole second record before the one the root
+//! points at), wider slots than needed, and offsets shared between values
+//! decode to the event they reference; such input is not what the encoder
+//! writes (the robustness report counts it `accepted-noncanonical`) but the
+//! event decoded is the one the bytes describe.
 //!
 //! Differences from upstream: none in the bytes. Encoding goes through the
 //! crate's own serializer buffer and is then copied into the caller's buffer
-//! (the crate cannot append to a caller's `Vec`). Error offsets are 0 (the
-//! reader reports no positions) or the input length for truncation.
+//! (the crate cannot append to a caller's `Vec`). Error offsets: the
+//! verifier's point at the offending byte (or the input length for
+//! truncation); errors the reader or the model raise after it (types and
+//! values it accepts but the model refuses, limits) carry the end of the
+//! last borrowed field, or 0 (the reader reports no positions).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -93,6 +130,7 @@ impl Codec for FlexBuffers {
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
         check_event_size(bytes, limits)?;
+        verify(bytes)?;
         let seed = PositionalSeed::<false>::new(bytes, limits);
         let result = catch_unwind(AssertUnwindSafe(|| {
             let root = flexbuffers::Reader::get_root(bytes)
@@ -107,6 +145,223 @@ impl Codec for FlexBuffers {
                 0,
             )),
         }
+    }
+}
+
+/// FlexBuffers type codes the verifier knows (`FlexBufferType` numbering).
+mod ty {
+    pub const INT: u8 = 1;
+    pub const UINT: u8 = 2;
+    pub const STRING: u8 = 5;
+    pub const INDIRECT_INT: u8 = 6;
+    pub const INDIRECT_UINT: u8 = 7;
+    pub const VECTOR: u8 = 10;
+    pub const BLOB: u8 = 25;
+}
+
+/// A value as the crate's reader will see it: direct type code, byte width
+/// and the address of its data (after following an offset).
+#[derive(Clone, Copy, Debug)]
+struct Val {
+    ty: u8,
+    width: usize,
+    at: usize,
+}
+
+/// Walks `b` the way the `flexbuffers` reader will when the positional model
+/// deserialises it, and checks every address, length, type and string before
+/// the reader sees them (module doc, "Verifier"). Work is charged against
+/// the input length, like the model's own budget, so shared offsets cannot
+/// make the walk longer than the input.
+fn verify(b: &[u8]) -> Result<(), DecodeError> {
+    let mut v = Verifier { b, budget: b.len() };
+    let n = b.len();
+    if n < 3 {
+        return Err(DecodeError::at(DecodeErrorKind::Truncated, n));
+    }
+    let root_width = width(b[n - 1]).ok_or(v.invalid("flexbuffer root width", n - 1))?;
+    let slot = (n - 2)
+        .checked_sub(root_width)
+        .ok_or(DecodeError::at(DecodeErrorKind::Truncated, n))?;
+    let root = v.resolve(slot, root_width, b[n - 2], n - 2)?;
+    let event = v.vector(root, n - 2)?;
+    if event.1 != 7 {
+        return Err(v.invalid("event array length", root.at));
+    }
+    const BYTES: &[u8] = &[ty::BLOB];
+    const INT: &[u8] = &[ty::INT, ty::UINT];
+    const VECTOR: &[u8] = &[ty::VECTOR];
+    const TEXT: &[u8] = &[ty::STRING];
+    const VALUE: &[u8] = &[ty::BLOB, ty::STRING];
+    for (i, want) in [BYTES, BYTES, INT, INT, VECTOR, TEXT, BYTES]
+        .into_iter()
+        .enumerate()
+    {
+        let field = v.element(event, i, want)?;
+        if i == 4 {
+            let tags = v.vector(field, field.at)?;
+            for t in 0..tags.1 {
+                let tag = v.element(tags, t, VECTOR)?;
+                let tag = v.vector(tag, tag.at)?;
+                for e in 0..tag.1 {
+                    v.element(tag, e, VALUE)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The byte width of a root width byte.
+fn width(byte: u8) -> Option<usize> {
+    matches!(byte, 1 | 2 | 4 | 8).then_some(usize::from(byte))
+}
+
+struct Verifier<'a> {
+    b: &'a [u8],
+    budget: usize,
+}
+
+impl Verifier<'_> {
+    fn invalid(&self, why: &'static str, at: usize) -> DecodeError {
+        DecodeError::at(DecodeErrorKind::Invalid(why), at)
+    }
+
+    fn truncated(&self) -> DecodeError {
+        DecodeError::at(DecodeErrorKind::Truncated, self.b.len())
+    }
+
+    fn charge(&mut self, n: usize, at: usize) -> Result<(), DecodeError> {
+        self.budget = self
+            .budget
+            .checked_sub(n.saturating_add(1))
+            .ok_or(DecodeError::at(
+                DecodeErrorKind::LimitExceeded("decoded bytes exceed input"),
+                at,
+            ))?;
+        Ok(())
+    }
+
+    /// A little-endian unsigned of `width` bytes at `at`, entirely in bounds.
+    fn read(&self, at: usize, width: usize) -> Result<usize, DecodeError> {
+        let end = at.checked_add(width).ok_or(self.truncated())?;
+        let bytes = self.b.get(at..end).ok_or(self.truncated())?;
+        let v = bytes
+            .iter()
+            .rev()
+            .fold(0u64, |v, &x| (v << 8) | u64::from(x));
+        usize::try_from(v).map_err(|_| self.invalid("flexbuffer offset", at))
+    }
+
+    /// The value in the slot at `slot` (of `slot_width` bytes) whose packed
+    /// type byte is `packed` (at `type_at`): inline scalars stay at the
+    /// slot, everything else follows the backward offset in the slot.
+    fn resolve(
+        &mut self,
+        slot: usize,
+        slot_width: usize,
+        packed: u8,
+        type_at: usize,
+    ) -> Result<Val, DecodeError> {
+        let width = 1usize << (packed & 3);
+        let code = packed >> 2;
+        self.charge(0, slot)?;
+        let (ty, reference) = match code {
+            ty::INT | ty::UINT => (code, false),
+            ty::INDIRECT_INT => (ty::INT, true),
+            ty::INDIRECT_UINT => (ty::UINT, true),
+            ty::STRING | ty::VECTOR | ty::BLOB => (code, true),
+            _ => return Err(self.invalid("flexbuffer type", type_at)),
+        };
+        let at = if reference {
+            let off = self.read(slot, slot_width)?;
+            slot.checked_sub(off)
+                .ok_or(self.invalid("flexbuffer offset", slot))?
+        } else {
+            slot
+        };
+        let v = Val { ty, width, at };
+        match ty {
+            // An inline scalar is as wide as its slot: the crate reads the
+            // type byte's width, the C++ reader the slot's, and every
+            // builder writes the two equal.
+            ty::INT | ty::UINT if !reference && width != slot_width => {
+                return Err(self.invalid("flexbuffer scalar width", type_at));
+            }
+            ty::INT | ty::UINT => {
+                self.read(at, width)?;
+            }
+            ty::STRING => {
+                let len = self.length(v)?;
+                self.charge(len, at)?;
+                let end = at.checked_add(len).ok_or(self.truncated())?;
+                if self.b.get(end) != Some(&0) {
+                    return Err(if end >= self.b.len() {
+                        self.truncated()
+                    } else {
+                        self.invalid("flexbuffer string terminator", end)
+                    });
+                }
+                if let Err(e) = std::str::from_utf8(&self.b[at..end]) {
+                    return Err(DecodeError::at(
+                        DecodeErrorKind::BadUtf8,
+                        at + e.valid_up_to(),
+                    ));
+                }
+            }
+            ty::BLOB => {
+                let len = self.length(v)?;
+                self.charge(len, at)?;
+                let end = at.checked_add(len).ok_or(self.truncated())?;
+                if end > self.b.len() {
+                    return Err(self.truncated());
+                }
+            }
+            _ => {}
+        }
+        Ok(v)
+    }
+
+    /// The length slot just before a String, Blob or Vector.
+    fn length(&self, v: Val) -> Result<usize, DecodeError> {
+        let at =
+            v.at.checked_sub(v.width)
+                .ok_or(self.invalid("flexbuffer length", v.at))?;
+        self.read(at, v.width)
+    }
+
+    /// An untyped vector: its value and its length, with every slot and type
+    /// byte in bounds.
+    fn vector(&mut self, v: Val, type_at: usize) -> Result<(Val, usize), DecodeError> {
+        if v.ty != ty::VECTOR {
+            return Err(self.invalid("flexbuffer type", type_at));
+        }
+        let len = self.length(v)?;
+        let end = len
+            .checked_mul(v.width + 1)
+            .and_then(|n| n.checked_add(v.at))
+            .ok_or(self.truncated())?;
+        if end > self.b.len() {
+            return Err(self.truncated());
+        }
+        Ok((v, len))
+    }
+
+    /// Element `i` of untyped vector `vec`, resolved, of one of the types in
+    /// `want`.
+    fn element(
+        &mut self,
+        (vec, len): (Val, usize),
+        i: usize,
+        want: &[u8],
+    ) -> Result<Val, DecodeError> {
+        let slot = vec.at + i * vec.width;
+        let type_at = vec.at + len * vec.width + i;
+        let v = self.resolve(slot, vec.width, self.b[type_at], type_at)?;
+        if !want.contains(&v.ty) {
+            return Err(self.invalid("flexbuffer type", type_at));
+        }
+        Ok(v)
     }
 }
 
@@ -243,37 +498,121 @@ mod tests {
         );
     }
 
+    /// The golden with one byte at `at` replaced.
+    fn with(at: usize, byte: u8) -> Vec<u8> {
+        let mut m = golden();
+        m[at] = byte;
+        m
+    }
+
     #[test]
-    fn hostile_bytes_are_contained() {
+    fn hostile_bytes_never_reach_a_panic() {
         let l = Limits::default();
         let g = golden();
-        let mut panicked = 0;
+        let panicked = |m: &[u8]| {
+            FlexBuffers
+                .decode(m, &l)
+                .is_err_and(|e| e.kind == DecodeErrorKind::Invalid("flexbuffers reader panicked"))
+        };
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..200_000 {
+            let mut m = g.clone();
+            for _ in 0..=next() % 3 {
+                let i = usize::try_from(next() % m.len() as u64).unwrap();
+                m[i] = next().to_le_bytes()[0];
+            }
+            assert!(!panicked(&m), "round {round}: {m:02x?}");
+        }
         for i in 0..g.len() {
-            for b in [0x00, 0x7f, 0xff] {
-                let mut m = g.clone();
-                m[i] = b;
-                if FlexBuffers.decode(&m, &l).is_err_and(|e| {
-                    e.kind == DecodeErrorKind::Invalid("flexbuffers reader panicked")
-                }) {
-                    panicked += 1;
-                }
+            for b in [0x00, 0x01, 0x7f, 0x80, 0xff] {
+                assert!(!panicked(&with(i, b)), "byte {i} = {b:02x}");
             }
         }
-        println!("flexbuffers: {panicked} single-byte mutations panicked inside the crate");
-        // a 3-byte root claiming a 64-bit Bool: `Reader::get_bool` slices
-        // 8 bytes past the end and panics inside the crate (found by a
-        // random-mutation sweep of the golden bytes)
+        // a 3-byte root claiming a 64-bit Bool: the crate's `get_bool`
+        // slices 8 bytes past the end and panics; the verifier refuses the
+        // type first
         assert_eq!(
-            FlexBuffers
-                .decode(&[0x00, 0x6b, 0x01], &l)
-                .unwrap_err()
-                .kind,
-            DecodeErrorKind::Invalid("flexbuffers reader panicked")
+            FlexBuffers.decode(&[0x00, 0x6b, 0x01], &l).unwrap_err(),
+            DecodeError::at(DecodeErrorKind::Invalid("flexbuffer type"), 1)
         );
         // the event vector's length slot changed from 7 to 64
-        let mut m = g.clone();
         let len_at = g.len() - 3 - 7 - 28 - 4;
-        m[len_at] = 0x40;
-        assert!(FlexBuffers.decode(&m, &l).is_err());
+        assert_eq!(
+            FlexBuffers
+                .decode(&with(len_at, 0x40), &l)
+                .unwrap_err()
+                .kind,
+            DecodeErrorKind::Truncated
+        );
+        // the tags offset points past the start (the crate would underflow)
+        let tags_slot = g.len() - 3 - 7 - 12;
+        assert_eq!(
+            FlexBuffers.decode(&with(tags_slot, 0xff), &l).unwrap_err(),
+            DecodeError::at(DecodeErrorKind::Invalid("flexbuffer offset"), tags_slot)
+        );
+    }
+
+    /// Inputs the crate reads without an error but with a changed value: an
+    /// invalid string becomes "" (`as_str`), a length slot before the start
+    /// becomes 0 (`length`). The verifier makes each an error.
+    #[test]
+    fn silent_changes_are_errors() {
+        let l = Limits::default();
+        let g = golden();
+        // "ABCDEF" starts after id, pubkey, the "e" tag and "p"
+        let abc = 1 + 32 + 1 + 32 + 3 + 1 + 32 + 5 + 3 + 1;
+        assert_eq!(&g[abc..abc + 3], b"ABC");
+        for (bad, at) in [(0xff, abc), (0xc0, abc + 1)] {
+            assert_eq!(
+                FlexBuffers.decode(&with(at, bad), &l).unwrap_err(),
+                DecodeError::at(DecodeErrorKind::BadUtf8, at),
+                "{bad:02x} at {at}"
+            );
+        }
+        // a surrogate in content ("hi\n" is 4 bytes before the sig blob)
+        let content = g.len() - 3 - 7 - 28 - 4 - 1 - 64 - 1 - 4;
+        assert_eq!(&g[content..content + 3], b"hi\n");
+        let mut m = g.clone();
+        m[content..content + 3].copy_from_slice(&[0xed, 0xa0, 0x80]);
+        assert_eq!(
+            FlexBuffers.decode(&m, &l).unwrap_err(),
+            DecodeError::at(DecodeErrorKind::BadUtf8, content)
+        );
+        // a missing NUL terminator
+        assert_eq!(
+            FlexBuffers
+                .decode(&with(content + 3, b'!'), &l)
+                .unwrap_err(),
+            DecodeError::at(
+                DecodeErrorKind::Invalid("flexbuffer string terminator"),
+                content + 3
+            )
+        );
+        // created_at's slot type UInt/W32 (0a) made UInt/W64 (0b): the crate
+        // would read 8 bytes, into kind's slot
+        let types = g.len() - 3 - 7;
+        assert_eq!(g[types + 2], 0x0a);
+        assert_eq!(
+            FlexBuffers.decode(&with(types + 2, 0x0b), &l).unwrap_err(),
+            DecodeError::at(
+                DecodeErrorKind::Invalid("flexbuffer scalar width"),
+                types + 2
+            )
+        );
+        // the id blob's offset pointing at byte 0: its length slot would be
+        // before the buffer, which the crate reads as length 0
+        let id_slot = g.len() - 3 - 7 - 28;
+        let mut m = g.clone();
+        m[id_slot] = u8::try_from(id_slot).unwrap();
+        assert_eq!(
+            FlexBuffers.decode(&m, &l).unwrap_err(),
+            DecodeError::at(DecodeErrorKind::Invalid("flexbuffer length"), 0)
+        );
     }
 }

@@ -8,6 +8,15 @@
 //! encode reproduces canonical input byte for byte. Hex: id, pubkey and sig
 //! are lowercase hex strings; decoding rejects any other hex. Decoding is
 //! strict: unknown or duplicate fields are errors.
+//!
+//! Lenient where JSON is: the decoder accepts any RFC 8259 spelling of the
+//! event, so insignificant whitespace (spaces, `\r`, `\n`, tabs between
+//! tokens) and escapes that need not be escapes (`\u0021` for `!`, `\/`)
+//! decode to the same event and re-encode canonically. Relays and clients
+//! write such JSON, and NIP-01 ids are computed over a re-serialisation, not
+//! the received bytes, so refusing it would refuse valid events. The
+//! robustness report counts these `accepted-noncanonical`; the value never
+//! changes.
 
 use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,

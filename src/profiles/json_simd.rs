@@ -12,6 +12,15 @@
 //! reproduces canonical input). Hex: id, pubkey and sig are lowercase hex
 //! strings; any other hex is rejected.
 //!
+//! Lenient where JSON is: the decoder accepts any RFC 8259 spelling of the
+//! event, so insignificant whitespace (spaces, `\r`, `\n`, tabs between
+//! tokens) and escapes that need not be escapes (`\u0021` for `!`, `\/`)
+//! decode to the same event and re-encode canonically. Relays and clients
+//! write such JSON, and NIP-01 ids are computed over a re-serialisation, not
+//! the received bytes, so refusing it would refuse valid events. The
+//! robustness report counts these `accepted-noncanonical`; the value never
+//! changes.
+//!
 //! Decoding: simd-json parses *in place*: it needs a mutable input buffer
 //! (it unescapes strings into it) and builds a tape of the whole document
 //! before serde sees the first field. [`Codec::decode`] receives `&[u8]`, so

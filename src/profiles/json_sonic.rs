@@ -12,6 +12,15 @@
 //! strings, decoded straight from the parser's string; any other hex is
 //! rejected.
 //!
+//! Lenient where JSON is: the decoder accepts any RFC 8259 spelling of the
+//! event, so insignificant whitespace (spaces, `\r`, `\n`, tabs between
+//! tokens) and escapes that need not be escapes (`\u0021` for `!`, `\/`)
+//! decode to the same event and re-encode canonically. Relays and clients
+//! write such JSON, and NIP-01 ids are computed over a re-serialisation, not
+//! the received bytes, so refusing it would refuse valid events. The
+//! robustness report counts these `accepted-noncanonical`; the value never
+//! changes.
+//!
 //! Decoding: sonic-rs's serde `Deserializer` drives the shared NIP-01 field
 //! visitors ([`deserialize_event`]), so missing, duplicate and unknown
 //! fields, hex lengths, integer ranges and every [`Limits`] bound are checked

@@ -18,11 +18,27 @@
 //! Canonical form: the encoder always writes the shortest marker (rmp's
 //! `write_uint`, `write_bin`, `write_str`, `write_array_len`), so decode then
 //! encode reproduces our own bytes. The decoder, like rmp-serde, also accepts
-//! non-shortest markers (e.g. `cf` for a small integer); it does not reject
-//! them, so only encoder output is canonical.
+//! non-shortest markers (e.g. `cf` or `cc 07` for a small integer, `dc`/`dd`
+//! for a short array) and signed-integer markers holding a non-negative
+//! value (`d0 07`, `d2 ...`): they are valid MessagePack with the same
+//! value, other writers use them (Go's vmihailenco/msgpack writes typed
+//! widths), and refusing them would refuse valid input. So only encoder
+//! output is canonical; the robustness report counts such input
+//! `accepted-noncanonical`. A `str` tag value that is packable hex is
+//! `NonCanonical` (the encoder writes `bin`).
 //!
 //! Hex: tag values that are non-empty, even-length lowercase hex travel as
 //! `bin` and come back as lowercase hex; everything else is `str`.
+//!
+//! UTF-8: rmp-serde hands a `str` whose payload is not UTF-8 to the visitor
+//! as bytes (`visit_borrowed_bytes`, its "unpack invalid UTF-8 into a byte
+//! array" fallback), and a tag value accepts bytes, so such a `str` would
+//! come back silently as hex (and a 32-byte one would pass as an `id`). So
+//! every byte string the model borrows passes a wire check ([`bin_on_wire`],
+//! installed with [`PositionalSeed::with_wire_check`]): it must follow a
+//! `bin` header of its own length, otherwise it was such a `str` and the
+//! decoder returns [`DecodeErrorKind::BadUtf8`] at the offset of its first
+//! invalid byte. The check reads at most 5 header bytes per byte string.
 //!
 //! Limits: the input length is checked first; counts and lengths are checked
 //! by the model's seed while rmp-serde reads (see [`super::positional`]).
@@ -73,7 +89,7 @@ impl Codec for MsgPack {
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
         check_event_size(bytes, limits)?;
-        let seed = PositionalSeed::<false>::new(bytes, limits);
+        let seed = PositionalSeed::<false>::new(bytes, limits).with_wire_check(bytes, bin_on_wire);
         let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
         let event = (&seed)
             .deserialize(&mut de)
@@ -100,6 +116,36 @@ fn classify(e: &rmp_serde::decode::Error) -> DecodeErrorKind {
         E::DepthLimitExceeded => DecodeErrorKind::LimitExceeded("depth"),
         _ => DecodeErrorKind::Invalid("malformed messagepack"),
     }
+}
+
+/// The [`WireCheck`](super::positional::WireCheck): borrowed bytes `input[at..at + len]` must follow a
+/// `bin8/16/32` header declaring `len`. Otherwise rmp-serde passed on a
+/// `str` whose payload is not UTF-8 (its fallback), and that is
+/// [`DecodeErrorKind::BadUtf8`] at the first invalid byte. No `str` header
+/// can pass for a `bin` header of the same length: the bytes before a
+/// `str` payload are `a0|n` (never `n` for n < 32), `d9 n`, `da n16` or
+/// `db n32`, and each differs from `c4 n`, `c5 n16` and `c6 n32` in the
+/// marker or in the length.
+fn bin_on_wire(input: &[u8], at: usize, len: usize) -> Result<(), DecodeError> {
+    let header = |marker: u8, n: usize| {
+        at.checked_sub(1 + n)
+            .and_then(|h| input.get(h..at))
+            .is_some_and(|h| {
+                h[0] == marker
+                    && h[1..]
+                        .iter()
+                        .fold(0usize, |v, &x| (v << 8) | usize::from(x))
+                        == len
+            })
+    };
+    if header(0xc4, 1) || header(0xc5, 2) || header(0xc6, 4) {
+        return Ok(());
+    }
+    let payload = input.get(at..at.saturating_add(len)).unwrap_or_default();
+    let bad = std::str::from_utf8(payload)
+        .err()
+        .map_or(0, |e| e.valid_up_to());
+    Err(DecodeError::at(DecodeErrorKind::BadUtf8, at + bad))
 }
 
 #[cfg(test)]
@@ -179,5 +225,74 @@ mod tests {
             MsgPack.decode(&g, &l).unwrap_err().kind,
             DecodeErrorKind::NonCanonical
         );
+    }
+
+    /// A `str` tag value holding invalid UTF-8: rmp-serde would pass it on
+    /// as bytes (and the value would come back as hex); it is an error at
+    /// the offset of the bad byte.
+    #[test]
+    fn invalid_utf8_str_is_an_error_not_bytes() {
+        let l = Limits::default();
+        let g = golden();
+        // the marker of "ABCDEF" (a6 41 42 ...)
+        let at = 1 + 34 + 34 + 5 + 1 + 1 + 37 + 1 + 2;
+        assert_eq!(&g[at..at + 3], &[0xa6, 0x41, 0x42]);
+        for bad in [
+            &[0xff][..],
+            &[0xc0, 0x80],
+            &[0xed, 0xa0, 0x80],
+            &[0xe6, 0x97],
+        ] {
+            let mut m = g.clone();
+            m[at + 1..at + 1 + bad.len()].copy_from_slice(bad);
+            assert_eq!(
+                MsgPack.decode(&m, &l).unwrap_err(),
+                DecodeError::at(DecodeErrorKind::BadUtf8, at + 1),
+                "{bad:02x?}"
+            );
+        }
+        // and in content (rmp-serde already refuses it there)
+        let content = g.len() - 66 - 3;
+        let mut m = g.clone();
+        m[content] = 0xff;
+        assert_eq!(
+            MsgPack.decode(&m, &l).unwrap_err().kind,
+            DecodeErrorKind::BadUtf8
+        );
+        // a 32-byte `str` of invalid UTF-8 in place of the `bin8` id
+        let mut m = g.clone();
+        m[1..3].copy_from_slice(&[0xd9, 0x20]);
+        m[3] = 0xff;
+        assert_eq!(
+            MsgPack.decode(&m, &l).unwrap_err(),
+            DecodeError::at(DecodeErrorKind::BadUtf8, 3)
+        );
+        // the same with valid UTF-8 is a type error, as before
+        m[3] = b'x';
+        assert!(MsgPack.decode(&m, &l).is_err());
+    }
+
+    #[test]
+    fn wire_check_tells_bin_from_str_headers() {
+        // (bytes, payload offset, payload length, is bin)
+        let cases: [(&[u8], usize, usize, bool); 7] = [
+            (&[0xc4, 0x01, 0xff], 2, 1, true),
+            (&[0xc5, 0x00, 0x01, 0xff], 3, 1, true),
+            (&[0xc6, 0x00, 0x00, 0x00, 0x01, 0xff], 5, 1, true),
+            (&[0xa1, 0xff], 1, 1, false),
+            (&[0xd9, 0x01, 0xff], 2, 1, false),
+            (&[0xda, 0x00, 0x01, 0xff], 3, 1, false),
+            (&[0xdb, 0x00, 0x00, 0x00, 0x01, 0xff], 5, 1, false),
+        ];
+        for (b, at, len, bin) in cases {
+            let r = bin_on_wire(b, at, len);
+            assert_eq!(r.is_ok(), bin, "{b:02x?}");
+            if !bin {
+                assert_eq!(r, Err(DecodeError::at(DecodeErrorKind::BadUtf8, at)));
+            }
+        }
+        // out-of-range positions are errors, not panics
+        assert!(bin_on_wire(&[], 7, 3).is_err());
+        assert!(bin_on_wire(&[0xc4], 0, usize::MAX).is_err());
     }
 }

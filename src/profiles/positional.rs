@@ -18,8 +18,9 @@
 //! ([`hex::is_lower_hex`]) travels as a byte string ([`TagValue::Bytes`]) and
 //! is restored as lowercase hex; every other value (uppercase, odd-length,
 //! non-hex, empty) is a text string ([`TagValue::Text`]). An empty byte string
-//! is rejected on decode: no encoder produces it, and accepting it would break
-//! decode→encode identity. Content is never packed.
+//! and a text string that is packable hex are rejected on decode
+//! (`NonCanonical`, [`restore_packed`]): no encoder produces them, and
+//! accepting them would break decode→encode identity. Content is never packed.
 //!
 //! Self-describing formats (CBOR, MessagePack) tell the two [`TagValue`]s apart
 //! by their own byte/text types. Formats without types (bincode, postcard)
@@ -35,6 +36,13 @@
 //! an array where a scalar is expected is a type error, not a descent. Strings
 //! and byte strings are borrowed from the input where the format allows and
 //! copied once into the owned [`Event`].
+//!
+//! Wire types: a format's serde deserializer may hand the visitor bytes for
+//! something that was not a byte string on the wire (rmp-serde passes a
+//! `str` holding invalid UTF-8 on as bytes). A profile can install a
+//! [`WireCheck`] ([`PositionalSeed::with_wire_check`]) that every borrowed
+//! byte string passes before it is accepted as `id`, `pubkey`, `sig` or a
+//! packed tag value.
 
 use std::cell::Cell;
 use std::fmt;
@@ -128,6 +136,25 @@ pub fn restore(value: TagValue<'_>, limits: &Limits) -> Result<String, DecodeErr
     }
 }
 
+/// [`restore`] for profiles that pack hex: a text value that is packable
+/// hex ([`hex::is_lower_hex`]) is [`DecodeErrorKind::NonCanonical`], since
+/// the encoder writes such a value as bytes. The string is the same either
+/// way, so this refuses a second spelling, not a different value.
+#[inline]
+pub fn restore_packed(value: TagValue<'_>, limits: &Limits) -> Result<String, DecodeErrorKind> {
+    check_text(value)?;
+    restore(value, limits)
+}
+
+/// The text half of [`restore_packed`], for decoders that borrow text.
+#[inline]
+pub fn check_text(value: TagValue<'_>) -> Result<(), DecodeErrorKind> {
+    match value {
+        TagValue::Text(t) if hex::is_lower_hex(t) => Err(DecodeErrorKind::NonCanonical),
+        _ => Ok(()),
+    }
+}
+
 /// Serialises an [`Event`] as the positional tuple. `TAGGED` selects serde
 /// enum variants for [`TagValue`] (formats without byte/text types).
 #[derive(Clone, Copy, Debug)]
@@ -197,6 +224,11 @@ impl<const TAGGED: bool> Serialize for Positional<'_, TAGGED> {
     }
 }
 
+/// Checks that the borrowed bytes `input[at..at + len]`, handed to the model
+/// as a byte string, were a byte string on the wire; the error (with its
+/// offset) is the decode error otherwise.
+pub type WireCheck = fn(input: &[u8], at: usize, len: usize) -> Result<(), DecodeError>;
+
 /// Deserialises the positional tuple into an owned [`Event`], enforcing
 /// [`Limits`] while reading. Errors raised by the model (limits, canonical
 /// form, shape) are recorded so that [`PositionalSeed::error`] can report
@@ -207,8 +239,10 @@ pub struct PositionalSeed<'l, const TAGGED: bool> {
     base: usize,
     input_len: usize,
     failure: Cell<Option<DecodeErrorKind>>,
+    failure_at: Cell<Option<usize>>,
     end: Cell<usize>,
     budget: Cell<usize>,
+    wire: Option<(&'l [u8], WireCheck)>,
 }
 
 impl<'l, const TAGGED: bool> PositionalSeed<'l, TAGGED> {
@@ -219,9 +253,18 @@ impl<'l, const TAGGED: bool> PositionalSeed<'l, TAGGED> {
             base: input.as_ptr() as usize,
             input_len: input.len(),
             failure: Cell::new(None),
+            failure_at: Cell::new(None),
             end: Cell::new(0),
             budget: Cell::new(input.len()),
+            wire: None,
         }
+    }
+
+    /// Runs `check` on every borrowed byte string of `input` (the same
+    /// bytes as given to [`PositionalSeed::new`]) before the model accepts it.
+    pub fn with_wire_check(mut self, input: &'l [u8], check: WireCheck) -> Self {
+        self.wire = Some((input, check));
+        self
     }
 
     /// The offset just past the last string or byte string borrowed from the
@@ -237,12 +280,28 @@ impl<'l, const TAGGED: bool> PositionalSeed<'l, TAGGED> {
     /// decoding stopped), or the input length for truncation.
     pub fn error(&self, fallback: DecodeErrorKind) -> DecodeError {
         let kind = self.failure.get().unwrap_or(fallback);
-        let offset = if kind == DecodeErrorKind::Truncated {
+        let offset = if let Some(at) = self.failure_at.get() {
+            at
+        } else if kind == DecodeErrorKind::Truncated {
             self.input_len
         } else {
             self.end.get()
         };
         DecodeError::at(kind, offset)
+    }
+
+    /// The installed [`WireCheck`] on borrowed bytes `s`.
+    fn check_wire<E: de::Error>(&self, s: &[u8]) -> Result<(), E> {
+        let Some((input, check)) = self.wire else {
+            return Ok(());
+        };
+        let at = (s.as_ptr() as usize).wrapping_sub(self.base);
+        check(input, at, s.len()).map_err(|e| {
+            if self.failure.get().is_none() {
+                self.failure_at.set(Some(e.offset));
+            }
+            self.fail(e.kind, "wire type")
+        })
     }
 
     fn fail<E: de::Error>(&self, kind: DecodeErrorKind, msg: &'static str) -> E {
@@ -348,6 +407,7 @@ impl<'de, const N: usize, const TAGGED: bool> Visitor<'de> for Fixed<'_, '_, N, 
     }
 
     fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<[u8; N], E> {
+        self.0.check_wire(v)?;
         self.0.borrowed(v);
         self.visit_bytes(v)
     }
@@ -465,7 +525,7 @@ impl<const TAGGED: bool> ValueSeed<'_, '_, TAGGED> {
             TagValue::Bytes(b) => b.len(),
             TagValue::Text(t) => t.len(),
         })?;
-        restore(v, self.0.limits).map_err(|k| self.0.fail(k, "tag value"))
+        restore_packed(v, self.0.limits).map_err(|k| self.0.fail(k, "tag value"))
     }
 }
 
@@ -489,6 +549,7 @@ impl<'de, const TAGGED: bool> Visitor<'de> for ValueSeed<'_, '_, TAGGED> {
     }
 
     fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<String, E> {
+        self.0.check_wire(v)?;
         self.0.borrowed(v);
         self.restore(TagValue::Bytes(v))
     }
@@ -681,5 +742,14 @@ pub(crate) mod tests {
             Err(DecodeErrorKind::NonCanonical)
         );
         assert_eq!(restore(TagValue::Bytes(&[0xab]), &l).unwrap(), "ab");
+        // packable hex as text is a second spelling: refused where hex is packed
+        assert_eq!(
+            restore_packed(TagValue::Text("ab"), &l),
+            Err(DecodeErrorKind::NonCanonical)
+        );
+        for t in ["", "a", "AB", "abc", "xy"] {
+            assert_eq!(restore_packed(TagValue::Text(t), &l).unwrap(), t);
+        }
+        assert_eq!(restore(TagValue::Text("ab"), &l).unwrap(), "ab");
     }
 }

@@ -18,7 +18,13 @@
 //!
 //! Canonical form: the encoder writes shortest varints; postcard's decoder
 //! rejects an overflowing last varint byte but accepts over-long
-//! (zero-padded) varints, so only encoder output is canonical.
+//! (zero-padded) varints, so only encoder output is canonical. Such input
+//! decodes to the value the varint means (the robustness report's
+//! `accepted-noncanonical` cases for this profile are these: `81 00` for 1,
+//! and so on); nothing is changed silently. Refusing them would need a
+//! second walk of the layout outside serde, since postcard's varint reader is
+//! internal; we do not pay that on every decode. A text tag value that is
+//! packable hex is `NonCanonical` ([`super::positional::restore_packed`]).
 //!
 //! Hex: as [`super::positional`]: non-empty, even-length lowercase hex tag
 //! values are variant 0 (bytes), restored as lowercase hex.

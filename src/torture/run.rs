@@ -23,7 +23,11 @@
 //! trip); `accepted-noncanonical` (a deterministic profile whose
 //! re-encoding differs from the input bytes); `panic-contained` (an error returned after a panic was caught
 //! inside the decoder, as the flexbuffers profile does); and the failures
-//! `panic`, `stack-overflow`, `signal`, `timeout`, `oom`.
+//! `panic`, `stack-overflow`, `signal`, `timeout`, `oom`. For our profiles
+//! a `bad-utf8` case that is accepted in any way (`accepted`,
+//! `accepted-noncanonical`, `accepted-lossy`) is a failure too: the input
+//! holds invalid UTF-8, so decoding it means a string was changed or not
+//! checked ([`Outcome::fails_ours`]).
 //!
 //! Memory bound: an isolated case fails the bound when its peak RSS exceeds
 //! 64 MiB + 4 × its input size; that counts as a failure for our profiles.
@@ -97,6 +101,18 @@ impl Outcome {
                 | Outcome::Timeout
                 | Outcome::Oom
         )
+    }
+
+    /// A failure of one of our profiles in a case of `class`: a failing
+    /// outcome, or a `bad-utf8` case decoded at all (invalid UTF-8 accepted,
+    /// which can only mean a silent change or a lenient string check).
+    pub fn fails_ours(self, class: Class) -> bool {
+        self.is_failure()
+            || (class == Class::BadUtf8
+                && matches!(
+                    self,
+                    Outcome::Accepted | Outcome::AcceptedNonCanonical | Outcome::AcceptedLossy
+                ))
     }
 
     /// The kebab-case name.
@@ -207,8 +223,7 @@ impl Subject {
 
     /// Decodes `bytes` once and classifies what happened in-process.
     pub fn verdict(&self, bytes: &[u8], limits: &Limits) -> (Outcome, Option<String>) {
-        PANICS.with(|c| c.set(0));
-        let result = catch_unwind(AssertUnwindSafe(|| match self {
+        contain(|| match self {
             Subject::Profile(p) => match p.codec.decode(bytes, limits) {
                 Err(e) => (Outcome::CleanError, Some(e.to_string())),
                 Ok(event) => {
@@ -235,15 +250,24 @@ impl Subject {
                 Err(e) => (Outcome::CleanError, Some(e)),
                 Ok(()) => (Outcome::Accepted, None),
             },
-        }));
-        let last = LAST_PANIC.with(|l| l.borrow_mut().take());
-        match result {
-            Err(_) => (Outcome::Panic, last),
-            Ok((Outcome::CleanError, _)) if PANICS.with(Cell::get) > 0 => {
-                (Outcome::PanicContained, last)
-            }
-            Ok(v) => v,
+        })
+    }
+}
+
+/// Runs one decode under `catch_unwind`: an escaping panic is
+/// [`Outcome::Panic`], a clean error after a panic caught inside the decoder
+/// is [`Outcome::PanicContained`] (counted by the hook of
+/// [`install_panic_counter`]).
+fn contain(f: impl FnOnce() -> (Outcome, Option<String>)) -> (Outcome, Option<String>) {
+    PANICS.with(|c| c.set(0));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    let last = LAST_PANIC.with(|l| l.borrow_mut().take());
+    match result {
+        Err(_) => (Outcome::Panic, last),
+        Ok((Outcome::CleanError, _)) if PANICS.with(Cell::get) > 0 => {
+            (Outcome::PanicContained, last)
         }
+        Ok(v) => v,
     }
 }
 
@@ -527,12 +551,53 @@ pub struct RunReport {
     pub timeout_seconds: u64,
     /// Child address-space limit, MiB.
     pub mem_limit_mib: u64,
-    /// Failures of our profiles (outcomes plus memory-bound violations).
+    /// Failures of our profiles (failing outcomes, invalid UTF-8 accepted,
+    /// memory-bound violations).
     pub failures: u64,
+    /// Where they are.
+    pub failing: Vec<Failing>,
     /// Findings in libraries (failing outcomes).
     pub library_failures: u64,
     /// Per subject.
     pub subjects: Vec<SubjectResult>,
+}
+
+/// Failing cases of our profiles in one subject, class and outcome.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Failing {
+    /// Subject id.
+    pub subject: String,
+    /// Case class.
+    pub class: Class,
+    /// The outcome, or `over-memory-bound`.
+    pub outcome: String,
+    /// Cases.
+    pub cases: u64,
+}
+
+/// Every failing (subject, class, outcome) of our profiles under
+/// [`Outcome::fails_ours`], plus isolated cases over the memory bound.
+fn failing_cells(subjects: &[SubjectResult]) -> Vec<Failing> {
+    let mut out = Vec::new();
+    for s in subjects.iter().filter(|s| s.ours) {
+        for (&class, c) in &s.classes {
+            let cell = |outcome: &str, cases| Failing {
+                subject: s.subject.clone(),
+                class,
+                outcome: outcome.to_string(),
+                cases,
+            };
+            for (o, &n) in &c.outcomes {
+                if n > 0 && o.fails_ours(class) {
+                    out.push(cell(o.name(), n));
+                }
+            }
+            if c.over_memory_bound > 0 {
+                out.push(cell("over-memory-bound", c.over_memory_bound));
+            }
+        }
+    }
+    out
 }
 
 enum Job {
@@ -629,28 +694,28 @@ pub fn run(opts: &RunOptions) -> io::Result<RunReport> {
         .into_iter()
         .map(|m| m.into_inner().expect("results"))
         .collect();
-    let count_failures = |ours: bool| {
-        subjects
-            .iter()
-            .filter(|s| s.ours == ours)
-            .flat_map(|s| s.classes.values())
-            .map(|c| {
-                c.outcomes
-                    .iter()
-                    .filter(|(o, _)| o.is_failure())
-                    .map(|(_, n)| n)
-                    .sum::<u64>()
-                    + c.over_memory_bound
-            })
-            .sum()
-    };
+    let failing = failing_cells(&subjects);
+    let library_failures = subjects
+        .iter()
+        .filter(|s| !s.ours)
+        .flat_map(|s| s.classes.values())
+        .map(|c| {
+            c.outcomes
+                .iter()
+                .filter(|(o, _)| o.is_failure())
+                .map(|(_, n)| n)
+                .sum::<u64>()
+                + c.over_memory_bound
+        })
+        .sum();
     Ok(RunReport {
         manifest,
         seconds: started.elapsed().as_secs_f64(),
         timeout_seconds: opts.timeout.as_secs(),
         mem_limit_mib: opts.mem_limit_mib,
-        failures: count_failures(true),
-        library_failures: count_failures(false),
+        failures: failing.iter().map(|f| f.cases).sum(),
+        failing,
+        library_failures,
         subjects,
     })
 }
@@ -911,9 +976,22 @@ pub fn render_markdown(r: &RunReport) -> String {
         "Failures of our profiles: **{}**. Failing outcomes in upstream libraries (findings, not run failures): **{}**.\n",
         r.failures, r.library_failures
     );
+    for f in &r.failing {
+        let _ = writeln!(
+            s,
+            "- FAILURE: `{}` {}: {} {}",
+            f.subject,
+            f.class.name(),
+            f.cases,
+            f.outcome
+        );
+    }
+    if !r.failing.is_empty() {
+        let _ = writeln!(s);
+    }
     let _ = writeln!(
         s,
-        "Outcomes: `clean-error` passes; `accepted` = our decoder's event re-encodes with the same profile and decodes back to itself (libraries: a value decoded); `accepted-noncanonical` = a deterministic profile accepted bytes it would not itself produce (a lenient decoder, or a silent change: see the findings); `accepted-lossy` = no round trip; `panic-contained` = an error returned after a panic was caught inside the decoder (the flexbuffers profile wraps its upstream reader; a panic=abort build would abort). Failures: `panic`, `stack-overflow`, `signal`, `timeout`, `oom`, and isolated cases over the memory bound (peak RSS > 64 MiB + 4 × input). Length and nesting bombs run one per child process (peak RSS shown); the other classes run in-process under `catch_unwind` in crash-tolerant batch children.\n"
+        "Outcomes: `clean-error` passes; `accepted` = our decoder's event re-encodes with the same profile and decodes back to itself (libraries: a value decoded); `accepted-noncanonical` = a deterministic profile accepted bytes it would not itself produce (a lenient decoder, or a silent change: see the findings); `accepted-lossy` = no round trip; `panic-contained` = an error returned after a panic was caught inside the decoder (the flexbuffers profile wraps its upstream reader; a panic=abort build would abort). Failures: `panic`, `stack-overflow`, `signal`, `timeout`, `oom`, any `accepted*` outcome of a `bad-utf8` case on our profiles (invalid UTF-8 accepted), and isolated cases over the memory bound (peak RSS > 64 MiB + 4 × input). Length and nesting bombs run one per child process (peak RSS shown); the other classes run in-process under `catch_unwind` in crash-tolerant batch children.\n"
     );
     let _ = write!(s, "| subject | class | cases |");
     for o in Outcome::ALL {
@@ -1000,6 +1078,46 @@ mod tests {
     }
 
     #[test]
+    fn accepting_invalid_utf8_fails_the_run() {
+        let mut classes = BTreeMap::new();
+        let cell = |o: Outcome, n| ClassCounts {
+            outcomes: [(Outcome::CleanError, 5), (o, n)].into_iter().collect(),
+            ..ClassCounts::default()
+        };
+        classes.insert(Class::BadUtf8, cell(Outcome::AcceptedNonCanonical, 5));
+        classes.insert(Class::Mutation, cell(Outcome::AcceptedNonCanonical, 9));
+        classes.insert(Class::Fields, cell(Outcome::Accepted, 1));
+        let ours = SubjectResult {
+            subject: "msgpack".into(),
+            ours: true,
+            cases_of: "msgpack".into(),
+            classes,
+            mutations: 0,
+            mutation_seconds: 0.0,
+        };
+        let lib = SubjectResult {
+            subject: "lib:rmpv::Value".into(),
+            ours: false,
+            ..ours.clone()
+        };
+        assert_eq!(
+            failing_cells(&[ours, lib]),
+            vec![Failing {
+                subject: "msgpack".into(),
+                class: Class::BadUtf8,
+                outcome: "accepted-noncanonical".into(),
+                cases: 5,
+            }]
+        );
+        for o in [Outcome::Accepted, Outcome::AcceptedLossy] {
+            assert!(o.fails_ours(Class::BadUtf8));
+            assert!(!o.fails_ours(Class::Mutation));
+        }
+        assert!(!Outcome::CleanError.fails_ours(Class::BadUtf8));
+        assert!(Outcome::Panic.fails_ours(Class::Truncation));
+    }
+
+    #[test]
     fn verdicts_classify_each_outcome() {
         install_panic_counter();
         let limits = Limits::default();
@@ -1012,12 +1130,20 @@ mod tests {
             json.verdict(&spaced, &limits).0,
             Outcome::AcceptedNonCanonical
         );
-        // The flexbuffers reader panics on 00 6b 01; the profile contains it.
+        // 00 6b 01 panicked inside the flexbuffers reader before the
+        // profile's verifier; it is a clean error now.
         let flex = subject("flexbuffers").unwrap();
         assert_eq!(
             flex.verdict(&[0x00, 0x6b, 0x01], &limits).0,
-            Outcome::PanicContained
+            Outcome::CleanError
         );
+        // A panic caught inside a decoder that then returns an error.
+        let contained = contain(|| {
+            let caught = catch_unwind(|| panic!("inside"));
+            assert!(caught.is_err());
+            (Outcome::CleanError, Some("caught".into()))
+        });
+        assert_eq!(contained.0, Outcome::PanicContained);
         // notepack 0.3.0 panics on a truncated id.
         let np = subject("lib:notepack-0.3").unwrap();
         assert_eq!(np.verdict(&[0x01, 0x00], &limits).0, Outcome::Panic);

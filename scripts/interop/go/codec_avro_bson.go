@@ -43,7 +43,7 @@ func avroCodecs() []*Codec {
 			return "", false
 		}
 		return "the default config writes each array as blocks of at most 100 items, each a negative count then a byte size " +
-			"(valid Avro 1.11); our avro profile rejects that as NonCanonical (src/profiles/avro.rs)", true
+			"(valid Avro 1.11); our avro profile reads every block layout but writes one block per array with a plain count (src/profiles/avro.rs)", true
 	}
 	return []*Codec{configured, dflt}
 }
