@@ -6,8 +6,11 @@
 //! SHA-256, `rustc -vV`), what the campaign recorded (its rustc, Cargo.lock
 //! hash, corpus fingerprint, count, seed and audit-report hash), and
 //! `{path, sha256, bytes}` for every file under the campaign directory
-//! (except the manifest and its event) and under `paper/generated/`, sorted
-//! by path. Paths are relative to the repository root with `/` separators.
+//! (except the manifest and its event) and, when the paper inputs were built
+//! from this campaign (`\CampaignLabel` in `paper/generated/macros.tex`),
+//! under `paper/generated/`, sorted by path. A verifier covers
+//! `paper/generated/` exactly when the signed manifest lists files there, so
+//! rebuilding the paper from another campaign leaves this one verifiable. Paths are relative to the repository root with `/` separators.
 //!
 //! `manifest.event.json` is a NIP-94 file-metadata event (kind 1063) whose
 //! `x` and `size` tags pin `manifest.json`, with `commit` and `fingerprint`
@@ -255,7 +258,7 @@ pub fn create(
     let profile = campaign.campaign_profile.name().to_owned();
     let runs_planned = campaign.runs as u64;
 
-    let found = walk(root, label)?;
+    let found = walk(root, label, paper_built_from(root, label))?;
     if let Some(f) = found.iter().find(|f| f.kind != EntryKind::File || !f.utf8) {
         return Err(CreateError::Refused {
             path: f.abs.display().to_string(),
@@ -282,7 +285,8 @@ pub fn create(
         });
     }
 
-    let covered = covered_dirs(label);
+    // Changes to either directory never make the tree dirty.
+    let covered = covered_dirs(label, true);
     let mut status = vec![
         "status".to_owned(),
         "--porcelain".into(),
@@ -406,9 +410,27 @@ fn sign_manifest(
     Ok(event)
 }
 
-/// The directories a manifest covers, relative to the root.
-fn covered_dirs(label: &str) -> [String; 2] {
-    [format!("results/campaigns/{label}"), PAPER_GENERATED.into()]
+/// The directories a manifest covers, relative to the root: the campaign's,
+/// and `paper/generated/` when the paper inputs there were built from it.
+fn covered_dirs(label: &str, paper: bool) -> Vec<String> {
+    let mut dirs = vec![format!("results/campaigns/{label}")];
+    if paper {
+        dirs.push(PAPER_GENERATED.into());
+    }
+    dirs
+}
+
+/// Whether `paper/generated/macros.tex` was written from campaign `label`
+/// (its `\CampaignLabel`).
+fn paper_built_from(root: &Path, label: &str) -> bool {
+    let Ok(macros) = fs::read_to_string(root.join(PAPER_GENERATED).join("macros.tex")) else {
+        return false;
+    };
+    macros.lines().any(|l| {
+        l.strip_prefix("\\newcommand{\\CampaignLabel}{")
+            .and_then(|r| r.strip_suffix('}'))
+            .is_some_and(|v| v.replace("\\_", "_") == label)
+    })
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -428,9 +450,9 @@ struct Found {
 
 /// Every entry under the covered directories except the manifest and its
 /// event, sorted by path; `.tmp` directories are one entry, not descended.
-fn walk(root: &Path, label: &str) -> Result<Vec<Found>, CreateError> {
+fn walk(root: &Path, label: &str, paper: bool) -> Result<Vec<Found>, CreateError> {
     let mut out = Vec::new();
-    for (i, rel) in covered_dirs(label).iter().enumerate() {
+    for (i, rel) in covered_dirs(label, paper).iter().enumerate() {
         let abs = root.join(rel);
         if i == 0 && !abs.is_dir() {
             return Err(CreateError::Io {
@@ -706,7 +728,7 @@ pub fn verify(root: &Path, label: &str, pinned: Option<&[u8; 32]>) -> Report {
         return report;
     }
     let dir = campaign_dir(root, label);
-    let rel_dir = &covered_dirs(label)[0];
+    let rel_dir = &covered_dirs(label, false)[0];
     let read = |name: &str, report: &mut Report| match fs::read(dir.join(name)) {
         Ok(b) => Some(b),
         Err(e) => {
@@ -841,7 +863,11 @@ fn verify_files(root: &Path, label: &str, manifest: &Manifest, report: &mut Repo
             ),
         );
     }
-    let covered = covered_dirs(label);
+    let paper = manifest
+        .files
+        .iter()
+        .any(|f| f.path.starts_with(&format!("{PAPER_GENERATED}/")));
+    let covered = covered_dirs(label, paper);
     let mut listed = std::collections::BTreeSet::new();
     report.files_listed = manifest.files.len();
     for (i, entry) in manifest.files.iter().enumerate() {
@@ -892,7 +918,7 @@ fn verify_files(root: &Path, label: &str, manifest: &Manifest, report: &mut Repo
             Ok(_) => report.files_ok += 1,
         }
     }
-    match walk(root, label) {
+    match walk(root, label, paper) {
         Err(e) => report.fail(FailureClass::Unreadable, e.to_string()),
         Ok(found) => {
             for f in found {

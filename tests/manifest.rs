@@ -86,7 +86,7 @@ fn fixture() -> Fixture {
     write(&c.join("summary/plots/decode.svg"), "<svg/>");
     write(
         &root.join("paper/generated/macros.tex"),
-        "\\newcommand{\\X}{1}\n",
+        &format!("\\newcommand{{\\CampaignLabel}}{{{LABEL}}}\n\\newcommand{{\\X}}{{1}}\n"),
     );
     write(
         &root.join("paper/generated/speed.csv"),
@@ -308,6 +308,23 @@ fn a_campaign_over_files_without_a_seed_is_signed() {
     let m: manifest::Manifest = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(m.corpus.seed, None);
     assert!(String::from_utf8(bytes).unwrap().contains(r#""seed":null"#));
+}
+
+#[test]
+fn paper_inputs_of_another_campaign_are_not_covered() {
+    let f = fixture();
+    write(
+        &f.root().join("paper/generated/macros.tex"),
+        "\\newcommand{\\CampaignLabel}{other}\n",
+    );
+    f.create();
+    let bytes = fs::read(f.campaign().join(manifest::MANIFEST_FILE)).unwrap();
+    let m: manifest::Manifest = serde_json::from_slice(&bytes).unwrap();
+    assert!(m.files.iter().all(|e| !e.path.starts_with("paper/")));
+    // Rebuilding the paper from yet another campaign does not break this one.
+    write(&f.root().join("paper/generated/speed.csv"), "changed\n");
+    let r = f.verify(Some(&pubkey_of(NSEC_HEX)));
+    assert!(r.ok(), "{}", details(&r));
 }
 
 #[test]
