@@ -4,7 +4,7 @@
 set shell := ["bash", "-euo", "pipefail", "-c"]
 
 # The project's signing key (README, "Verifying results").
-signing_pubkey := "eda4d8ab2d75f71c7571c15e2926e415275c3a6046ac9e969a7537f2495f8c47"
+signing_pubkey := "5aa6620dcdeeafc16ef86f8b9b52ef88de0ec8040809f9eaa68afc9909a3afb6"
 
 export CARGO_TARGET_DIR := env_var_or_default("CARGO_TARGET_DIR", env_var("HOME") + "/.cache/binostr-target")
 
