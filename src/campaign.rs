@@ -66,8 +66,8 @@ impl CampaignProfile {
         let (sample_size, warm_up_ms, measurement_ms, nresamples) = match self {
             CampaignProfile::Smoke => (10, 1, 5, 100),
             CampaignProfile::Quick => (10, 5, 20, 100),
-            // One round per sample on most groups: 50 paired rounds.
-            CampaignProfile::Publication => (50, 500, 100, 10_000),
+            // One round per sample on most groups: 30 paired rounds.
+            CampaignProfile::Publication => (30, 300, 100, 10_000),
         };
         Settings {
             sample_size,
@@ -91,7 +91,7 @@ impl CampaignProfile {
         let (events, bytes) = match self {
             CampaignProfile::Smoke => (100, 1 << 20),
             CampaignProfile::Quick => (200, 1 << 20),
-            CampaignProfile::Publication => (1_000, 8 << 20),
+            CampaignProfile::Publication => (600, 4 << 20),
         };
         group::Budget { events, bytes }
     }
