@@ -42,7 +42,7 @@
 //! out-of-bounds integer as 0.
 //!
 //! Verifier. The Rust crate has none (the C++ library has one), so this
-//! profile brings its own ([`verify`]) and runs it before the reader sees
+//! profile brings its own (`verify`) and runs it before the reader sees
 //! the bytes. It walks exactly what the positional model will read: the
 //! root (width byte 1/2/4/8), the event as an untyped Vector of 7 with
 //! element types Blob, Blob, Int/UInt, Int/UInt, Vector, String, Blob, the

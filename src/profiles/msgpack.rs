@@ -34,7 +34,7 @@
 //! as bytes (`visit_borrowed_bytes`, its "unpack invalid UTF-8 into a byte
 //! array" fallback), and a tag value accepts bytes, so such a `str` would
 //! come back silently as hex (and a 32-byte one would pass as an `id`). So
-//! every byte string the model borrows passes a wire check ([`bin_on_wire`],
+//! every byte string the model borrows passes a wire check (`bin_on_wire`,
 //! installed with [`PositionalSeed::with_wire_check`]): it must follow a
 //! `bin` header of its own length, otherwise it was such a `str` and the
 //! decoder returns [`DecodeErrorKind::BadUtf8`] at the offset of its first
