@@ -50,9 +50,10 @@
 //! value it checks the slot, the backward offset (no underflow), the length
 //! slot (not before the buffer), the data and, for vectors, the slots and
 //! type bytes in bounds; a String must be UTF-8 and NUL-terminated; an
-//! inline Int/UInt must be as wide as its slot (the Rust crate reads the
-//! type byte's width, the C++ reader the slot's, so any other width would
-//! read differently in the two; every builder writes them equal). It
+//! inline Int/UInt may not be wider than its slot, and when it is narrower
+//! (flatbuffers' JS builder writes that) the slot's upper bytes must extend
+//! its value (the Rust crate reads the type byte's width, the C++ reader the
+//! slot's; otherwise the two would read different values). It
 //! charges one unit per value and one per payload byte against the input
 //! length, so shared offsets cannot make it longer than the input. Its
 //! errors carry the offset of the offending byte: `Truncated`, `BadUtf8`,
@@ -253,6 +254,19 @@ impl Verifier<'_> {
         usize::try_from(v).map_err(|_| self.invalid("flexbuffer offset", at))
     }
 
+    /// Whether the `slot_width`-byte slot of inline scalar `v` holds its
+    /// `v.width`-byte value zero- (UInt) or sign-extended (Int).
+    fn extends(&self, v: Val, slot_width: usize) -> Result<bool, DecodeError> {
+        let end = v.at.checked_add(slot_width).ok_or(self.truncated())?;
+        let bytes = self.b.get(v.at..end).ok_or(self.truncated())?;
+        let fill = if v.ty == ty::INT && bytes[v.width - 1] & 0x80 != 0 {
+            0xff
+        } else {
+            0
+        };
+        Ok(bytes[v.width..].iter().all(|&b| b == fill))
+    }
+
     /// The value in the slot at `slot` (of `slot_width` bytes) whose packed
     /// type byte is `packed` (at `type_at`): inline scalars stay at the
     /// slot, everything else follows the backward offset in the slot.
@@ -282,10 +296,14 @@ impl Verifier<'_> {
         };
         let v = Val { ty, width, at };
         match ty {
-            // An inline scalar is as wide as its slot: the crate reads the
-            // type byte's width, the C++ reader the slot's, and every
-            // builder writes the two equal.
-            ty::INT | ty::UINT if !reference && width != slot_width => {
+            // The crate reads an inline scalar at its type byte's width, the
+            // C++ reader at the slot's. Builders may declare a narrower
+            // width than the slot (flatbuffers' JS builder does); both read
+            // the same value only when the slot's upper bytes extend the
+            // narrower value (zero for UInt, sign for Int).
+            ty::INT | ty::UINT
+                if !reference && (width > slot_width || !self.extends(v, slot_width)?) =>
+            {
                 return Err(self.invalid("flexbuffer scalar width", type_at));
             }
             ty::INT | ty::UINT => {
@@ -600,6 +618,21 @@ mod tests {
         assert_eq!(g[types + 2], 0x0a);
         assert_eq!(
             FlexBuffers.decode(&with(types + 2, 0x0b), &l).unwrap_err(),
+            DecodeError::at(
+                DecodeErrorKind::Invalid("flexbuffer scalar width"),
+                types + 2
+            )
+        );
+        // a narrower declared width is read alike by both readers only
+        // when the slot's upper bytes extend the value: kind (small) as
+        // UInt/W8 decodes to the same event, created_at (> 255) does not
+        assert_eq!(g[types + 3], 0x0a);
+        assert_eq!(
+            FlexBuffers.decode(&with(types + 3, 0x08), &l).unwrap(),
+            FlexBuffers.decode(&g, &l).unwrap()
+        );
+        assert_eq!(
+            FlexBuffers.decode(&with(types + 2, 0x08), &l).unwrap_err(),
             DecodeError::at(
                 DecodeErrorKind::Invalid("flexbuffer scalar width"),
                 types + 2

@@ -136,14 +136,19 @@ for (const p of doc.profiles) {
   const pinnedVectors = pin.vectors ?? {};
   const unexpected = [];
   const pinned = new Set();
+  // Each part of a failure ("reencode", "rust") must be pinned, by the
+  // vector's name or by the profile-wide pin of that part.
+  const parts = (o) => o.failed.split("+");
   for (const o of outcomes) {
     if (!o.failed) continue;
     if (pinnedVectors[o.name]) pinned.add(`${o.name}: ${pinnedVectors[o.name]}`);
-    else if (o.failed === "reencode" && pin.reencode) pinned.add(pin.reencode);
+    else if (parts(o).every((x) => pin[x])) parts(o).forEach((x) => pinned.add(pin[x]));
     else unexpected.push(`${o.name}: ${o.why}`);
   }
   const stale = Object.keys(pinnedVectors).filter((name) => outcomes.some((o) => o.name === name && !o.failed));
-  if (pin.reencode && !outcomes.some((o) => o.failed === "reencode")) stale.push("reencode");
+  for (const x of ["reencode", "rust"]) {
+    if (pin[x] && !outcomes.some((o) => o.failed && parts(o).includes(x))) stale.push(x);
+  }
   const n = present.length;
   const reasons = [
     codec.id !== p.id ? `same bytes as ${codec.id}` : "",
