@@ -118,33 +118,11 @@ impl Campaign {
             &mut warnings,
         )?;
         let interop = crate::side::read_interop(&root.join("results/interop"), &mut warnings)?;
-        let index = rows
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let key = (
-                    r.host.clone(),
-                    r.workload.clone(),
-                    r.profile.clone(),
-                    r.subset.clone(),
-                    r.threads,
-                );
-                (key, i)
-            })
-            .collect();
+        let index = rows.iter().enumerate().map(|(i, r)| (r.key(), i)).collect();
         let paired_index = paired
             .iter()
             .enumerate()
-            .map(|(i, p)| {
-                let key = (
-                    p.host.clone(),
-                    p.workload.clone(),
-                    p.profile.clone(),
-                    p.subset.clone(),
-                    p.threads,
-                );
-                ((key, p.against.clone()), i)
-            })
+            .map(|(i, p)| ((p.key(), p.against.clone()), i))
             .collect();
         let mut c = Campaign {
             labels: labels.to_vec(),

@@ -46,6 +46,19 @@ pub struct Paired {
 }
 
 impl Paired {
+    /// The benchmark key of the ratio's numerator.
+    pub fn key(&self) -> crate::summary::Key {
+        (
+            self.host.clone(),
+            self.workload.clone(),
+            self.profile.clone(),
+            self.subset.clone(),
+            self.threads,
+        )
+    }
+}
+
+impl Paired {
     /// Whether the invariant is definitely false: the interval's upper bound
     /// is below `min_ratio`.
     pub fn violates(&self) -> bool {

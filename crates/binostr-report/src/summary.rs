@@ -54,13 +54,27 @@ pub struct Row {
 }
 
 impl Row {
+    /// The row's benchmark key.
+    pub fn key(&self) -> Key {
+        (
+            self.host.clone(),
+            self.workload.clone(),
+            self.profile.clone(),
+            self.subset.clone(),
+            self.threads,
+        )
+    }
+}
+
+impl Row {
     /// `(host, workload, subset, threads)`: the group `rank` orders.
     pub fn group(&self) -> (&str, &str, &str, i64) {
         (&self.host, &self.workload, &self.subset, self.threads)
     }
 }
 
-type Key = (String, String, String, String, i64);
+/// A benchmark key: (host, workload, profile, subset, threads).
+pub type Key = (String, String, String, String, i64);
 
 /// Summarises `samples` (the concatenated `samples.csv` frames with `host`
 /// and `run` columns) into rows sorted by host, workload, subset, threads
@@ -104,16 +118,7 @@ pub fn summarize(samples: LazyFrame, paired: &[Paired]) -> Result<Vec<Row>> {
     let to_json: BTreeMap<Key, &Paired> = paired
         .iter()
         .filter(|p| p.against == TO_JSON)
-        .map(|p| {
-            let key = (
-                p.host.clone(),
-                p.workload.clone(),
-                p.profile.clone(),
-                p.subset.clone(),
-                p.threads,
-            );
-            (key, p)
-        })
+        .map(|p| (p.key(), p))
         .collect();
 
     let samples = samples_by_key(&per_event)?;
