@@ -318,6 +318,8 @@ fn corpus_cache(opts: &Options) -> PathBuf {
 /// Runs the campaign; returns the label directory.
 pub fn run(opts: &Options) -> Result<PathBuf> {
     let valgrind = valgrind_for(opts.profile, std::env::var("CI").as_deref() == Ok("true"))?;
+    // Found before run-1, not after its timing.
+    let alloc_probe = alloc_probe_exe()?;
     let dir = opts.root.join(&opts.label);
     std::fs::create_dir_all(dir.join("corpus"))
         .with_context(|| format!("creating {}", dir.display()))?;
@@ -402,6 +404,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
             opts,
             keys,
             bar: &bar,
+            alloc_probe: &alloc_probe,
             instructions: valgrind.as_ref().map(|v| InstructionProbe {
                 valgrind: v,
                 keys: &counted,
@@ -488,6 +491,7 @@ struct RunContext<'a> {
     opts: &'a Options,
     keys: usize,
     bar: &'a indicatif::ProgressBar,
+    alloc_probe: &'a Path,
     instructions: Option<InstructionProbe<'a>>,
 }
 
@@ -683,8 +687,8 @@ impl RunContext<'_> {
     }
 
     fn alloc_probe(&self, out: &Path) -> Result<()> {
-        let exe = alloc_probe_exe()?;
-        let status = Command::new(&exe)
+        let exe = self.alloc_probe;
+        let status = Command::new(exe)
             .arg("--corpus")
             .arg(self.corpus_path)
             .arg("--out")
