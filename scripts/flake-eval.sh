@@ -101,6 +101,8 @@ for system in x86_64-linux x86_64-darwin; do
     capture "$tmp/tests.json" nixc eval --json "$flake#checks.$system.tests" "${over[@]}" \
         --apply 't: { nativeBuildInputs = map (d: d.name) t.nativeBuildInputs; CI = t.CI or null; checkPhase = t.checkPhase; }'
 done
+capture "$tmp/manifest.json" nixc eval --json "$flake#checks.x86_64-linux" "${over[@]}" \
+    --apply 'cs: builtins.mapAttrs (_: c: c.buildCommand) (removeAttrs cs (builtins.filter (n: builtins.substring 0 9 n != "manifest-") (builtins.attrNames cs)))'
 capture "$tmp/src.json" nixc eval --json "$flake#checks.x86_64-linux.clippy.src" "${over[@]}" --apply toString
 python3 -c 'import json,sys; print(json.load(sys.stdin))' < "$tmp/src.json" > "$tmp/src"
 for c in doc tests; do
