@@ -68,7 +68,8 @@
             commonArgs
             // {
               inherit cargoArtifacts;
-              cargoExtraArgs = "--locked --bin binostr";
+              # --bins: a campaign runs binostr-alloc-probe from beside binostr.
+              cargoExtraArgs = "--locked --bins";
               doCheck = false;
               meta = {
                 description = "Binostr CLI: corpus, profiles, campaigns, manifests, robustness";
@@ -147,12 +148,19 @@
             '';
           };
 
+          # A campaign records the git commit and, with valgrind (required for
+          # publication), instruction counts.
+          cliInputs = [
+            binostr
+            pkgs.git
+          ]
+          ++ lib.optionals pkgs.stdenv.hostPlatform.isLinux [ pkgs.valgrind ];
           app = name: description: text: {
             type = "app";
             program = lib.getExe (
               pkgs.writeShellApplication {
                 inherit name text;
-                runtimeInputs = [ binostr ];
+                runtimeInputs = cliInputs;
               }
             );
             meta.description = description;
@@ -239,7 +247,8 @@
               pkgs.nodejs
               pkgs.go
               tex
-            ];
+            ]
+            ++ lib.optionals pkgs.stdenv.hostPlatform.isLinux [ pkgs.valgrind ];
             BINOSTR_CORPUS_DIR = corpusReal;
           };
 
