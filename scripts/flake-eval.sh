@@ -42,7 +42,11 @@ if [ "$(printf '%s\n2.18\n' "$version" | sort -V | head -1)" != 2.18 ]; then
     echo "flake-eval: nixpkgs 26.05 needs Nix >= 2.18, found $version" >&2
     exit 1
 fi
-echo "nix options (every nix call below): ${opts[*]}" | redact
+shown=()
+for o in "${opts[@]}"; do
+    case $o in "" | *" "*) shown+=("'$o'") ;; *) shown+=("$o") ;; esac
+done
+echo "nixc below is: nix ${shown[*]}" | redact
 
 echo
 echo "== inputs"
