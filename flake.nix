@@ -1,7 +1,7 @@
 {
   description = "Binostr: reproducible benchmark of binary encodings for Nostr NIP-01 events";
 
-  # Lock entries: /work/shared/nix/LOCK-ENTRIES.md (checked by scripts/check-flake.sh).
+  # Lock entries: nix/LOCK-ENTRIES.md (checked by scripts/check-flake.sh).
   inputs = {
     nixpkgs.url = "github:NixOS/nixpkgs/nixos-26.05";
     crane.url = "github:ipetkov/crane";
@@ -39,15 +39,18 @@
             p: p.rust-bin.fromRustupToolchainFile ./rust-toolchain.toml
           );
 
-          # Cargo sources plus what build.rs (protox reads schemas/), include_str!
-          # (provenance/) and the tests (golden vectors, fixtures) read.
+          # Cargo sources plus what build.rs (protox reads schemas/),
+          # include_str!/include_bytes! (provenance/, the report's font) and the
+          # tests (goldens, fixtures, interop vectors) read.
           src = lib.fileset.toSource {
             root = ./.;
             fileset = lib.fileset.unions [
               (craneLib.fileset.commonCargoSources ./.)
               ./schemas
               ./provenance
+              ./crates/binostr-report/assets
               ./tests
+              ./vectors
             ];
           };
 
@@ -65,7 +68,8 @@
             commonArgs
             // {
               inherit cargoArtifacts;
-              cargoExtraArgs = "--locked --bin binostr";
+              # --bins: a campaign runs binostr-alloc-probe from beside binostr.
+              cargoExtraArgs = "--locked --bins";
               doCheck = false;
               meta = {
                 description = "Binostr CLI: corpus, profiles, campaigns, manifests, robustness";
@@ -144,18 +148,26 @@
             '';
           };
 
+          # A campaign records the git commit and, with valgrind (required for
+          # publication), instruction counts.
+          cliInputs = [
+            binostr
+            pkgs.git
+          ]
+          ++ lib.optionals pkgs.stdenv.hostPlatform.isLinux [ pkgs.valgrind ];
           app = name: description: text: {
             type = "app";
             program = lib.getExe (
               pkgs.writeShellApplication {
                 inherit name text;
-                runtimeInputs = [ binostr ];
+                runtimeInputs = cliInputs;
               }
             );
             meta.description = description;
           };
 
-          # One check per recorded campaign with a manifest.
+          # One check per recorded campaign with a manifest; a manifest also
+          # covers paper/generated/ when the paper was built from its campaign.
           campaigns =
             if builtins.pathExists ./results/campaigns then
               lib.filterAttrs (
@@ -168,6 +180,10 @@
             lib.nameValuePair "manifest-${label}" (
               pkgs.runCommand "binostr-manifest-${label}" { nativeBuildInputs = [ binostr ]; } ''
                 cp -r ${./results} results
+                ${lib.optionalString (builtins.pathExists ./paper/generated) ''
+                  mkdir paper
+                  cp -r ${./paper/generated} paper/generated
+                ''}
                 chmod -R u+w results
                 binostr manifest verify ${lib.escapeShellArg label}
                 touch $out
@@ -175,30 +191,6 @@
             )
           ) campaigns;
 
-          # The pinned generators (scripts/regen.sh); the drift check exists
-          # only where nixpkgs carries exactly these versions.
-          codegenToolsPinned =
-            pkgs.flatbuffers.version == "25.12.19"
-            && pkgs.capnproto.version == "0.9.2"
-            && pkgs.capnproto-rust.version == "0.27.0"
-            && pkgs.thrift.version == "0.17.0";
-          codegenCheck = pkgs.runCommand "binostr-codegen-drift" {
-            nativeBuildInputs = [
-              pkgs.flatbuffers
-              pkgs.capnproto
-              pkgs.capnproto-rust
-              pkgs.thrift
-            ];
-          } ''
-            tmp=$(mktemp -d)
-            flatc --rust -o "$tmp" ${./schemas}/event.fbs
-            capnp compile -orust:"$tmp" --src-prefix=${./schemas} ${./schemas}/event.capnp
-            thrift -out "$tmp" --gen rs ${./schemas}/event.thrift
-            for f in event_generated.rs event_capnp.rs event.rs; do
-              diff -u ${./crates/binostr-generated/src}/$f "$tmp/$f"
-            done
-            touch $out
-          '';
         in
         {
           packages = {
@@ -255,10 +247,14 @@
               pkgs.nodejs
               pkgs.go
               tex
-            ];
+            ]
+            ++ lib.optionals pkgs.stdenv.hostPlatform.isLinux [ pkgs.valgrind ];
             BINOSTR_CORPUS_DIR = corpusReal;
           };
 
+          # No codegen-drift check: nixpkgs carries capnproto 1.x, not the
+          # pinned 0.9.2 (scripts/regen.sh); scripts/check-codegen-drift.sh
+          # installs the pinned generators and checks drift in CI.
           checks =
             {
               inherit binostr;
@@ -283,17 +279,24 @@
                   RUSTDOCFLAGS = "-D warnings";
                 }
               );
+              # The packages CI tests. tests/manifest.rs runs git; under CI=true
+              # the campaign test requires valgrind, which nixpkgs marks broken
+              # on Darwin.
               tests = craneLib.cargoTest (
                 commonArgs
                 // {
                   inherit cargoArtifacts;
+                  cargoTestExtraArgs = "-p binostr -p binostr-report";
+                  nativeCheckInputs = [
+                    pkgs.git
+                  ]
+                  ++ lib.optionals pkgs.stdenv.hostPlatform.isLinux [ pkgs.valgrind ];
                   BINOSTR_CORPUS_DIR = corpusReal;
-                  CI = "true";
                 }
+                // lib.optionalAttrs pkgs.stdenv.hostPlatform.isLinux { CI = "true"; }
               );
             }
             // lib.optionalAttrs (builtins.pathExists ./paper/generated/macros.tex) { inherit paper; }
-            // lib.optionalAttrs codegenToolsPinned { codegen-drift = codegenCheck; }
             // manifestChecks;
         };
     in

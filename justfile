@@ -73,6 +73,10 @@ paper-profiles:
 flake-check:
     bash scripts/check-flake.sh
 
+# Also evaluate every flake output offline (Nix >= 2.18; DIR: see results/nix/README.md).
+flake-eval DIR:
+    bash scripts/check-flake.sh --inputs {{DIR}}
+
 # CITATION.cff and codemeta.json agree.
 citation-check:
     python3 scripts/check-citation.py

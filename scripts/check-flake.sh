@@ -7,8 +7,18 @@
 #     must equal where present): every node's rev, narHash and lastModified,
 #     rust-overlay following nixpkgs, crane without inputs.
 # The flake is not built here.
+#
+# With --inputs DIR, it then evaluates every flake output offline (Nix >= 2.18,
+# a throwaway store, no substituters, no builds; scripts/flake-eval.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+inputs=
+case "${1:-}" in
+    "") ;;
+    --inputs) inputs=${2:?"--inputs needs a directory"} ;;
+    *) echo "usage: scripts/check-flake.sh [--inputs DIR]" >&2; exit 2 ;;
+esac
 
 if ! command -v nix-instantiate >/dev/null; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -19,10 +29,10 @@ if ! command -v nix-instantiate >/dev/null; then
         exit 1
     fi
 fi
-for f in flake.nix nix/*.nix; do
+for f in flake.nix nix/*.nix nix/standin/*.nix; do
     nix-instantiate --parse "$f" >/dev/null
 done
-echo "flake: flake.nix and nix/*.nix parse"
+echo "flake: flake.nix, nix/*.nix and nix/standin/*.nix parse"
 
 python3 scripts/nix-corpus-sources.py --check
 
@@ -85,3 +95,5 @@ if errors:
     sys.exit("flake: " + "\n flake: ".join(errors))
 print(f"flake: flake.lock pins {len(nodes) - 1} inputs, all from LOCK-ENTRIES.md")
 PY
+
+[ -z "$inputs" ] || exec bash scripts/flake-eval.sh "$inputs"

@@ -1,0 +1,1 @@
+# nixpkgs stand-in: a placeholder, not nixpkgs' hook.
