@@ -109,12 +109,15 @@ torture mutations="1000000":
 aggregate +labels:
     cargo run -p binostr-report --locked -- aggregate {{labels}}
 
-# Fuzz one profile's decoder for SECONDS with cargo-fuzz (cargo install
-# cargo-fuzz), seeding the corpus from the profile's golden vector.
+# Fuzz one profile's decoders for SECONDS (scripts/fuzz-all.py; installs
+# cargo-fuzz when missing); the record goes under target/fuzz-results/.
 fuzz profile seconds="60":
-    mkdir -p fuzz/corpus/{{profile}}
-    perl -ne 'chomp; print pack("H*", $_)' tests/golden/{{profile}}.hex > fuzz/corpus/{{profile}}/golden
-    cd fuzz && BINOSTR_FUZZ_PROFILE={{profile}} RUSTC_BOOTSTRAP=1 cargo fuzz run decode corpus/{{profile}} -- -max_total_time={{seconds}}
+    python3 scripts/fuzz-all.py --install-cargo-fuzz --profiles {{profile}} --seconds {{seconds}} --out target/fuzz-results
+
+# The fuzzing campaign: every enabled profile for SECONDS each, JOBS at a
+# time, seeded from the goldens and interop vectors; writes results/fuzz/.
+fuzz-all seconds="600" jobs="1":
+    python3 scripts/fuzz-all.py --install-cargo-fuzz --seconds {{seconds}} --jobs {{jobs}}
 
 # Hash and sign campaign LABEL (results/campaigns/LABEL/manifest{,.event}.json);
 # the key comes from $BINOSTR_SIGNING_KEY or ~/.config/binostr/signing-key.

@@ -709,6 +709,7 @@ fn print_profiles(json: bool) -> Result<()> {
                 "deterministic": p.capabilities.deterministic,
                 "self_describing": p.capabilities.self_describing,
                 "borrowed_view": p.codec.borrowed().is_some(),
+                "native_batch": p.codec.batch().is_some(),
             })
         })
         .collect();

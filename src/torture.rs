@@ -22,6 +22,7 @@
 //! process that decodes them; 20,000-deep bombs are written out in full
 //! (framed, inside the default 512,000-byte event limit).
 
+pub mod agreement;
 pub mod run;
 
 use std::fs;

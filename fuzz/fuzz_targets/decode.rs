@@ -1,18 +1,18 @@
 //! One fuzz target for every profile decoder in the registry: the profile
 //! id comes from `BINOSTR_FUZZ_PROFILE`, so the registry stays the only
-//! list of profiles. Each input goes through `decode` (and, where the
-//! profile has them, the borrowed view and the native batch); an accepted
-//! event must re-encode and decode back to itself.
+//! list of profiles. Every input goes through each entry point the profile
+//! has (`decode`, the borrowed view, the native batch), checked against each
+//! other by `binostr::torture::agreement::check`.
 //!
-//! libFuzzer aborts on any panic, including one a profile catches itself
-//! (the flexbuffers profile contains panics of its upstream reader), so a
-//! contained panic shows up here as a crash, deliberately.
+//! libFuzzer aborts on any panic, including one a profile catches itself,
+//! so a contained panic shows up here as a crash, deliberately.
 #![no_main]
 
 use std::sync::OnceLock;
 
-use binostr::codec::{Limits, Profile};
+use binostr::codec::Profile;
 use binostr::profiles::{PROFILES, find};
+use binostr::torture::agreement;
 use libfuzzer_sys::fuzz_target;
 
 fn profile() -> &'static Profile {
@@ -27,20 +27,7 @@ fn profile() -> &'static Profile {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let p = profile();
-    let limits = Limits::default();
-    if let Ok(event) = p.codec.decode(data, &limits) {
-        let mut again = Vec::new();
-        if p.codec.encode(&event, &mut again).is_ok() {
-            let back = p.codec.decode(&again, &Limits::default());
-            assert_eq!(back.as_ref(), Ok(&event), "{}: no round trip", p.id);
-        }
-    }
-    if let Some(view) = p.codec.borrowed() {
-        let _ = view.decode_ref(data, &limits);
-        let _ = view.kind_and_pubkey(data, &limits);
-    }
-    if let Some(batch) = p.codec.batch() {
-        let _ = batch.decode_batch(data, &limits);
+    if let Err(d) = agreement::check(profile(), data) {
+        panic!("{d}");
     }
 });
