@@ -156,7 +156,7 @@ def summarise(out, registry):
         "(`-merge=1`) is not committed: its hash is SHA-256 over the sorted SHA-256 of its files.",
         "",
     ]
-    for key in ("rustc", "cargo_fuzz", "host", "jobs"):
+    for key in ("commit", "code_dirty", "rustc", "cargo_fuzz", "host", "jobs"):
         values = sorted({str(r.get(key)) for r in records})
         lines.append(f"- {key.replace('_', '-')}: {'; '.join(values)}")
     lines.append("")
@@ -209,6 +209,9 @@ def main():
         "cargo_fuzz": run(["cargo", "fuzz", "--version"], capture_output=True).stdout.strip(),
         "host": host(),
         "jobs": args.jobs,
+        "commit": run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True).stdout.strip(),
+        "code_dirty": bool(run(["git", "status", "--porcelain", "--", "src", "fuzz", "crates",
+                                "Cargo.lock"], cwd=ROOT, capture_output=True).stdout.strip()),
     }
     total = len(profiles)
     done = 0

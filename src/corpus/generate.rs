@@ -582,54 +582,14 @@ mod tests {
         }
     }
 
-    /// Real events under `../shared/corpus/upstream`, deduplicated by id, or
-    /// `None` where that checkout is absent.
-    fn real_corpus() -> Option<Vec<Event>> {
-        fn collect(v: &serde_json::Value, out: &mut Vec<Event>) {
-            match v {
-                serde_json::Value::Object(m) if m.contains_key("id") => {
-                    let bytes = serde_json::to_vec(v).unwrap();
-                    if let Ok(e) = parse_event_json(&bytes, &Limits::default()) {
-                        out.push(e);
-                    }
-                }
-                serde_json::Value::Array(items) => items.iter().for_each(|i| collect(i, out)),
-                _ => {}
-            }
-        }
-        fn walk(dir: &std::path::Path, out: &mut Vec<Event>) {
-            let Ok(entries) = std::fs::read_dir(dir) else {
-                return;
-            };
-            let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-            paths.sort();
-            for path in paths {
-                if path.is_dir() {
-                    walk(&path, out);
-                } else if path
-                    .extension()
-                    .is_some_and(|x| x == "json" || x == "jsonl")
-                {
-                    let text = std::fs::read_to_string(&path).unwrap();
-                    match serde_json::from_str::<serde_json::Value>(&text) {
-                        Ok(v) => collect(&v, out),
-                        Err(_) => text
-                            .lines()
-                            .filter_map(|l| serde_json::from_str(l).ok())
-                            .for_each(|v| collect(&v, out)),
-                    }
-                }
-            }
-        }
-        let root =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/upstream");
-        if !root.is_dir() {
-            return None;
-        }
+    /// The audited real corpus (as `corpus calibrate` reads it), or `None`
+    /// after saying that `test` did not run (a failure under `CI=true`).
+    fn real_corpus(test: &str) -> Option<Vec<Event>> {
+        let dir = crate::corpus::source::corpus_dir_or_skip(test)?;
         let mut events = Vec::new();
-        walk(&root, &mut events);
-        let mut seen = std::collections::HashSet::new();
-        events.retain(|e| seen.insert(e.id));
+        let options = crate::corpus::audit::AuditOptions::default();
+        crate::corpus::audit_real(Some(&dir), &options, |e| events.push(e))
+            .expect("the recorded real sources audit");
         Some(events)
     }
 
@@ -640,8 +600,7 @@ mod tests {
     /// reposts come from one bridge that leaves content empty.
     #[test]
     fn median_sizes_track_the_real_corpus() {
-        let Some(real) = real_corpus() else {
-            eprintln!("../shared/corpus/upstream not found; nothing to compare");
+        let Some(real) = real_corpus("median_sizes_track_the_real_corpus") else {
             return;
         };
         let rows = crate::corpus::calibrate::calibrate(corpus(), &real);

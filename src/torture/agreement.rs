@@ -37,13 +37,14 @@ pub fn check(p: &Profile, data: &[u8]) -> Result<(), Disagreement> {
     }
     if let Some(view) = p.codec.borrowed() {
         let viewed = view.decode_ref(data, &limits).map(|r| r.to_owned_event());
-        match (&owned, &viewed) {
-            (Ok(a), Ok(b)) if a != b => {
-                return Err(fail("decode_ref", format!("{b:?}, decode gave {a:?}")));
-            }
-            (Ok(_), Err(e)) => return Err(fail("decode_ref", format!("refused ({e}), decode accepted"))),
-            (Err(e), Ok(_)) => return Err(fail("decode_ref", format!("accepted, decode refused ({e})"))),
-            _ => {}
+        let differs = match (&owned, &viewed) {
+            (Ok(a), Ok(b)) => (a != b).then(|| format!("{b:?}, decode gave {a:?}")),
+            (Ok(_), Err(e)) => Some(format!("refused ({e}), decode accepted")),
+            (Err(e), Ok(_)) => Some(format!("accepted, decode refused ({e})")),
+            (Err(_), Err(_)) => None,
+        };
+        if let Some(detail) = differs {
+            return Err(fail("decode_ref", detail));
         }
         if let Ok(event) = &owned {
             let selected = view.kind_and_pubkey(data, &limits);
