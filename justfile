@@ -119,6 +119,20 @@ fuzz profile seconds="60":
 fuzz-all seconds="600" jobs="1":
     python3 scripts/fuzz-all.py --install-cargo-fuzz --seconds {{seconds}} --jobs {{jobs}}
 
+# The self-contained results page of campaign LABEL with its relay calculator:
+# results/campaigns/LABEL/site/index.html (needs summary/plots: `just aggregate LABEL`).
+page label:
+    cargo run -p binostr-report --locked -- page {{label}}
+
+# Check the page as CI does: it equals what the code builds, and works in
+# headless Chromium (installs chromium and chromium-driver as root when missing).
+page-check label:
+    bash scripts/page/check.sh --install --screenshot "$CARGO_TARGET_DIR/page-screenshot.png" {{label}}
+
+# The same, saving the screenshot committed beside the page (then re-sign: just manifest LABEL).
+page-shot label:
+    bash scripts/page/check.sh --install --screenshot results/campaigns/{{label}}/site/screenshot.png {{label}}
+
 # Hash and sign campaign LABEL (results/campaigns/LABEL/manifest{,.event}.json);
 # the key comes from $BINOSTR_SIGNING_KEY or ~/.config/binostr/signing-key.
 manifest label:

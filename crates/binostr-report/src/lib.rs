@@ -10,6 +10,7 @@ pub mod fmt;
 pub mod frame;
 pub mod instr;
 pub mod names;
+pub mod page;
 pub mod paired;
 pub mod paper;
 pub mod plots;
@@ -62,6 +63,12 @@ pub fn aggregate(root: &Path, labels: &[String], plots: bool) -> Result<Vec<Path
     }
     files.sort();
     Ok(files)
+}
+
+/// Writes the results page of `label` (`results/campaigns/<label>/site/index.html`,
+/// or `out/index.html`); see [the module](module@page).
+pub fn page(root: &Path, label: &str, out: Option<&Path>) -> Result<PathBuf> {
+    page::write(root, label, out)
 }
 
 /// Draws the plots of `labels` into `results/campaigns/<labels[0]>/summary/plots/`.

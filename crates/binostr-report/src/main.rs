@@ -31,6 +31,19 @@ enum Command {
         #[arg(long)]
         no_plots: bool,
     },
+    /// Write the self-contained results page of one label into
+    /// results/campaigns/<label>/site/index.html (needs its summary/plots/,
+    /// written by aggregate).
+    Page {
+        /// Campaign label.
+        label: String,
+        /// Repository root holding results/ and paper/profiles.csv.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Write index.html into this directory instead.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Draw only the plots of one or more labels.
     Plots {
         /// Campaign labels, as for aggregate.
@@ -51,6 +64,9 @@ fn main() -> ExitCode {
             no_plots,
         } => binostr_report::aggregate(&root, &labels, !no_plots),
         Command::Plots { labels, root } => binostr_report::plots_only(&root, &labels),
+        Command::Page { label, root, out } => {
+            binostr_report::page(&root, &label, out.as_deref()).map(|p| vec![p])
+        }
     };
     match result {
         Ok(files) => {

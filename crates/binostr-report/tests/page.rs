@@ -1,0 +1,212 @@
+//! `binostr-report page` over synthetic run records: the page holds every
+//! profile and record, fetches nothing, and is byte-for-byte reproducible.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use common::*;
+use sha2::{Digest, Sha256};
+
+const HOST: &str = "hostA/Synthetic CPU";
+const REGISTRY: &str = "profile,family,enabled,deterministic,self_describing,borrowed_view\n\
+    json,nostr-baseline,yes,yes,yes,no\n\
+    json-simd,nostr-baseline,yes,yes,yes,no\n\
+    event2,nostr-specific,yes,yes,no,yes\n\
+    cbor-intmap,open-standard,no,yes,yes,no\n";
+const SVG: &str = "<svg width=\"10\" height=\"10\" viewBox=\"0 0 10 10\" \
+    xmlns=\"http://www.w3.org/2000/svg\"><text x=\"1\" y=\"5\">decode plot</text></svg>\n";
+
+/// A campaign `q1` with its plots directory and the registry table.
+fn setup(root: &Path) {
+    write_campaign(root, "q1", HOST, &standard_benches());
+    binostr_report::aggregate(root, &["q1".to_owned()], false).unwrap();
+    let plots = root.join("results/campaigns/q1/summary/plots");
+    fs::create_dir_all(&plots).unwrap();
+    fs::write(plots.join("decode.svg"), SVG).unwrap();
+    fs::create_dir_all(root.join("paper")).unwrap();
+    fs::write(root.join("paper/profiles.csv"), REGISTRY).unwrap();
+}
+
+fn page(root: &Path) -> String {
+    let path = binostr_report::page(root, "q1", None).unwrap();
+    assert_eq!(path, root.join("results/campaigns/q1/site/index.html"));
+    read(path)
+}
+
+/// The `<table id=ID>` element's text.
+fn table<'a>(html: &'a str, id: &str) -> &'a str {
+    let start = html
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no table {id}"));
+    let end = start + html[start..].find("</table>").unwrap();
+    &html[start..end]
+}
+
+fn data(html: &str) -> serde_json::Value {
+    let open = "<script type=\"application/json\" id=\"binostr-data\">";
+    let start = html.find(open).expect("embedded data") + open.len();
+    let end = start + html[start..].find("</script>").unwrap();
+    serde_json::from_str(&html[start..end]).unwrap()
+}
+
+#[test]
+fn the_page_holds_every_profile_and_its_records() {
+    let tmp = tempfile::tempdir().unwrap();
+    setup(tmp.path());
+    let html = page(tmp.path());
+    for id in ["t-decode", "t-encode", "t-validate", "t-sizes", "calc"] {
+        let t = table(&html, id);
+        for p in ["json", "json-simd", "event2"] {
+            assert!(
+                t.contains(&format!("data-profile=\"{p}\"")),
+                "{id} lacks {p}"
+            );
+        }
+        assert!(!t.contains("cbor-intmap"), "{id} lists a disabled profile");
+    }
+    // decode event2 (subset all): run medians 50, 55, 45 -> 50.00 ns; paired
+    // ratio to json 0.5 in every round.
+    let t = table(&html, "t-decode");
+    let row = &t[t
+        .find("<tr data-profile=\"event2\" data-subset=\"all\">")
+        .unwrap()..];
+    let row = &row[..row.find("</tr>").unwrap()];
+    assert!(row.contains(">50.00</td>"), "{row}");
+    assert!(
+        row.contains("0.5000 <span class=\"ci\">[0.5000, 0.5000]</span>"),
+        "{row}"
+    );
+    assert!(row.contains("event2"));
+    let d = data(&html);
+    assert_eq!(
+        d["profiles"],
+        serde_json::json!(["json", "json-simd", "event2"])
+    );
+    // The calculator's numbers are summary.csv's.
+    let csv = read(tmp.path().join("results/campaigns/q1/summary/summary.csv"));
+    let row = summary_row(&csv, [HOST, "decode", "event2", "kind-1", "1"]);
+    let cell = |c: &str| serde_json::json!(row[c].parse::<f64>().unwrap());
+    assert_eq!(
+        d["data"]["event2"]["kind-1"]["decode"]["ns"],
+        serde_json::json!([cell("median_ns"), cell("ci_lo_ns"), cell("ci_hi_ns")])
+    );
+    assert_eq!(row["median_ns"], "40.00");
+    let shares: Vec<f64> = d["kinds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["share"].as_f64().unwrap())
+        .collect();
+    assert_eq!(shares, [4.73, 38.96, 4.54, 18.89]);
+    assert!(html.contains("decode plot"), "the SVG is inline");
+    assert!(html.contains(binostr_report::page::CALCULATOR_JS));
+    assert!(html.contains(binostr_report::page::PAGE_JS));
+    // The sources list names each input with its SHA-256.
+    let samples = tmp.path().join("results/campaigns/q1/run-2/samples.csv");
+    let sha: String = Sha256::digest(fs::read(&samples).unwrap())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let files = table(&html, "t-files");
+    let at = files
+        .find("results/campaigns/q1/run-2/samples.csv")
+        .unwrap();
+    assert!(files[at..].contains(&sha), "samples.csv hash");
+    assert!(files.contains("paper/profiles.csv"));
+    assert!(files.contains("summary/plots/decode.svg"));
+}
+
+#[test]
+fn the_page_fetches_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    setup(tmp.path());
+    let html = page(tmp.path());
+    assert!(html.contains(&format!(
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">",
+        binostr_report::page::CSP
+    )));
+    for pattern in [
+        "src=\"http",
+        "url(http",
+        "@import",
+        "<link",
+        "<img",
+        "href=\"http",
+    ] {
+        assert!(!html.contains(pattern), "the page holds {pattern:?}");
+    }
+    assert!(
+        html.contains("url(data:font/ttf;base64,"),
+        "the font is embedded"
+    );
+}
+
+#[test]
+fn the_page_is_reproducible_and_can_go_elsewhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    setup(tmp.path());
+    let first = page(tmp.path());
+    let out = tmp.path().join("elsewhere");
+    let path = binostr_report::page(tmp.path(), "q1", Some(&out)).unwrap();
+    assert_eq!(path, out.join("index.html"));
+    assert_eq!(read(&path), first, "same records, same bytes");
+}
+
+#[test]
+fn a_signed_campaign_shows_its_key_and_how_to_verify() {
+    let tmp = tempfile::tempdir().unwrap();
+    setup(tmp.path());
+    assert!(page(tmp.path()).contains("not signed yet"));
+    let key = "ab".repeat(32);
+    fs::write(
+        tmp.path().join("results/campaigns/q1/manifest.event.json"),
+        format!("{{\"pubkey\":\"{key}\",\"kind\":1063}}\n"),
+    )
+    .unwrap();
+    let html = page(tmp.path());
+    assert!(html.contains(&format!("binostr manifest verify --pubkey {key} q1")));
+    assert!(html.contains("just verify q1"));
+}
+
+#[test]
+fn missing_inputs_are_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    setup(tmp.path());
+    fs::remove_file(tmp.path().join("paper/profiles.csv")).unwrap();
+    let e = format!(
+        "{:#}",
+        binostr_report::page(tmp.path(), "q1", None).unwrap_err()
+    );
+    assert!(e.contains("paper/profiles.csv is missing"), "{e}");
+    setup(tmp.path());
+    fs::remove_dir_all(tmp.path().join("results/campaigns/q1/summary/plots")).unwrap();
+    let e = format!(
+        "{:#}",
+        binostr_report::page(tmp.path(), "q1", None).unwrap_err()
+    );
+    assert!(
+        e.contains("summary/plots is missing") && e.contains("aggregate q1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_binary_writes_the_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    setup(tmp.path());
+    let out = Command::new(env!("CARGO_BIN_EXE_binostr-report"))
+        .args(["page", "q1", "--root"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let listed = String::from_utf8(out.stdout).unwrap();
+    assert!(listed.trim_end().ends_with("site/index.html"), "{listed}");
+}

@@ -1,0 +1,325 @@
+#!/usr/bin/env python3
+"""Opens a campaign's results page in headless Chromium, as a new reader would.
+
+Loads results/campaigns/LABEL/site/index.html from file:// with every
+network request refused, through chromedriver's W3C WebDriver protocol
+(Python's standard library only; Debian's chromium and chromium-driver),
+and checks that:
+  - the page loads nothing (Content-Security-Policy, no resource entries);
+  - its embedded data are the campaign's records (summary.csv, sizes.csv)
+    and its default mix is the generator's published shares
+    (KIND_SHARES in src/corpus/generate.rs);
+  - the tables hold every enabled registry profile (`binostr profiles
+    --json`) and every summary row of each workload;
+  - sorting by a column changes the order to that column's order;
+  - the calculator shows, for the default mix and for a changed one, the
+    numbers calc_reference.py recomputes from the records;
+then saves a screenshot.
+
+Usage: scripts/page/browser_test.py [--root DIR] [--binostr BIN] [--screenshot PNG] LABEL
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import csv
+import json
+import math
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import calc_reference as ref  # noqa: E402
+
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+# Tables whose rows must be exactly the enabled registry profiles.
+EVERY_PROFILE = ["t-encode", "t-decode", "t-decode-id", "t-validate", "t-stream", "t-compress",
+                 "t-sizes", "calc"]
+OUTPUTS = ["bytes_per_event", "wire_bytes_per_second", "compressed_bytes_per_second",
+           "cost_per_month", "compressed_cost_per_month", "bytes_saved", "compressed_bytes_saved",
+           "cores", "cpu_saved", "zstd_cores"]
+REL = 1e-9
+
+
+def fail(msg: str) -> None:
+    raise SystemExit(f"browser-test: FAIL: {msg}")
+
+
+class WebDriver:
+    """The few W3C WebDriver commands the test needs."""
+
+    def __init__(self, port: int):
+        self.base = f"http://127.0.0.1:{port}"
+        self.sid = None
+
+    def call(self, method: str, path: str, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=60) as r:
+                return json.loads(r.read() or b"{}").get("value")
+        except urllib.error.HTTPError as e:
+            fail(f"WebDriver {method} {path}: {e.code} {e.read()[:500]!r}")
+
+    def session(self, binary: str, args: list[str]):
+        caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
+            "binary": binary, "args": args}}}}
+        self.sid = self.call("POST", "/session", caps)["sessionId"]
+
+    def s(self, path: str) -> str:
+        return f"/session/{self.sid}{path}"
+
+    def js(self, script: str, *args):
+        return self.call("POST", self.s("/execute/sync"), {"script": script, "args": list(args)})
+
+    def find(self, css: str) -> str:
+        return self.call("POST", self.s("/element"), {"using": "css selector", "value": css})[ELEMENT]
+
+    def click(self, css: str) -> None:
+        self.call("POST", self.s(f"/element/{self.find(css)}/click"), {})
+
+    def type(self, css: str, text: str) -> None:
+        e = self.find(css)
+        self.call("POST", self.s(f"/element/{e}/clear"), {})
+        self.call("POST", self.s(f"/element/{e}/value"), {"text": text})
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def close(a, b) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, list):
+        return len(a) == len(b) and all(close(x, y) for x, y in zip(a, b))
+    return math.isclose(a, b, rel_tol=REL, abs_tol=1e-12)
+
+
+def published_shares(root: Path) -> dict[str, float]:
+    text = (root / "src/corpus/generate.rs").read_text()
+    table = text[text.index("pub const KIND_SHARES"):]
+    table = table[: table.index("];")]
+    pairs = {int(k): float(v) for k, v in re.findall(r"\((\d+),\s*([\d.]+)\)", table)}
+    return {f"kind-{k}": pairs[k] for k in (0, 1, 3, 7)}
+
+
+def check_static(html: str, rec: ref.Records, root: Path) -> dict:
+    if 'http-equiv="Content-Security-Policy"' not in html or "default-src 'none'" not in html:
+        fail("no Content-Security-Policy forbidding network requests")
+    for pat in (r'\bsrc="(?!data:)', r"url\((?!data:)", r"@import", r'<link\b'):
+        m = re.search(pat, html)
+        if m:
+            fail(f"the page references an external resource near byte {m.start()}: {html[m.start():m.start() + 80]!r}")
+    m = re.search(r'<script type="application/json" id="binostr-data">(.*?)</script>', html, re.S)
+    if not m:
+        fail("no embedded data (script#binostr-data)")
+    data = json.loads(m.group(1))
+    # Every number the calculator uses is a record.
+    checked = 0
+    for p, subsets in data["data"].items():
+        for s, cell in subsets.items():
+            for wl, v in cell.items():
+                if wl == "sizes":
+                    want = rec.sizes[(p, s)]
+                    for col in ("events", "raw", "framed", "zstd_event", "zstd_stream", "zstd_dict"):
+                        key = col if col == "events" else col + "_bytes"
+                        if v[col] != want[key]:
+                            fail(f"embedded {p} {s} sizes {col} {v[col]} != sizes.csv {want[key]}")
+                else:
+                    if tuple(v["ns"]) != rec.ns(wl, p, s):
+                        fail(f"embedded {p} {s} {wl} ns {v['ns']} != summary.csv {rec.ns(wl, p, s)}")
+                    if "ratio" in v and tuple(v["ratio"]) != rec.ratio(wl, p, s):
+                        fail(f"embedded {p} {s} {wl} ratio {v['ratio']} != summary.csv")
+                checked += 1
+    want = published_shares(root)
+    got = {k["subset"]: k["share"] for k in data["kinds"]}
+    if got != want:
+        fail(f"default shares {got} are not KIND_SHARES of src/corpus/generate.rs {want}")
+    print(f"browser-test: static: CSP present, no external reference, {checked} embedded records "
+          f"equal summary.csv/sizes.csv, default shares = KIND_SHARES {want}")
+    return data
+
+
+def enabled_profiles(binostr: str | None, root: Path) -> list[str]:
+    cmd = [binostr, "profiles", "--json"] if binostr else \
+        ["cargo", "run", "--release", "--locked", "--quiet", "--", "profiles", "--json"]
+    reg = json.loads(subprocess.run(cmd, cwd=root, check=True, capture_output=True, text=True).stdout)
+    return [p["id"] for p in reg if p["enabled"]]
+
+
+def calc_values(d: WebDriver) -> dict[str, dict]:
+    rows = d.js("""return Array.from(document.querySelectorAll('#calc tbody tr')).map(tr => {
+        const v = Array.from(tr.cells).slice(1).map(td => td.dataset.value === '' ? null :
+            (td.dataset.lo !== undefined ? [Number(td.dataset.value), Number(td.dataset.lo), Number(td.dataset.hi)]
+                                          : Number(td.dataset.value)));
+        return [tr.dataset.profile, v]; });""")
+    out = {}
+    for p, v in rows:
+        out[p] = dict(zip(OUTPUTS, v))
+    return out
+
+
+def compare(page: dict, want: dict, what: str) -> int:
+    n = 0
+    for p, cols in want.items():
+        for k in OUTPUTS:
+            w = cols[k]
+            if k in ("wire_bytes_per_second", "compressed_bytes_per_second"):
+                w = None if w is None else w / 1e6
+            if not close(page[p][k], w):
+                fail(f"{what}: {p} {k} shows {page[p][k]}, recomputed {w}")
+            n += 1
+    return n
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--root", default=".", type=Path)
+    ap.add_argument("--binostr", help="binostr binary (default: cargo run --release)")
+    ap.add_argument("--screenshot", type=Path, help="where to save a PNG of the page's top")
+    ap.add_argument("--chromium", default="/usr/lib/chromium/chromium"
+                    if Path("/usr/lib/chromium/chromium").exists() else shutil.which("chromium"))
+    ap.add_argument("--chromedriver", default=shutil.which("chromedriver"))
+    ap.add_argument("label")
+    a = ap.parse_args()
+    start = time.monotonic()
+    root = a.root.resolve()
+    page = root / "results/campaigns" / a.label / "site/index.html"
+    if not page.exists():
+        fail(f"{page} is missing: run `just page {a.label}`")
+    if not a.chromium or not a.chromedriver:
+        fail("chromium and chromedriver are needed (Debian: apt-get install chromium chromium-driver)")
+    rec = ref.Records(root, a.label)
+    data = check_static(page.read_text(), rec, root)
+    enabled = enabled_profiles(a.binostr, root)
+
+    port = free_port()
+    profile_dir = tempfile.mkdtemp(prefix="binostr-chromium-")
+    driver = subprocess.Popen([a.chromedriver, f"--port={port}"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        d = WebDriver(port)
+        for _ in range(100):
+            try:
+                if d.call("GET", "/status").get("ready"):
+                    break
+            except (urllib.error.URLError, ConnectionError, AttributeError):
+                pass
+            time.sleep(0.1)
+        d.session(a.chromium, [
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            f"--user-data-dir={profile_dir}", "--window-size=1400,1900",
+            # No network: a dead proxy for every scheme and no name resolution.
+            "--proxy-server=127.0.0.1:9", "--proxy-bypass-list=<-loopback>",
+            "--host-resolver-rules=MAP * ~NOTFOUND", "--no-first-run",
+        ])
+        d.call("POST", d.s("/url"), {"url": page.as_uri()})
+        for _ in range(100):
+            if d.js("return document.body.dataset.ready") == "yes":
+                break
+            time.sleep(0.1)
+        else:
+            fail("the page's script never finished (body[data-ready])")
+        resources = d.js("return performance.getEntriesByType('resource').map(e => e.name)")
+        external = [r for r in resources if not r.startswith("data:")]
+        if external:
+            fail(f"the page loaded {external}")
+
+        # Tables hold every enabled profile, and every summary row of their workload.
+        for table in EVERY_PROFILE:
+            got = d.js(f"return Array.from(new Set(Array.from(document.querySelectorAll('#{table} tbody tr')).map(r => r.dataset.profile)))")
+            if sorted(got) != sorted(enabled):
+                fail(f"table {table} holds {sorted(got)}, enabled profiles are {sorted(enabled)}")
+        with (root / "results/campaigns" / a.label / "summary/summary.csv").open(newline="") as f:
+            rows = [r for r in csv.DictReader(f) if r["host"] == rec.host and r["profile"] != "reference"]
+        workloads = sorted({r["workload"] for r in rows})
+        for wl in workloads:
+            want = sorted((r["profile"], r["subset"], r["threads"]) for r in rows if r["workload"] == wl)
+            tid = "t-" + wl.replace("+", "-")
+            got = d.js(f"""return Array.from(document.querySelectorAll('#{tid} tbody tr')).map(r =>
+                [r.dataset.profile, r.dataset.subset]);""")
+            if len(got) != len(want) or sorted(map(tuple, got)) != sorted((p, s) for p, s, _ in want):
+                fail(f"table {tid}: {len(got)} rows, summary.csv has {len(want)}")
+        print(f"browser-test: tables: {len(EVERY_PROFILE)} tables hold the {len(enabled)} enabled profiles; "
+              f"{len(workloads)} workload tables hold every summary row")
+
+        # Sorting by ns/event orders the visible rows by summary.csv's median_ns.
+        visible = "return Array.from(document.querySelectorAll('#t-decode tbody tr')).filter(r => !r.hidden).map(r => r.dataset.profile)"
+        before = d.js(visible)
+        col = d.js("return Array.from(document.querySelectorAll('#t-decode thead th')).findIndex(th => th.textContent.startsWith('ns/event'))")
+        d.click(f"#t-decode thead th:nth-child({col + 1}) button")
+        after = d.js(visible)
+        ns = {r["profile"]: float(r["median_ns"]) for r in rows if r["workload"] == "decode" and r["subset"] == "all"}
+        if after == before or after != sorted(after, key=lambda p: ns[p]):
+            fail(f"sorting decode by ns/event gave {after} (before {before})")
+        d.click(f"#t-decode thead th:nth-child({col + 1}) button")
+        if d.js(visible) != sorted(after, key=lambda p: -ns[p]):
+            fail("a second click did not sort descending")
+        print(f"browser-test: sorting: decode by ns/event ascending ({after[0]} first), then descending")
+
+        # The calculator: the default mix, then a changed one, then another mode.
+        defaults = data["defaults"]
+        shares = {k["subset"]: k["share"] for k in data["kinds"]}
+        base = dict(rate=defaults["events_per_second"], fanout=defaults["fanout"],
+                    price=defaults["price_per_gb"])
+        want = ref.compute(rec, shares, mode=defaults["mode"], compression=defaults["compression"], **base)
+        n = compare(calc_values(d), want, "default mix")
+        default_page = calc_values(d)
+        mix = {"kind-0": 10, "kind-1": 20, "kind-3": 30, "kind-7": 40}
+        for k, v in mix.items():
+            d.type(f"#share-{k.split('-')[1]}", str(v))
+        changed = calc_values(d)
+        if changed == default_page:
+            fail("changing the kind mix changed nothing")
+        n += compare(changed, ref.compute(rec, mix, mode=defaults["mode"],
+                                          compression=defaults["compression"], **base), "changed mix")
+        d.click("input[name=mode][value=store]")
+        d.js("const s = document.getElementById('compression'); s.value = 'zstd_dict'; "
+             "s.dispatchEvent(new Event('change', {bubbles: true}));")
+        d.type("#rate", "2000")
+        d.type("#fanout", "3")
+        n += compare(calc_values(d), ref.compute(rec, mix, rate=2000, fanout=3, price=base["price"],
+                                                 mode="store", compression="zstd_dict"), "store, zstd_dict")
+        json_cores = want["json"]["cores"][0]
+        print(f"browser-test: calculator: {n} values equal the recomputation (rel. {REL}); default mix: "
+              f"json {want['json']['wire_bytes_per_second'] / 1e6:.3f} MB/s, {json_cores:.4f} cores")
+
+        if a.screenshot:
+            d.click("#reset-mix")
+            d.type("#rate", str(defaults["events_per_second"]))
+            d.type("#fanout", str(defaults["fanout"]))
+            d.click("input[name=mode][value=validate]")
+            d.js("const s = document.getElementById('compression'); s.value = 'zstd_stream'; "
+                 "s.dispatchEvent(new Event('change', {bubbles: true})); window.scrollTo(0, 0); "
+                 "document.activeElement.blur();")
+            if compare(calc_values(d), want, "restored defaults") == 0:
+                fail("no calculator values")
+            png = base64.b64decode(d.call("GET", d.s("/screenshot")))
+            a.screenshot.parent.mkdir(parents=True, exist_ok=True)
+            a.screenshot.write_bytes(png)
+            print(f"browser-test: screenshot {a.screenshot} ({len(png)} bytes)")
+        d.call("DELETE", d.s(""))
+    finally:
+        driver.terminate()
+        driver.wait(timeout=10)
+        shutil.rmtree(profile_dir, ignore_errors=True)
+    print(f"browser-test: passed in {time.monotonic() - start:.1f} s ({page.stat().st_size} bytes, "
+          f"{os.path.relpath(page, root)})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The results page's checks, as CI runs them: the committed page equals the
+# one the code builds from the committed records, and it works in headless
+# Chromium (scripts/page/browser_test.py).
+#   scripts/page/check.sh [--install] [--screenshot PNG] LABEL
+# --install: apt-get install chromium and chromium-driver when missing (root).
+# BINOSTR_BIN names the binostr binary (for `binostr profiles --json`);
+# unset, `cargo run --release` runs it.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+install=0
+shot=()
+while [[ $# -gt 1 ]]; do
+  case "$1" in
+    --install) install=1; shift ;;
+    --screenshot) shot=(--screenshot "$2"); shift 2 ;;
+    *) echo "usage: $0 [--install] [--screenshot PNG] LABEL" >&2; exit 2 ;;
+  esac
+done
+label="${1:?usage: $0 [--install] [--screenshot PNG] LABEL}"
+if ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; then
+  if [[ $install == 1 ]]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
+  else
+    echo "page-check: chromium and chromedriver are missing (apt-get install chromium chromium-driver, or --install)" >&2
+    exit 1
+  fi
+fi
+start=$SECONDS
+committed="results/campaigns/$label/site/index.html"
+test -f "$committed" || { echo "page-check: $committed is missing: run just page $label" >&2; exit 1; }
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+cargo run -p binostr-report --locked --quiet -- page "$label" --out "$out" >/dev/null
+if ! cmp -s "$out/index.html" "$committed"; then
+  echo "page-check: $committed differs from the page the code builds from the records; run just page $label (then re-sign the campaign)" >&2
+  exit 1
+fi
+echo "page-check: $committed is what the code builds ($(wc -c <"$committed") bytes)"
+bin=()
+[[ -n "${BINOSTR_BIN:-}" ]] && bin=(--binostr "$BINOSTR_BIN")
+python3 scripts/page/browser_test.py "${bin[@]}" "${shot[@]}" "$label"
+echo "page-check: $((SECONDS - start)) s"
