@@ -87,6 +87,7 @@ def fuzz_one(binary, profile, seconds, work, out, toolchain):
     n_seeds = write_seeds(profile["id"], seeds)
     env = dict(os.environ, BINOSTR_FUZZ_PROFILE=profile["id"])
     log = w / "fuzz.log"
+    load_before = os.getloadavg()[0]
     started = time.monotonic()
     with log.open("w") as f:
         status = subprocess.run(
@@ -94,6 +95,7 @@ def fuzz_one(binary, profile, seconds, work, out, toolchain):
              "-rss_limit_mb=2048", f"-artifact_prefix={artifacts}/", str(corpus), str(seeds)],
             env=env, stdout=f, stderr=subprocess.STDOUT).returncode
     elapsed = time.monotonic() - started
+    load = [round(load_before, 2), round(os.getloadavg()[0], 2)]
     text = log.read_text(errors="replace")
     stats = {k: int(v) for k, v in STAT.findall(text)}
     status_lines = LAST_STATUS.findall(text)
@@ -122,6 +124,7 @@ def fuzz_one(binary, profile, seconds, work, out, toolchain):
         "executions": stats.get("number_of_executed_units", 0),
         "execs_per_s": stats.get("average_exec_per_sec", 0),
         "peak_rss_mb": stats.get("peak_rss_mb", 0),
+        "load": load,
         "cov": cov,
         "ft": ft,
         "corpus_files": files,
@@ -154,6 +157,8 @@ def summarise(out, registry):
         "target's doc). Seeds: the golden vector and the interop vectors. `cov`/`ft` are",
         "libFuzzer's edge coverage and features at the end of the run; the minimised corpus",
         "(`-merge=1`) is not committed: its hash is SHA-256 over the sorted SHA-256 of its files.",
+        "`minutes` is wall time; executions depend on the host and on what else it runs",
+        "(`load` in each record, where recorded: the 1-minute load average before and after).",
         "",
     ]
     for key in ("commit", "code_dirty", "rustc", "cargo_fuzz", "host", "jobs"):
@@ -181,7 +186,12 @@ def main():
                     default=Path(os.environ.get("HOME", "/tmp")) / ".cache" / "binostr-fuzz")
     ap.add_argument("--install-cargo-fuzz", action="store_true",
                     help=f"cargo install cargo-fuzz {CARGO_FUZZ} when it is missing")
+    ap.add_argument("--summarise-only", action="store_true",
+                    help="only rewrite OUT/fuzz.csv and OUT/README.md from OUT/*.json")
     args = ap.parse_args()
+    if args.summarise_only:
+        summarise(args.out, registry_profiles())
+        return
 
     if subprocess.run(["cargo", "fuzz", "--version"], capture_output=True).returncode != 0:
         if not args.install_cargo_fuzz:
