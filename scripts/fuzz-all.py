@@ -27,7 +27,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CARGO_FUZZ = "0.13.2"
 TRIPLE = "x86_64-unknown-linux-gnu"
-ENTRY_POINTS = ["decode", "decode_ref", "kind_and_pubkey", "decode_batch"]
 LAST_STATUS = re.compile(r"cov: (\d+) ft: (\d+) corp: (\d+)/")
 STAT = re.compile(r"^stat::(\w+):\s+(\d+)", re.M)
 FIELDS = [
@@ -115,9 +114,8 @@ def fuzz_one(binary, profile, seconds, work, out, toolchain):
         raise RuntimeError(f"{profile['id']}: libFuzzer exited {status} without an artifact; see {log}")
     if crashes:
         shutil.copy(log, crash_dir / "fuzz.log")
-    entry = ENTRY_POINTS[:1] + (ENTRY_POINTS[1:3] if profile["borrowed_view"] else [])
-    if profile["native_batch"]:
-        entry.append("decode_batch")
+    entry = (["decode"] + (["decode_ref", "kind_and_pubkey"] if profile["borrowed_view"] else [])
+             + (["decode_batch"] if profile["native_batch"] else []))
     record = {
         "profile": profile["id"],
         "seconds": round(elapsed, 1),
