@@ -201,6 +201,7 @@ pub mod ascii;
 pub mod framing;
 pub mod hostile;
 mod reader;
+pub mod write;
 
 pub use hostile::HostileInputs;
 pub use reader::Reader;
