@@ -204,7 +204,7 @@ mod reader;
 pub mod write;
 
 pub use hostile::HostileInputs;
-pub use reader::Reader;
+pub use reader::{Reader, utf8};
 
 /// The family a profile belongs to, as in the paper's tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
