@@ -131,12 +131,21 @@ pub fn decode_array<const N: usize>(s: &str) -> Option<[u8; N]> {
         return None;
     }
     let mut out = [0u8; N];
+    decode_to_slice(s, &mut out).then_some(out)
+}
+
+/// Decodes lowercase hex `s` into `out`, which must be exactly half as
+/// long; false when `s` is not lowercase hex (`out` then holds garbage).
+///
+/// # Panics
+/// If `out.len() * 2 != s.len()`.
+pub fn decode_to_slice(s: &str, out: &mut [u8]) -> bool {
+    assert_eq!(out.len() * 2, s.len(), "output is half the input");
     let mut at = 0;
-    decode_blocks(bytes, |b| {
+    decode_blocks(s.as_bytes(), |b| {
         out[at..at + b.len()].copy_from_slice(b);
         at += b.len();
     })
-    .then_some(out)
 }
 
 /// Decodes lowercase, even-length hex into `out` (appending); returns false
@@ -149,8 +158,13 @@ pub fn decode_into(s: &str, out: &mut Vec<u8>) -> bool {
         return false;
     }
     let start = out.len();
-    out.reserve(bytes.len() / 2);
-    if decode_blocks(bytes, |b| out.extend_from_slice(b)) {
+    // Reserved once the first block is known to be hex, so that text (which
+    // usually fails there) never grows `out`.
+    let mut reserve = bytes.len() / 2;
+    if decode_blocks(bytes, |b| {
+        out.reserve(std::mem::take(&mut reserve));
+        out.extend_from_slice(b);
+    }) {
         true
     } else {
         out.truncate(start);

@@ -121,9 +121,8 @@ impl Codec for Protobuf {
 }
 
 fn tag_value(v: &str) -> pb::TagValue {
-    let value = if is_lower_hex(v) {
-        let mut b = Vec::with_capacity(v.len() / 2);
-        hex::decode_into(v, &mut b);
+    let mut b = Vec::new();
+    let value = if hex::decode_into(v, &mut b) {
         Value::Hex(b)
     } else {
         Value::Text(v.to_owned())
