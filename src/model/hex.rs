@@ -115,7 +115,12 @@ fn decode_blocks(s: &[u8], mut emit: impl FnMut(&[u8])) -> bool {
 /// True when `s` is non-empty, of even length and all lowercase hex digits:
 /// exactly the strings that survive a bytes round trip unchanged.
 pub fn is_lower_hex(s: &str) -> bool {
-    let b = s.as_bytes();
+    is_lower_hex_bytes(s.as_bytes())
+}
+
+/// [`is_lower_hex`] of bytes not yet known to be UTF-8 (lowercase hex is
+/// ASCII, so no separate UTF-8 check is needed).
+pub fn is_lower_hex_bytes(b: &[u8]) -> bool {
     if b.is_empty() || !b.len().is_multiple_of(2) {
         return false;
     }
