@@ -136,7 +136,12 @@ pub fn decode_array<const N: usize>(s: &str) -> Option<[u8; N]> {
         return None;
     }
     let mut out = [0u8; N];
-    decode_to_slice(s, &mut out).then_some(out)
+    let mut at = 0;
+    decode_blocks(bytes, |b| {
+        out[at..at + b.len()].copy_from_slice(b);
+        at += b.len();
+    })
+    .then_some(out)
 }
 
 /// Decodes lowercase hex `s` into `out`, which must be exactly half as
@@ -144,6 +149,7 @@ pub fn decode_array<const N: usize>(s: &str) -> Option<[u8; N]> {
 ///
 /// # Panics
 /// If `out.len() * 2 != s.len()`.
+#[inline]
 pub fn decode_to_slice(s: &str, out: &mut [u8]) -> bool {
     assert_eq!(out.len() * 2, s.len(), "output is half the input");
     let mut at = 0;
