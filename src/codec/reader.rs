@@ -75,7 +75,20 @@ impl<'a> Reader<'a> {
 
     /// A LEB128 unsigned varint of at most 10 bytes. Rejects overflow and,
     /// when `canonical`, over-long encodings (a trailing zero byte).
+    #[inline]
     pub fn uvarint(&mut self, canonical: bool) -> Result<u64, DecodeError> {
+        // Most varints (lengths, counts, field keys) are one byte.
+        if let Some(&b) = self.bytes.get(self.pos)
+            && b < 0x80
+        {
+            self.pos += 1;
+            return Ok(u64::from(b));
+        }
+        self.uvarint_long(canonical)
+    }
+
+    #[inline(never)]
+    fn uvarint_long(&mut self, canonical: bool) -> Result<u64, DecodeError> {
         let start = self.pos;
         let mut value: u64 = 0;
         for i in 0..10 {
