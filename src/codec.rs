@@ -201,9 +201,10 @@ pub mod ascii;
 pub mod framing;
 pub mod hostile;
 mod reader;
+pub mod write;
 
 pub use hostile::HostileInputs;
-pub use reader::Reader;
+pub use reader::{Reader, utf8};
 
 /// The family a profile belongs to, as in the paper's tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

@@ -6,6 +6,20 @@
 
 use super::{DecodeError, DecodeErrorKind};
 
+/// `bytes` as `&str`, or the offset of the first byte that is not part of
+/// valid UTF-8. Long strings are checked with SIMD (`simdutf8`, which
+/// picks AVX2 or SSE4.2 at run time and falls back to the standard library
+/// below 64 bytes); the standard library's check then locates an error.
+#[inline]
+pub fn utf8(bytes: &[u8]) -> Result<&str, usize> {
+    if bytes.len() >= 64
+        && let Ok(s) = simdutf8::basic::from_utf8(bytes)
+    {
+        return Ok(s);
+    }
+    std::str::from_utf8(bytes).map_err(|e| e.valid_up_to())
+}
+
 /// A cursor over an input slice.
 #[derive(Clone, Debug)]
 pub struct Reader<'a> {
@@ -61,7 +75,20 @@ impl<'a> Reader<'a> {
 
     /// A LEB128 unsigned varint of at most 10 bytes. Rejects overflow and,
     /// when `canonical`, over-long encodings (a trailing zero byte).
+    #[inline]
     pub fn uvarint(&mut self, canonical: bool) -> Result<u64, DecodeError> {
+        // Most varints (lengths, counts, field keys) are one byte.
+        if let Some(&b) = self.bytes.get(self.pos)
+            && b < 0x80
+        {
+            self.pos += 1;
+            return Ok(u64::from(b));
+        }
+        self.uvarint_long(canonical)
+    }
+
+    #[inline(never)]
+    fn uvarint_long(&mut self, canonical: bool) -> Result<u64, DecodeError> {
         let start = self.pos;
         let mut value: u64 = 0;
         for i in 0..10 {
@@ -85,8 +112,7 @@ impl<'a> Reader<'a> {
     pub fn str(&mut self, n: usize) -> Result<&'a str, DecodeError> {
         let start = self.pos;
         let bytes = self.take(n)?;
-        std::str::from_utf8(bytes)
-            .map_err(|e| DecodeError::at(DecodeErrorKind::BadUtf8, start + e.valid_up_to()))
+        utf8(bytes).map_err(|at| DecodeError::at(DecodeErrorKind::BadUtf8, start + at))
     }
 
     /// Checks a declared count: at most `limit`, and small enough that

@@ -57,6 +57,7 @@
 //! reserves that many `Value`s up to the global cap, and per-call [`Limits`]
 //! cannot be applied.
 
+use crate::codec::write::{Form, put_hex_or_text, put_uvarint};
 use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
     Reader, check_event_size,
@@ -80,12 +81,7 @@ pub const PROFILE: Profile = Profile {
 pub struct Avro;
 
 fn put_long(out: &mut Vec<u8>, v: i64) {
-    let mut n = ((v << 1) ^ (v >> 63)) as u64;
-    while n >= 0x80 {
-        out.push((n as u8) | 0x80);
-        n >>= 7;
-    }
-    out.push(n as u8);
+    put_uvarint(out, ((v << 1) ^ (v >> 63)) as u64);
 }
 
 fn put_len(out: &mut Vec<u8>, n: usize) {
@@ -108,15 +104,16 @@ impl Codec for Avro {
                 if !tag.is_empty() {
                     put_len(out, tag.len());
                     for v in tag {
-                        if is_lower_hex(v) {
-                            out.push(0);
-                            put_len(out, v.len() / 2);
-                            hex::decode_into(v, out);
-                        } else {
-                            out.push(2);
-                            put_len(out, v.len());
-                            out.extend_from_slice(v.as_bytes());
-                        }
+                        put_hex_or_text(out, v, 1, |out, form| match form {
+                            Form::Hex(n) => {
+                                out.push(0);
+                                put_len(out, n);
+                            }
+                            Form::Text(n) => {
+                                out.push(2);
+                                put_len(out, n);
+                            }
+                        });
                     }
                 }
                 out.push(0);

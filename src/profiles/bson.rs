@@ -126,9 +126,8 @@ impl Codec for Bson {
         for tag in &event.tags {
             let mut values = RawArrayBuf::new();
             for v in tag {
-                if is_lower_hex(v) {
-                    packed.clear();
-                    hex::decode_into(v, &mut packed);
+                packed.clear();
+                if hex::decode_into(v, &mut packed) {
                     values.push(binary(&packed));
                 } else {
                     values.push(v.as_str());

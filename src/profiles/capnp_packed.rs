@@ -137,9 +137,8 @@ pub(crate) fn encode(
         let mut values = tags.reborrow().init(i as u32, tag.len() as u32);
         for (j, v) in tag.iter().enumerate() {
             let mut slot = values.reborrow().get(j as u32);
-            if is_lower_hex(v) {
-                packed_hex.clear();
-                hex::decode_into(v, &mut packed_hex);
+            packed_hex.clear();
+            if hex::decode_into(v, &mut packed_hex) {
                 slot.set_hex(&packed_hex);
             } else {
                 slot.set_text(v.as_str());

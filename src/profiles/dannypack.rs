@@ -43,6 +43,7 @@
 
 use std::borrow::Cow;
 
+use crate::codec::write::{Form, put_hex_or_text, put_uvarint, uvarint_len};
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
     NativeBatch, Parts, Profile, Reader, SelectContract, check_event_size,
@@ -69,14 +70,6 @@ const ESCAPE: u8 = 0x7f;
 /// DannyPack.
 pub struct DannyPack;
 
-fn put_varint(out: &mut Vec<u8>, mut n: u64) {
-    while n >= 0x80 {
-        out.push((n as u8) | 0x80);
-        n >>= 7;
-    }
-    out.push(n as u8);
-}
-
 fn packable(s: &str) -> bool {
     s.len() >= MIN_HEX_CHARS && is_lower_hex(s)
 }
@@ -87,18 +80,15 @@ fn put_hdr(out: &mut Vec<u8>, len: usize, is_hex: bool) {
         out.push(flag | len as u8);
     } else {
         out.push(flag | ESCAPE);
-        put_varint(out, len as u64);
+        put_uvarint(out, len as u64);
     }
 }
 
 fn put_value(out: &mut Vec<u8>, s: &str) {
-    if packable(s) {
-        put_hdr(out, s.len() / 2, true);
-        hex::decode_into(s, out);
-    } else {
-        put_hdr(out, s.len(), false);
-        out.extend_from_slice(s.as_bytes());
-    }
+    put_hex_or_text(out, s, MIN_HEX_CHARS, |out, form| match form {
+        Form::Hex(n) => put_hdr(out, n, true),
+        Form::Text(n) => put_hdr(out, n, false),
+    });
 }
 
 fn refuse(reason: String) -> EncodeError {
@@ -120,17 +110,33 @@ impl Codec for DannyPack {
         out.extend_from_slice(&event.sig);
         out.extend_from_slice(&created_at.to_le_bytes());
         out.extend_from_slice(&event.kind.to_le_bytes());
+        // The section's length precedes it: leave one byte for it and, when
+        // the length needs more, move the section up once.
+        let len_at = out.len();
+        out.push(0);
         let start = out.len();
-        put_varint(out, event.tags.len() as u64);
+        put_uvarint(out, event.tags.len() as u64);
         for tag in &event.tags {
             out.push(tag.len() as u8);
             for value in tag {
                 put_value(out, value);
             }
         }
-        let mut len = Vec::with_capacity(10);
-        put_varint(&mut len, (out.len() - start) as u64);
-        out.splice(start..start, len);
+        let section = (out.len() - start) as u64;
+        let width = uvarint_len(section);
+        if width > 1 {
+            let end = out.len();
+            out.resize(end + width - 1, 0);
+            out.copy_within(start..end, start + width - 1);
+        }
+        let mut at = len_at;
+        let mut n = section;
+        while n >= 0x80 {
+            out[at] = (n as u8) | 0x80;
+            n >>= 7;
+            at += 1;
+        }
+        out[at] = n as u8;
         put_value(out, &event.content);
         Ok(())
     }

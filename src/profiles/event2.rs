@@ -51,6 +51,7 @@
 
 use std::borrow::Cow;
 
+use crate::codec::write::put_uvarint as put_varint;
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
     Parts, Profile, Reader, SelectContract, check_event_size,
@@ -72,14 +73,6 @@ pub const PROFILE: Profile = Profile {
 
 /// mleku's event2 binary codec.
 pub struct Event2;
-
-fn put_varint(out: &mut Vec<u8>, mut n: u64) {
-    while n >= 0x80 {
-        out.push((n as u8) | 0x80);
-        n >>= 7;
-    }
-    out.push(n as u8);
-}
 
 fn refuse(reason: String) -> EncodeError {
     EncodeError {
@@ -120,64 +113,65 @@ fn split_address(s: &str) -> Option<(u16, [u8; 32], &str)> {
 const PACKED_HEX: usize = 32;
 const PACKED_ADDRESS_MIN: usize = 34;
 
-fn check(event: &Event) -> Result<(), EncodeError> {
-    for tag in &event.tags {
-        let (Some(name), Some(value)) = (tag.first(), tag.get(1)) else {
-            continue;
-        };
-        match packing(name) {
-            Packing::Hex
-                if value.len() == PACKED_HEX && hex::decode_array::<32>(value).is_none() =>
-            {
-                return Err(refuse(format!(
-                    "`{name}` tag value {value:?} is not 64 lowercase hex and is 32 bytes long, \
-                     the length of a packed value"
-                )));
+fn refuse_hex(name: &str, value: &str) -> EncodeError {
+    refuse(format!(
+        "`{name}` tag value {value:?} is not 64 lowercase hex and is 32 bytes long, \
+         the length of a packed value"
+    ))
+}
+
+fn refuse_address(value: &str) -> EncodeError {
+    refuse(format!(
+        "`a` tag value {value:?} is not kind:pubkey:d and is at least 34 bytes long, \
+         like a packed value"
+    ))
+}
+
+/// Writes one tag; the refusal of a value that cannot be carried is decided
+/// on the value itself, in the same pass that packs it.
+fn put_tag(out: &mut Vec<u8>, tag: &[String]) -> Result<(), EncodeError> {
+    put_varint(out, tag.len() as u64);
+    let pack = tag.first().map_or(Packing::None, |n| packing(n));
+    for (j, field) in tag.iter().enumerate() {
+        if j == 1 && pack == Packing::Hex {
+            if let Some(bytes) = hex::decode_array::<32>(field) {
+                out.push(PACKED_HEX as u8);
+                out.extend_from_slice(&bytes);
+                continue;
             }
-            Packing::Address
-                if value.len() >= PACKED_ADDRESS_MIN && split_address(value).is_none() =>
-            {
-                return Err(refuse(format!(
-                    "`a` tag value {value:?} is not kind:pubkey:d and is at least 34 bytes long, \
-                     like a packed value"
-                )));
+            if field.len() == PACKED_HEX {
+                return Err(refuse_hex(&tag[0], field));
             }
-            _ => {}
+        } else if j == 1 && pack == Packing::Address {
+            if let Some((kind, pubkey, d)) = split_address(field) {
+                put_varint(out, (PACKED_ADDRESS_MIN + d.len()) as u64);
+                out.extend_from_slice(&kind.to_le_bytes());
+                out.extend_from_slice(&pubkey);
+                out.extend_from_slice(d.as_bytes());
+                continue;
+            }
+            if field.len() >= PACKED_ADDRESS_MIN {
+                return Err(refuse_address(field));
+            }
         }
+        put_varint(out, field.len() as u64);
+        out.extend_from_slice(field.as_bytes());
     }
     Ok(())
 }
 
 impl Codec for Event2 {
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        check(event)?;
+        let start = out.len();
         out.extend_from_slice(&event.id);
         out.extend_from_slice(&event.pubkey);
         put_varint(out, event.created_at);
         out.extend_from_slice(&event.kind.to_le_bytes());
         put_varint(out, event.tags.len() as u64);
         for tag in &event.tags {
-            put_varint(out, tag.len() as u64);
-            let pack = tag.first().map_or(Packing::None, |n| packing(n));
-            for (j, field) in tag.iter().enumerate() {
-                if j == 1
-                    && pack == Packing::Hex
-                    && let Some(bytes) = hex::decode_array::<32>(field)
-                {
-                    out.push(PACKED_HEX as u8);
-                    out.extend_from_slice(&bytes);
-                } else if j == 1
-                    && pack == Packing::Address
-                    && let Some((kind, pubkey, d)) = split_address(field)
-                {
-                    put_varint(out, (PACKED_ADDRESS_MIN + d.len()) as u64);
-                    out.extend_from_slice(&kind.to_le_bytes());
-                    out.extend_from_slice(&pubkey);
-                    out.extend_from_slice(d.as_bytes());
-                } else {
-                    put_varint(out, field.len() as u64);
-                    out.extend_from_slice(field.as_bytes());
-                }
+            if let Err(e) = put_tag(out, tag) {
+                out.truncate(start);
+                return Err(e);
             }
         }
         put_varint(out, event.content.len() as u64);

@@ -113,9 +113,8 @@ fn build(s: &mut Scratch, event: &Event) {
     for tag in &event.tags {
         values.clear();
         for value in tag {
-            let args = if is_lower_hex(value) {
-                packed.clear();
-                hex::decode_into(value, &mut packed);
+            packed.clear();
+            let args = if hex::decode_into(value, &mut packed) {
                 fb::ValueArgs {
                     hex: Some(fbb.create_vector(&packed)),
                     text: None,

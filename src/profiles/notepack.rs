@@ -45,6 +45,7 @@
 
 use std::borrow::Cow;
 
+use crate::codec::write::{Form, put_hex_or_text, put_uvarint as put_varint};
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
     Parts, Profile, Reader, SelectContract, check_event_size,
@@ -70,22 +71,11 @@ const VERSION: u8 = 1;
 /// jb55's notepack.
 pub struct Notepack;
 
-fn put_varint(out: &mut Vec<u8>, mut n: u64) {
-    while n >= 0x80 {
-        out.push((n as u8) | 0x80);
-        n >>= 7;
-    }
-    out.push(n as u8);
-}
-
 fn put_element(out: &mut Vec<u8>, s: &str) {
-    if is_lower_hex(s) {
-        put_varint(out, ((s.len() / 2) as u64) << 1 | 1);
-        hex::decode_into(s, out);
-    } else {
-        put_varint(out, (s.len() as u64) << 1);
-        out.extend_from_slice(s.as_bytes());
-    }
+    put_hex_or_text(out, s, 1, |out, form| match form {
+        Form::Hex(n) => put_varint(out, (n as u64) << 1 | 1),
+        Form::Text(n) => put_varint(out, (n as u64) << 1),
+    });
 }
 
 impl Codec for Notepack {

@@ -63,29 +63,6 @@ pub enum TagValue<'a> {
     Text(&'a str),
 }
 
-/// Hex digit value for lowercase digits only.
-#[inline]
-fn nibble(c: u8) -> Option<u8> {
-    match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        _ => None,
-    }
-}
-
-/// Decodes lowercase hex `s` into `out` (`out.len() == s.len() / 2`);
-/// false when `s` is not lowercase hex.
-#[inline]
-fn unhex(s: &[u8], out: &mut [u8]) -> bool {
-    for (o, p) in out.iter_mut().zip(s.chunks_exact(2)) {
-        match (nibble(p[0]), nibble(p[1])) {
-            (Some(h), Some(l)) => *o = (h << 4) | l,
-            _ => return false,
-        }
-    }
-    true
-}
-
 /// Calls `f` with the wire form of tag value `s`: [`TagValue::Bytes`] for
 /// non-empty, even-length lowercase hex, [`TagValue::Text`] otherwise.
 /// Values up to 128 hex characters are unpacked on the stack.
@@ -98,14 +75,14 @@ pub fn with_tag_value<R>(s: &str, f: impl FnOnce(TagValue<'_>) -> R) -> R {
     let n = b.len() / 2;
     if n <= 64 {
         let mut buf = [0u8; 64];
-        if unhex(b, &mut buf[..n]) {
+        if hex::decode_to_slice(s, &mut buf[..n]) {
             f(TagValue::Bytes(&buf[..n]))
         } else {
             f(TagValue::Text(s))
         }
     } else {
         let mut buf = vec![0u8; n];
-        if unhex(b, &mut buf) {
+        if hex::decode_to_slice(s, &mut buf) {
             f(TagValue::Bytes(&buf))
         } else {
             f(TagValue::Text(s))

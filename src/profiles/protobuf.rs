@@ -13,7 +13,7 @@
 //! | sig | 7 | LEN | 64 raw bytes |
 //!
 //! `TagValue` is `oneof value { bytes hex = 1; string text = 2; }`. A tag
-//! value that is non-empty, even-length, lowercase hex ([`is_lower_hex`]) is
+//! value that is non-empty, even-length, lowercase hex ([`hex::is_lower_hex`]) is
 //! packed as `hex` and re-emitted as lowercase hex on decoding; every other
 //! value, including the empty string, is `text` (a oneof member is always
 //! written, so `text = ""` is `12 00`). Content is never packed.
@@ -48,7 +48,7 @@ use crate::codec::{
     Reader, check_event_size,
 };
 use crate::model::Event;
-use crate::model::hex::{self, is_lower_hex};
+use crate::model::hex;
 
 /// The prost types generated from `schemas/event.proto`.
 pub(super) mod pb {
@@ -74,56 +74,128 @@ pub struct Protobuf;
 
 impl Codec for Protobuf {
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        let msg = pb::Event {
-            id: event.id.to_vec(),
-            pubkey: event.pubkey.to_vec(),
-            created_at: event.created_at,
-            kind: u32::from(event.kind),
-            tags: event
-                .tags
-                .iter()
-                .map(|tag| pb::Tag {
-                    values: tag.iter().map(|v| tag_value(v)).collect(),
-                })
-                .collect(),
-            content: event.content.clone(),
-            sig: event.sig.to_vec(),
-        };
-        prost::Message::encode(&msg, out).expect("a Vec grows as needed");
+        encode(event, out, true);
         Ok(())
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        scan(bytes, limits, Shape::Packed)?;
-        let msg: pb::Event = prost::Message::decode(bytes).map_err(prost_error)?;
-        let mut tags = Vec::with_capacity(msg.tags.len());
-        for tag in msg.tags {
-            let mut values = Vec::with_capacity(tag.values.len());
-            for v in tag.values {
-                values.push(match v.value {
-                    Some(Value::Hex(b)) => hex::encode(&b),
-                    Some(Value::Text(s)) => s,
-                    None => unreachable!("the scan requires one member"),
-                });
-            }
-            tags.push(values);
-        }
-        Ok(Event {
-            id: fixed(&msg.id)?,
-            pubkey: fixed(&msg.pubkey)?,
-            sig: fixed(&msg.sig)?,
-            created_at: msg.created_at,
-            kind: kind(msg.kind)?,
-            tags,
-            content: msg.content,
-        })
+        decode(bytes, limits, Some(Shape::Packed))
     }
 }
 
-fn tag_value(v: &str) -> pb::TagValue {
-    let value = if is_lower_hex(v) {
-        let mut b = Vec::with_capacity(v.len() / 2);
-        hex::decode_into(v, &mut b);
+/// The registry profile with its tag-value packing, its bounding pre-scan,
+/// or both switched off, to measure what each costs
+/// (`examples/pass_time.rs`, `docs/performance.md`). Benchmark-only: not in
+/// the registry. Without the scan no [`Limits`] and no canonical-form rule
+/// apply (prost alone decides), so it is unfit for untrusted bytes; without
+/// packing every tag value is a `text` member, and the decoder accepts
+/// lowercase hex text.
+#[derive(Clone, Copy, Debug)]
+pub struct Variant {
+    /// Lowercase-hex tag values travel as `hex` bytes.
+    pub packing: bool,
+    /// The bounding, canonical-form pre-scan runs before prost.
+    pub scan: bool,
+}
+
+/// The variants by benchmark name: `protobuf/no-scan`,
+/// `protobuf/no-packing`, `protobuf/neither`.
+pub static VARIANTS: &[(&str, Variant)] = &[
+    (
+        "protobuf/no-scan",
+        Variant {
+            packing: true,
+            scan: false,
+        },
+    ),
+    (
+        "protobuf/no-packing",
+        Variant {
+            packing: false,
+            scan: true,
+        },
+    ),
+    (
+        "protobuf/neither",
+        Variant {
+            packing: false,
+            scan: false,
+        },
+    ),
+];
+
+impl Codec for Variant {
+    fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        encode(event, out, self.packing);
+        Ok(())
+    }
+
+    fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
+        let shape = if self.packing {
+            Shape::Packed
+        } else {
+            Shape::Unpacked
+        };
+        decode(bytes, limits, self.scan.then_some(shape))
+    }
+}
+
+fn encode(event: &Event, out: &mut Vec<u8>, packing: bool) {
+    let msg = pb::Event {
+        id: event.id.to_vec(),
+        pubkey: event.pubkey.to_vec(),
+        created_at: event.created_at,
+        kind: u32::from(event.kind),
+        tags: event
+            .tags
+            .iter()
+            .map(|tag| pb::Tag {
+                values: tag.iter().map(|v| tag_value(v, packing)).collect(),
+            })
+            .collect(),
+        content: event.content.clone(),
+        sig: event.sig.to_vec(),
+    };
+    prost::Message::encode(&msg, out).expect("a Vec grows as needed");
+}
+
+/// prost's decode, after the scan of `shape` unless `None`.
+fn decode(bytes: &[u8], limits: &Limits, shape: Option<Shape>) -> Result<Event, DecodeError> {
+    if let Some(shape) = shape {
+        scan(bytes, limits, shape)?;
+    }
+    let msg: pb::Event = prost::Message::decode(bytes).map_err(prost_error)?;
+    let mut tags = Vec::with_capacity(msg.tags.len());
+    for tag in msg.tags {
+        let mut values = Vec::with_capacity(tag.values.len());
+        for v in tag.values {
+            values.push(match v.value {
+                Some(Value::Hex(b)) => hex::encode(&b),
+                Some(Value::Text(s)) => s,
+                None => {
+                    return Err(DecodeError::at(
+                        DecodeErrorKind::Invalid("tag value is neither hex nor text"),
+                        0,
+                    ));
+                }
+            });
+        }
+        tags.push(values);
+    }
+    Ok(Event {
+        id: fixed(&msg.id)?,
+        pubkey: fixed(&msg.pubkey)?,
+        sig: fixed(&msg.sig)?,
+        created_at: msg.created_at,
+        kind: kind(msg.kind)?,
+        tags,
+        content: msg.content,
+    })
+}
+
+fn tag_value(v: &str, packing: bool) -> pb::TagValue {
+    let mut b = Vec::new();
+    let value = if packing && hex::decode_into(v, &mut b) {
         Value::Hex(b)
     } else {
         Value::Text(v.to_owned())
@@ -159,6 +231,9 @@ pub(super) enum Shape {
     Packed,
     /// `HexEvent`: hex text fixed fields, plain string values.
     HexStrings,
+    /// `Event` with every tag value a `text` member ([`Variant`] with
+    /// packing off).
+    Unpacked,
 }
 
 const VARINT: u64 = 0;
@@ -170,7 +245,7 @@ const LEN: u64 = 2;
 pub(super) fn scan(bytes: &[u8], limits: &Limits, shape: Shape) -> Result<(), DecodeError> {
     check_event_size(bytes, limits)?;
     let (fixed32, fixed64) = match shape {
-        Shape::Packed => (32, 64),
+        Shape::Packed | Shape::Unpacked => (32, 64),
         Shape::HexStrings => (64, 128),
     };
     let mut r = Reader::new(bytes);
@@ -267,16 +342,19 @@ fn scan_tag(body: &[u8], limits: &Limits, shape: Shape) -> Result<(), DecodeErro
         let (value_at, value) = len_body(&mut r)?;
         match shape {
             Shape::HexStrings => value_len(value.len(), limits, at)?,
-            Shape::Packed => scan_value(value, limits).map_err(|e| shifted(e, value_at))?,
+            Shape::Packed => scan_value(value, limits, true).map_err(|e| shifted(e, value_at))?,
+            Shape::Unpacked => {
+                scan_value(value, limits, false).map_err(|e| shifted(e, value_at))?;
+            }
         }
     }
     Ok(())
 }
 
-fn scan_value(body: &[u8], limits: &Limits) -> Result<(), DecodeError> {
+fn scan_value(body: &[u8], limits: &Limits, packing: bool) -> Result<(), DecodeError> {
     let mut r = Reader::new(body);
     let (member, wire) = key(&mut r)?;
-    if wire != LEN || !(member == 1 || member == 2) {
+    if wire != LEN || !(member == 2 || (packing && member == 1)) {
         return Err(DecodeError::at(
             DecodeErrorKind::Invalid("tag value is neither hex nor text"),
             0,
@@ -290,7 +368,7 @@ fn scan_value(body: &[u8], limits: &Limits) -> Result<(), DecodeError> {
         value_len(value.len().saturating_mul(2), limits, 0)?;
     } else {
         value_len(value.len(), limits, 0)?;
-        if std::str::from_utf8(value).is_ok_and(is_lower_hex) {
+        if packing && hex::is_lower_hex_bytes(value) {
             return Err(DecodeError::at(DecodeErrorKind::NonCanonical, 0));
         }
     }
@@ -363,6 +441,27 @@ mod tests {
         let (refused, total, json) = support::round_trip_generated(&Protobuf, true);
         assert_eq!(refused, 0);
         eprintln!("protobuf: {total} bytes vs json {json}");
+    }
+
+    #[test]
+    fn benchmark_variants_round_trip() {
+        for (name, v) in VARIANTS {
+            let (refused, total, _) = support::round_trip_generated(v, true);
+            assert_eq!(refused, 0, "{name}");
+            eprintln!("{name}: {total} bytes");
+        }
+        let mut packed = Vec::new();
+        Protobuf.encode(&golden_event(), &mut packed).unwrap();
+        let mut plain = Vec::new();
+        VARIANTS[1].1.encode(&golden_event(), &mut plain).unwrap();
+        assert!(plain.len() > packed.len(), "the e tag's value is text");
+        let limits = Limits::default();
+        assert!(Protobuf.decode(&plain, &limits).is_err(), "non-canonical");
+        assert_eq!(VARIANTS[1].1.decode(&packed, &limits).ok(), None);
+        assert_eq!(
+            VARIANTS[0].1.decode(&plain, &limits).unwrap(),
+            golden_event()
+        );
     }
 
     #[test]

@@ -109,9 +109,8 @@ impl Codec for ThriftCompact {
             .map(|tag| {
                 tag.iter()
                     .map(|v| {
-                        if is_lower_hex(v) {
-                            let mut packed = Vec::with_capacity(v.len() / 2);
-                            hex::decode_into(v, &mut packed);
+                        let mut packed = Vec::new();
+                        if hex::decode_into(v, &mut packed) {
                             tgen::Value::Hex(packed)
                         } else {
                             tgen::Value::Text(v.clone())
