@@ -1,0 +1,415 @@
+//! The arguments of every subcommand (clap derive): names, defaults and
+//! help text.
+
+use std::io::{self, IsTerminal};
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::campaign::CampaignProfile;
+use crate::corpus::audit::AuditOptions;
+use crate::validate::Limits;
+
+/// Which binary encoding should Nostr use for NIP-01 events? Measure it.
+#[derive(Debug, Parser)]
+#[command(name = "binostr", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub(super) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(super) enum Command {
+    /// Measure every workload on every enabled profile as independent runs
+    /// (fresh child processes, shuffled order) under
+    /// results/campaigns/LABEL/run-K; resumes missing runs and refuses runs
+    /// whose contract differs.
+    Campaign {
+        /// quick (minutes), publication (the paper's), smoke (seconds);
+        /// default: $BINOSTR_CAMPAIGN_PROFILE, else quick.
+        #[arg(
+            long,
+            value_enum,
+            env = "BINOSTR_CAMPAIGN_PROFILE",
+            default_value = "quick"
+        )]
+        profile: CampaignProfile,
+        /// Label (default: local-PROFILE, which git ignores; committed
+        /// campaigns carry their own labels).
+        #[arg(long)]
+        label: Option<String>,
+        /// Events to measure (any shape `corpus audit` reads) instead of the
+        /// generated default corpus.
+        #[arg(long, value_name = "FILE", conflicts_with = "real")]
+        corpus: Option<PathBuf>,
+        /// Measure the recorded real corpus (provenance/, hash-checked, from
+        /// $BINOSTR_CORPUS_DIR or ../shared/corpus).
+        #[arg(long)]
+        real: bool,
+        /// Independent runs.
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        /// Seed of the generated corpus, its selection and the run orders.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Events to generate and select (default 10000 5000; smoke 300 100).
+        #[arg(long, num_args = 2, value_names = ["GENERATE", "SELECT"])]
+        generate: Option<Vec<usize>>,
+        /// Directory holding the labels.
+        #[arg(long, default_value = "results/campaigns")]
+        root: PathBuf,
+    },
+    /// One process of a campaign run (started by `binostr campaign`).
+    #[command(hide = true)]
+    CampaignChild {
+        #[command(subcommand)]
+        task: ChildTask,
+        /// Corpus JSONL.
+        #[arg(long)]
+        corpus: PathBuf,
+        /// Campaign profile.
+        #[arg(long, value_enum)]
+        campaign_profile: CampaignProfile,
+        /// Campaign seed.
+        #[arg(long)]
+        seed: u64,
+        /// Run directory.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Import, audit, generate, calibrate and select event corpora.
+    #[command(subcommand)]
+    Corpus(CorpusCommand),
+    /// List the wire profiles of the registry.
+    Profiles {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Encode the valid events of IN (any shape `corpus audit` reads) with a
+    /// profile, as a stream of 4-byte big-endian length + record.
+    Encode {
+        /// Profile id (see `binostr profiles`).
+        #[arg(long, short)]
+        profile: String,
+        /// Output file (default: standard output).
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// Input events.
+        #[arg(value_name = "IN")]
+        input: PathBuf,
+    },
+    /// Encoded size per profile over the valid events of the inputs: bytes per
+    /// event (mean, median, p99) overall and by kind, framed, and zstd over
+    /// the framed stream, each as a share of JSON over the same events.
+    Sizes {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Include disabled profiles.
+        #[arg(long)]
+        all: bool,
+        /// Input events (any shape `corpus audit` reads).
+        #[arg(value_name = "IN", required = true)]
+        inputs: Vec<PathBuf>,
+    },
+    /// Decode a length-framed stream of a profile to JSON Lines (compact,
+    /// NIP-01 field order). Bad input: one line with the byte offset on
+    /// stderr and exit status 65.
+    Decode {
+        /// Profile id (see `binostr profiles`).
+        #[arg(long, short)]
+        profile: String,
+        /// Framed input (`-` for standard input).
+        #[arg(value_name = "IN")]
+        input: PathBuf,
+    },
+    /// The robustness suite: hostile inputs for every profile, run in child
+    /// processes under memory and time limits.
+    #[command(subcommand)]
+    Torture(TortureCommand),
+    /// The signed results manifest of a campaign: create it, verify it.
+    #[command(subcommand)]
+    Manifest(ManifestCommand),
+    /// Write the interop vectors (signed events with their bytes under every
+    /// enabled profile), or check a file against them.
+    Vectors {
+        /// Output file (default: standard output).
+        #[arg(short, long, value_name = "FILE", conflicts_with = "check")]
+        output: Option<PathBuf>,
+        /// Exit non-zero, naming the first difference, when FILE differs
+        /// from the generated vectors.
+        #[arg(long, value_name = "FILE")]
+        check: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(super) enum ManifestCommand {
+    /// Hash every file of results/campaigns/LABEL/ and paper/generated/ into
+    /// LABEL/manifest.json (canonical JSON) and sign it as a NIP-94 event
+    /// (LABEL/manifest.event.json).
+    ///
+    /// The key comes from $BINOSTR_SIGNING_KEY (64 hex or nsec) or from
+    /// $XDG_CONFIG_HOME/binostr/signing-key (else ~/.config/binostr/signing-key),
+    /// created with mode 0600 on first use.
+    Create {
+        /// Repository root.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        root: PathBuf,
+        /// Campaign label.
+        #[arg(value_name = "LABEL")]
+        label: String,
+    },
+    /// Check a campaign's manifest offline: event id, BIP-340 signature, the
+    /// pinned key, the binding to manifest.json, and every file (modified,
+    /// missing, extra). Lists every failure; exits 1 on any.
+    Verify {
+        /// The only acceptable signer (64 hex or npub).
+        #[arg(long, value_name = "HEX|NPUB")]
+        pubkey: Option<String>,
+        /// Repository root.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        root: PathBuf,
+        /// Campaign label.
+        #[arg(value_name = "LABEL")]
+        label: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(super) enum TortureCommand {
+    /// Write deterministic hostile cases for every registry profile.
+    Generate {
+        /// Seed of the mutations.
+        #[arg(long, default_value_t = crate::torture::SEED)]
+        seed: u64,
+        /// Mutations per profile (regenerated from the seed, not written).
+        #[arg(long, default_value_t = crate::torture::MUTATIONS)]
+        mutations: u64,
+        /// Depth of the recipe nesting bombs.
+        #[arg(long, default_value_t = crate::torture::BOMB_DEPTH)]
+        bomb_depth: usize,
+        /// Output directory.
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+    },
+    /// Run every case against every profile and library; write
+    /// OUT/robustness.{json,md}; exit 1 if any of our profiles fails.
+    Run {
+        /// Print the JSON report instead of the Markdown table.
+        #[arg(long)]
+        json: bool,
+        /// Report directory.
+        #[arg(long, default_value = "results/robustness")]
+        out: PathBuf,
+        /// Kill a child after this many seconds without progress.
+        #[arg(long, default_value_t = 30)]
+        timeout: u64,
+        /// Address-space limit (RLIMIT_AS) of each child, MiB.
+        #[arg(long, default_value_t = 2048)]
+        mem_limit_mib: u64,
+        /// Parallel children (default: the number of cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Only this subject (repeatable; a profile id or `lib:...`).
+        #[arg(long)]
+        subject: Vec<String>,
+        /// Case directory written by `torture generate`.
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+    },
+    /// Internal: decode cases in a child process.
+    #[command(hide = true)]
+    Child {
+        #[arg(long)]
+        subject: String,
+        #[arg(long)]
+        isolated: Option<usize>,
+        #[arg(long, default_value_t = 0)]
+        from: u64,
+        #[arg(long, default_value_t = u64::MAX)]
+        to: u64,
+        #[arg(long, default_value_t = 4096)]
+        every: u64,
+        #[arg(long, default_value_t = 2048)]
+        mem_limit_mib: u64,
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+    },
+}
+#[derive(Debug, Subcommand)]
+pub(super) enum CorpusCommand {
+    /// Account for every record of the inputs: accepted, duplicate, or
+    /// rejected with its position and reason.
+    ///
+    /// Inputs may be JSON arrays of events, JSON Lines of events or of relay
+    /// messages (["EVENT",subid,{…}] or ["EVENT",{…}]), single pretty-printed
+    /// events, or JSON objects whose values are arrays of events
+    /// (object-of-arrays) or events (object-of-events, e.g. keyed by naddr),
+    /// optionally gzip- or zstd-compressed; `-` reads standard input.
+    Audit {
+        /// Print one JSON object instead of a summary.
+        #[arg(long)]
+        json: bool,
+        /// Audit the recorded real corpus (provenance/*.toml) instead of PATHs.
+        #[arg(long, value_enum, conflicts_with = "paths")]
+        source: Option<SourceSet>,
+        /// Corpus directory holding upstream/OWNER/REPO/COMMIT/PATH
+        /// (default: $BINOSTR_CORPUS_DIR, then ../shared/corpus).
+        #[arg(long, value_name = "DIR", requires = "source")]
+        from: Option<PathBuf>,
+        #[command(flatten)]
+        limits: LimitArgs,
+        /// Files to audit.
+        #[arg(value_name = "PATH", required_unless_present = "source")]
+        paths: Vec<PathBuf>,
+    },
+    /// Write the deterministic default corpus as JSON Lines: real keys derived
+    /// from the seed, valid ids and signatures, calibrated kinds and shapes.
+    Generate {
+        /// Seed; the same seed and count give the same bytes.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Number of events.
+        #[arg(long, default_value_t = 10_000)]
+        count: usize,
+        /// Output file.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+    },
+    /// Compare a generated corpus with the real one, per kind: count share,
+    /// median and p90 JSON size, median tag count.
+    Calibrate {
+        /// Seed of the generated corpus.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Size of the generated corpus.
+        #[arg(long, default_value_t = 10_000)]
+        count: usize,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Corpus directory (as for `audit --from`).
+        #[arg(long, value_name = "DIR")]
+        from: Option<PathBuf>,
+    },
+    /// Draw a seeded selection, stratified by kind, from the accepted events
+    /// of the inputs; writes JSON Lines and FILE.selection.json.
+    Select {
+        /// Seed.
+        #[arg(long)]
+        seed: u64,
+        /// Number of events to select.
+        #[arg(long)]
+        count: usize,
+        /// Output file (JSON Lines).
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+        #[command(flatten)]
+        limits: LimitArgs,
+        /// Inputs, as for `audit`.
+        #[arg(value_name = "PATH", required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// The main job until campaigns exist: generate the default corpus, audit
+    /// it and select from it, writing everything under OUTDIR.
+    Default {
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Events to generate.
+        #[arg(long, default_value_t = 10_000)]
+        count: usize,
+        /// Events to select.
+        #[arg(long, default_value_t = 5_000)]
+        select: usize,
+        /// Output directory.
+        #[arg(
+            short,
+            long,
+            value_name = "OUTDIR",
+            default_value = "results/corpus/default"
+        )]
+        output: PathBuf,
+    },
+}
+
+/// A recorded set of sources.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(super) enum SourceSet {
+    /// The real events recorded in provenance/.
+    Real,
+}
+
+/// Limits applied while reading input.
+#[derive(Debug, clap::Args)]
+pub(super) struct LimitArgs {
+    /// Largest record in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_event_bytes)]
+    max_event_bytes: usize,
+    /// Most tags per event.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_tags)]
+    max_tags: usize,
+}
+
+impl LimitArgs {
+    pub(super) fn default_options() -> AuditOptions {
+        Self {
+            max_event_bytes: Limits::default().max_event_bytes,
+            max_tags: Limits::default().max_tags,
+        }
+        .options()
+    }
+
+    pub(super) fn options(&self) -> AuditOptions {
+        AuditOptions {
+            limits: Limits {
+                max_event_bytes: self.max_event_bytes,
+                max_tags: self.max_tags,
+                ..Limits::default()
+            },
+            progress: io::stderr().is_terminal(),
+        }
+    }
+}
+
+/// The tasks of a campaign child process.
+#[derive(Debug, Subcommand)]
+pub(super) enum ChildTask {
+    /// Criterion timings of every benchmark.
+    Timing {
+        /// Seed of the shuffled order.
+        #[arg(long)]
+        order_seed: u64,
+    },
+    /// Sizes per profile and subset.
+    Sizes,
+    /// Per-event latency percentiles.
+    Latency,
+    /// Instructions of one benchmark over subset `all`'s sequence (run
+    /// under callgrind by the campaign).
+    Instructions {
+        /// Profile id, or `reference`.
+        #[arg(long)]
+        codec: String,
+        /// Workload.
+        #[arg(long)]
+        workload: String,
+        /// Threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Expected id of the sequence the corpus file holds.
+        #[arg(long)]
+        sequence: String,
+    },
+    /// Peak RSS of one workload and profile.
+    Rss {
+        /// Profile id.
+        #[arg(long)]
+        codec: String,
+        /// Workload.
+        #[arg(long)]
+        workload: String,
+    },
+}

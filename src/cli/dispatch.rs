@@ -1,0 +1,119 @@
+//! From parsed arguments to the library call of each subcommand.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+
+use super::args::{ChildTask, Cli, Command};
+use crate::campaign;
+use crate::files::write_atomically;
+
+mod codec;
+mod corpus;
+mod manifest;
+mod torture;
+
+use codec::{run_decode, run_encode, run_sizes};
+use corpus::run_corpus;
+pub use corpus::selection_record_path;
+use manifest::run_manifest;
+use torture::run_torture;
+
+pub(super) fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Corpus(c) => run_corpus(c),
+        Command::Campaign {
+            profile,
+            label,
+            corpus,
+            real,
+            runs,
+            seed,
+            generate,
+            root,
+        } => {
+            if runs == 0 {
+                bail!("--runs must be at least 1");
+            }
+            campaign::run(&campaign::Options {
+                profile,
+                label: label.unwrap_or_else(|| format!("local-{}", profile.name())),
+                corpus: match (corpus, real) {
+                    (Some(path), _) => campaign::CorpusChoice::File(path),
+                    (None, true) => campaign::CorpusChoice::Real,
+                    (None, false) => campaign::CorpusChoice::Generated,
+                },
+                runs,
+                seed,
+                root,
+                generate: generate.map(|g| (g[0], g[1])),
+            })?;
+            Ok(())
+        }
+        Command::CampaignChild {
+            task,
+            corpus,
+            campaign_profile,
+            seed,
+            out,
+        } => {
+            let task = match task {
+                ChildTask::Timing { order_seed } => campaign::child::Task::Timing { order_seed },
+                ChildTask::Sizes => campaign::child::Task::Sizes,
+                ChildTask::Latency => campaign::child::Task::Latency,
+                ChildTask::Instructions {
+                    codec,
+                    workload,
+                    threads,
+                    sequence,
+                } => campaign::child::Task::Instructions {
+                    codec,
+                    workload,
+                    threads,
+                    sequence,
+                },
+                ChildTask::Rss { codec, workload } => {
+                    campaign::child::Task::Rss { codec, workload }
+                }
+            };
+            let stdout = campaign::child::run(&task, &corpus, campaign_profile, seed, &out)?;
+            print!("{stdout}");
+            Ok(())
+        }
+        Command::Profiles { json } => {
+            super::render::print_profiles(json)?;
+            Ok(())
+        }
+        Command::Encode {
+            profile,
+            output,
+            input,
+        } => run_encode(&profile, output.as_deref(), &input),
+        Command::Decode { profile, input } => run_decode(&profile, &input),
+        Command::Sizes { json, all, inputs } => run_sizes(json, all, &inputs),
+        Command::Torture(t) => run_torture(t),
+        Command::Manifest(m) => run_manifest(m),
+        Command::Vectors { output, check } => run_vectors(output.as_deref(), check.as_deref()),
+    }
+}
+fn run_vectors(output: Option<&Path>, check: Option<&Path>) -> Result<()> {
+    let text = crate::vectors::render(&crate::vectors::vectors());
+    if let Some(path) = check {
+        let found = fs::read_to_string(path).with_context(|| path.display().to_string())?;
+        crate::vectors::check(&found, &text).with_context(|| {
+            format!(
+                "{} differs from the generated vectors (regenerate with `binostr vectors -o {}`)",
+                path.display(),
+                path.display()
+            )
+        })?;
+        println!("{}: up to date", path.display());
+        return Ok(());
+    }
+    match output {
+        Some(path) => write_atomically(path, text.as_bytes()),
+        None => Ok(io::stdout().lock().write_all(text.as_bytes())?),
+    }
+}

@@ -1,0 +1,151 @@
+//! `binostr corpus audit|generate|calibrate|select|default`.
+
+use std::fs;
+use std::io::{self, IsTerminal};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use crate::cli::args::{CorpusCommand, LimitArgs, SourceSet};
+use crate::cli::render;
+use crate::corpus::audit::{self, AuditOptions};
+use crate::corpus::{calibrate, generate, select};
+use crate::files::{write_atomically, write_jsonl_atomically};
+use crate::model::Event;
+
+pub(super) fn run_corpus(command: CorpusCommand) -> Result<()> {
+    match command {
+        CorpusCommand::Audit {
+            json,
+            source,
+            from,
+            limits,
+            paths,
+        } => {
+            let options = limits.options();
+            let report = match source {
+                Some(SourceSet::Real) => {
+                    crate::corpus::audit_real(from.as_deref(), &options, |_| {})?
+                }
+                None => audit::audit_paths(&paths, &options, |_| {})?,
+            };
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", render::render_audit(&report));
+            }
+            Ok(())
+        }
+        CorpusCommand::Generate {
+            seed,
+            count,
+            output,
+        } => {
+            let events = generate::generate(seed, count);
+            write_jsonl_atomically(&output, &events)?;
+            let fingerprint = crate::corpus::fingerprint(events.iter().map(|e| &e.id));
+            println!(
+                "wrote {count} events (seed {seed}, fingerprint {fingerprint}) to {}",
+                output.display()
+            );
+            Ok(())
+        }
+        CorpusCommand::Calibrate {
+            seed,
+            count,
+            json,
+            from,
+        } => {
+            let generated = generate::generate(seed, count);
+            let mut real = Vec::new();
+            let options = AuditOptions {
+                progress: io::stderr().is_terminal(),
+                ..AuditOptions::default()
+            };
+            crate::corpus::audit_real(from.as_deref(), &options, |e| real.push(e))?;
+            let rows = calibrate::calibrate(&generated, &real);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&rows)?);
+            } else {
+                println!(
+                    "generated: {} events (seed {seed}); real: {} accepted events",
+                    generated.len(),
+                    real.len()
+                );
+                print!("{}", calibrate::render_table(&rows));
+            }
+            Ok(())
+        }
+        CorpusCommand::Select {
+            seed,
+            count,
+            output,
+            limits,
+            paths,
+        } => {
+            let mut accepted = Vec::new();
+            let report = audit::audit_paths(&paths, &limits.options(), |e| accepted.push(e))?;
+            let record = select_and_write(accepted, seed, count, &output)?;
+            println!(
+                "audited {} records ({} accepted, {} duplicates, {} rejected)",
+                report.read,
+                report.accepted,
+                report.duplicates,
+                report.rejected.len()
+            );
+            render::print_selection(&record, &output);
+            Ok(())
+        }
+        CorpusCommand::Default {
+            seed,
+            count,
+            select,
+            output,
+        } => run_default(seed, count, select, &output),
+    }
+}
+
+fn run_default(seed: u64, count: usize, select_count: usize, outdir: &Path) -> Result<()> {
+    fs::create_dir_all(outdir).with_context(|| format!("creating {}", outdir.display()))?;
+    let corpus_path = outdir.join("corpus.jsonl");
+    let options = LimitArgs::default_options();
+    let (accepted, report) = crate::corpus::generate_audited(seed, count, &corpus_path, &options)?;
+    println!(
+        "generated {count} events (seed {seed}) -> {}",
+        corpus_path.display()
+    );
+    let audit_path = outdir.join("audit.json");
+    write_atomically(
+        &audit_path,
+        serde_json::to_string_pretty(&report)?.as_bytes(),
+    )?;
+    print!("{}", render::render_audit(&report));
+    println!("audit report -> {}", audit_path.display());
+    let selection_path = outdir.join("selection.jsonl");
+    let record = select_and_write(accepted, seed, select_count, &selection_path)?;
+    render::print_selection(&record, &selection_path);
+    Ok(())
+}
+
+fn select_and_write(
+    accepted: Vec<Event>,
+    seed: u64,
+    count: usize,
+    output: &Path,
+) -> Result<select::SelectionRecord> {
+    let (events, record) = select::select(accepted, seed, count)?;
+    write_jsonl_atomically(output, &events)?;
+    let record_path = selection_record_path(output);
+    write_atomically(
+        &record_path,
+        (serde_json::to_string_pretty(&record)? + "\n").as_bytes(),
+    )?;
+    Ok(record)
+}
+
+/// `FILE.selection.json` beside a selection.
+pub fn selection_record_path(output: &Path) -> PathBuf {
+    let mut name = output.file_name().unwrap_or_default().to_os_string();
+    name.push(".selection.json");
+    output.with_file_name(name)
+}
