@@ -8,7 +8,7 @@
 //!   accept more: a preverified read checks only its prefix);
 //! - every event of an accepted native batch round-trips on its own.
 
-use crate::codec::{Limits, Profile};
+use crate::codec::{DecodeError, Limits, Profile};
 use crate::model::Event;
 
 /// Two entry points of one profile that disagree on the same input.
@@ -33,7 +33,7 @@ pub fn check(p: &Profile, data: &[u8]) -> Result<(), Disagreement> {
     let limits = Limits::default();
     let owned = p.codec.decode(data, &limits);
     if let Ok(event) = &owned {
-        round_trip(p, event).map_err(|d| fail("decode", d))?;
+        round_trip(p, event).map_err(|d| fail("decode", d.to_string()))?;
     }
     if let Some(view) = p.codec.borrowed() {
         let viewed = view.decode_ref(data, &limits).map(|r| r.to_owned_event());
@@ -66,16 +66,28 @@ pub fn check(p: &Profile, data: &[u8]) -> Result<(), Disagreement> {
     Ok(())
 }
 
+/// How an accepted event failed to come back from its re-encoding.
+#[derive(Debug, thiserror::Error)]
+enum RoundTripError {
+    #[error("re-encoded and decoded as {back:?}, not {event:?}")]
+    Changed { back: Box<Event>, event: Box<Event> },
+    #[error("its re-encoding is refused: {0}")]
+    Refused(DecodeError),
+}
+
 /// An accepted event the profile can encode must decode back to itself.
-fn round_trip(p: &Profile, event: &Event) -> Result<(), String> {
+fn round_trip(p: &Profile, event: &Event) -> Result<(), RoundTripError> {
     let mut again = Vec::new();
     if p.codec.encode(event, &mut again).is_err() {
         return Ok(());
     }
     match p.codec.decode(&again, &Limits::default()) {
         Ok(back) if &back == event => Ok(()),
-        Ok(back) => Err(format!("re-encoded and decoded as {back:?}, not {event:?}")),
-        Err(e) => Err(format!("its re-encoding is refused: {e}")),
+        Ok(back) => Err(RoundTripError::Changed {
+            back: Box::new(back),
+            event: Box::new(event.clone()),
+        }),
+        Err(e) => Err(RoundTripError::Refused(e)),
     }
 }
 

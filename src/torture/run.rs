@@ -45,5 +45,5 @@ pub use child::child;
 pub use report::{
     ClassCounts, Failing, Finding, Outcome, RunReport, SubjectResult, render_markdown,
 };
-pub use subjects::{LIBRARIES, Library, Subject, bomb_limits, subject, subjects};
+pub use subjects::{LIBRARIES, Library, LibraryError, Subject, bomb_limits, subject, subjects};
 pub use supervision::{RunOptions, run};

@@ -15,17 +15,34 @@ pub struct Library {
     /// The profile whose cases it decodes.
     pub cases_of: &'static str,
     /// Decodes as a user would; `Err` is a clean error.
-    pub decode: fn(&[u8]) -> Result<(), String>,
+    pub decode: fn(&[u8]) -> Result<(), LibraryError>,
 }
 
-fn notepack_decode(b: &[u8]) -> Result<(), String> {
+/// The error an upstream library returned, shown as it displays itself.
+#[derive(Debug, thiserror::Error)]
+pub enum LibraryError {
+    /// serde_json.
+    #[error("{0}")]
+    Json(serde_json::Error),
+    /// ciborium.
+    #[error("{0}")]
+    Cbor(ciborium::de::Error<std::io::Error>),
+    /// rmpv.
+    #[error("{0}")]
+    Msgpack(rmpv::decode::Error),
+    /// notepack.
+    #[error("{0}")]
+    Notepack(notepack::Error),
+}
+
+fn notepack_decode(b: &[u8]) -> Result<(), LibraryError> {
     let note = notepack::NoteParser::new(b)
         .into_note()
-        .map_err(|e| e.to_string())?;
+        .map_err(LibraryError::Notepack)?;
     let mut tags = note.tags;
-    while let Some(tag) = tags.next_tag().map_err(|e| e.to_string())? {
+    while let Some(tag) = tags.next_tag().map_err(LibraryError::Notepack)? {
         for elem in tag {
-            elem.map_err(|e| e.to_string())?;
+            elem.map_err(LibraryError::Notepack)?;
         }
     }
     Ok(())
@@ -39,7 +56,7 @@ pub static LIBRARIES: &[Library] = &[
         decode: |b| {
             serde_json::from_slice::<serde_json::Value>(b)
                 .map(drop)
-                .map_err(|e| e.to_string())
+                .map_err(LibraryError::Json)
         },
     },
     Library {
@@ -48,7 +65,7 @@ pub static LIBRARIES: &[Library] = &[
         decode: |b| {
             ciborium::de::from_reader::<ciborium::Value, _>(b)
                 .map(drop)
-                .map_err(|e| e.to_string())
+                .map_err(LibraryError::Cbor)
         },
     },
     Library {
@@ -57,7 +74,7 @@ pub static LIBRARIES: &[Library] = &[
         decode: |mut b| {
             rmpv::decode::read_value(&mut b)
                 .map(drop)
-                .map_err(|e| e.to_string())
+                .map_err(LibraryError::Msgpack)
         },
     },
     Library {
@@ -123,7 +140,7 @@ impl Subject {
                 }
             },
             Subject::Library(l, _) => match (l.decode)(bytes) {
-                Err(e) => (Outcome::CleanError, Some(e)),
+                Err(e) => (Outcome::CleanError, Some(e.to_string())),
                 Ok(()) => (Outcome::Accepted, None),
             },
         })
