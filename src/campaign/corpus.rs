@@ -1,0 +1,153 @@
+//! The events a campaign measures: generated and selected, read from a
+//! file or from the recorded real corpus; audited, and cut to what every
+//! enabled profile can represent.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use rayon::prelude::*;
+
+use super::{CorpusChoice, CorpusRecord, Options, Unrepresentable, host};
+use crate::bench::workload::Fixture;
+use crate::codec::{Limits, Profile};
+use crate::corpus::{audit, select};
+use crate::files::write_atomically;
+use crate::model::Event;
+use crate::profiles;
+
+/// The corpus JSONL a campaign measures, cached beside the label
+/// directories (not part of the results; regenerated from the seed).
+pub(super) fn corpus_cache(opts: &Options) -> PathBuf {
+    opts.root
+        .join(".corpus")
+        .join(&opts.label)
+        .join("selection.jsonl")
+}
+
+pub(super) fn prepare_corpus(
+    opts: &Options,
+    dir: &Path,
+) -> Result<(Vec<Event>, CorpusRecord, PathBuf)> {
+    let options = audit::AuditOptions {
+        limits: Limits::default(),
+        progress: true,
+    };
+    let (events, seed, source, report) = match &opts.corpus {
+        CorpusChoice::File(path) => {
+            let mut accepted = Vec::new();
+            let report =
+                audit::audit_paths(std::slice::from_ref(path), &options, |e| accepted.push(e))?;
+            let name = path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            (accepted, None, name, report)
+        }
+        CorpusChoice::Real => {
+            let mut accepted = Vec::new();
+            let report = crate::corpus::audit_real(None, &options, |e| accepted.push(e))?;
+            (accepted, None, "real".to_string(), report)
+        }
+        CorpusChoice::Generated => {
+            let (count, pick) = opts.generate.unwrap_or(opts.profile.default_corpus());
+            let gen_path = corpus_cache(opts).with_file_name("generated.jsonl");
+            let (accepted, report) =
+                crate::corpus::generate_audited(opts.seed, count, &gen_path, &options)?;
+            let (selected, record) = select::select(accepted, opts.seed, pick)?;
+            write_atomically(
+                &dir.join("corpus").join("selection.json"),
+                &(serde_json::to_string_pretty(&record)? + "\n"),
+            )?;
+            (selected, Some(opts.seed), "generated".to_string(), report)
+        }
+    };
+    if events.is_empty() {
+        bail!("the corpus has no valid events");
+    }
+    let audit_path = dir.join("corpus").join("audit.json");
+    write_atomically(
+        &audit_path,
+        &(serde_json::to_string_pretty(&report)? + "\n"),
+    )?;
+    let (events, unrepresentable) = representable(events);
+    for u in &unrepresentable {
+        eprintln!(
+            "not measured: event {} ({} cannot represent it: {})",
+            u.id, u.profile, u.reason
+        );
+    }
+    if events.is_empty() {
+        bail!("no event of the corpus is representable by every enabled profile");
+    }
+    let corpus_path = corpus_cache(opts);
+    crate::files::write_jsonl_atomically(&corpus_path, &events)?;
+    let record = CorpusRecord {
+        fingerprint: crate::corpus::fingerprint(events.iter().map(|e| &e.id)),
+        count: events.len(),
+        seed,
+        source,
+        audit_sha256: host::file_sha256(&audit_path)?,
+        unrepresentable,
+    };
+    Ok((events, record, corpus_path))
+}
+
+/// Splits off the events some enabled profile cannot represent: every
+/// profile must time the same events, so such an event is measured by none
+/// and recorded, with the first profile that refused it.
+fn representable(events: Vec<Event>) -> (Vec<Event>, Vec<Unrepresentable>) {
+    let enabled: Vec<&'static Profile> = profiles::enabled().collect();
+    let refused: Vec<Option<Unrepresentable>> = events
+        .par_iter()
+        .map(|e| {
+            let mut buf = Vec::new();
+            enabled.iter().find_map(|p| {
+                buf.clear();
+                p.codec
+                    .encode(e, &mut buf)
+                    .err()
+                    .map(|err| Unrepresentable {
+                        id: crate::model::hex::encode(&e.id),
+                        profile: p.id.to_string(),
+                        reason: err.reason,
+                    })
+            })
+        })
+        .collect();
+    let mut kept = Vec::with_capacity(events.len());
+    let mut dropped = Vec::new();
+    for (e, r) in events.into_iter().zip(refused) {
+        match r {
+            Some(r) => dropped.push(r),
+            None => kept.push(e),
+        }
+    }
+    (kept, dropped)
+}
+
+/// Loads a corpus JSONL written by the campaign (structure checked; the
+/// fixture verifies ids and signatures).
+pub fn load_corpus(path: &Path) -> Result<Vec<Event>> {
+    let text = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let limits = Limits::default();
+    let mut offset = 0;
+    let mut events = Vec::new();
+    for line in text.split(|&b| b == b'\n') {
+        if !line.is_empty() {
+            let e = crate::validate::parse_event_json(line, &limits)
+                .with_context(|| format!("{}: record at byte {offset}", path.display()))?;
+            events.push(e);
+        }
+        offset += line.len() + 1;
+    }
+    Ok(events)
+}
+
+/// Prepares the fixture of `profiles` over the corpus at `path`.
+pub fn load_fixture(path: &Path, profiles: &[&'static Profile]) -> Result<Fixture> {
+    Ok(Fixture::prepare(
+        load_corpus(path)?,
+        profiles,
+        Limits::default(),
+    )?)
+}

@@ -1,0 +1,271 @@
+//! One run of a campaign: its timing child, its side-measurement children
+//! (sizes, latency, allocations, peak RSS) and its instruction counts
+//! under callgrind, each a fresh process.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, Result, bail};
+use rayon::prelude::*;
+
+use super::instructions::{self, Valgrind};
+use super::{Observed, Options, child, host, now_rfc3339, order_seed};
+use crate::bench::probe::PROBED;
+use crate::bench::workload::{BenchKey, Subset, Workload};
+use crate::files::write_atomically;
+use crate::profiles;
+
+pub(super) struct RunContext<'a> {
+    pub(super) k: usize,
+    pub(super) dir: &'a Path,
+    pub(super) corpus_path: &'a Path,
+    pub(super) opts: &'a Options,
+    pub(super) keys: usize,
+    pub(super) bar: &'a indicatif::ProgressBar,
+    pub(super) alloc_probe: &'a Path,
+    pub(super) instructions: Option<InstructionProbe<'a>>,
+}
+
+/// What the instruction probe of a run needs.
+pub(super) struct InstructionProbe<'a> {
+    pub(super) valgrind: &'a Valgrind,
+    pub(super) keys: &'a [BenchKey],
+    /// The events of subset `all`'s sequence, in order.
+    pub(super) corpus: &'a Path,
+    /// That sequence's id.
+    pub(super) sequence: &'a str,
+}
+
+impl RunContext<'_> {
+    pub(super) fn measure(&self, empty: &[Subset]) -> Result<Observed> {
+        let tmp = self.dir.join(format!("run-{}.tmp", self.k));
+        std::fs::create_dir_all(&tmp)?;
+        let order_seed = order_seed(self.opts.seed, self.k);
+        let started = now_rfc3339();
+        let load_before = host::load_average();
+        self.bar.set_message(format!("run-{} timing", self.k));
+        self.child(
+            &["timing", "--order-seed", &order_seed.to_string()],
+            &tmp,
+            true,
+        )?;
+        for probe in ["sizes", "latency"] {
+            self.bar.set_message(format!("run-{} {probe}", self.k));
+            self.child(&[probe], &tmp, false)?;
+            self.bar.inc(1);
+        }
+        self.bar.set_message(format!("run-{} allocations", self.k));
+        self.alloc_probe(&tmp)?;
+        self.bar.inc(1);
+        self.bar.set_message(format!("run-{} peak RSS", self.k));
+        // Peak RSS needs a fresh process per pair; they run side by side
+        // (a process's own peak is unaffected), one per core.
+        let pairs: Vec<(&str, Workload)> = profiles::enabled()
+            .flat_map(|p| PROBED.map(|w| (p.id, w)))
+            .collect();
+        let rows = pairs
+            .par_iter()
+            .map(|(id, w)| {
+                let out =
+                    self.child(&["rss", "--codec", id, "--workload", w.name()], &tmp, false)?;
+                self.bar.inc(1);
+                Ok(format!("{w},{id},{}\n", out.trim()))
+            })
+            .collect::<Result<Vec<String>>>()?;
+        let rss = format!("workload,profile,baseline_kib,peak_kib\n{}", rows.concat());
+        write_atomically(&tmp.join("rss.csv"), &rss)?;
+        let instructions = match &self.instructions {
+            Some(probe) => {
+                self.bar.set_message(format!("run-{} instructions", self.k));
+                let rows = self.instruction_probe(probe, &tmp)?;
+                write_atomically(&tmp.join("instructions.csv"), instructions::csv(&rows))?;
+                probe.valgrind.version.clone()
+            }
+            None => instructions::SKIPPED.to_string(),
+        };
+        Ok(Observed {
+            run: self.k,
+            order_seed,
+            groups: self.keys,
+            empty_subsets: empty.iter().map(|s| s.name()).collect(),
+            started,
+            finished: now_rfc3339(),
+            load_before,
+            load_after: host::load_average(),
+            instructions: Some(instructions),
+        })
+    }
+
+    /// One callgrind process per counted benchmark, two at a time.
+    fn instruction_probe(
+        &self,
+        probe: &InstructionProbe<'_>,
+        out: &Path,
+    ) -> Result<Vec<instructions::Row>> {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build()?;
+        pool.install(|| {
+            probe
+                .keys
+                .par_iter()
+                .enumerate()
+                .map(|(i, key)| {
+                    let profile_file = out.join(format!(".callgrind-{i}.out"));
+                    let mut cmd = probe.valgrind.callgrind(&profile_file);
+                    cmd.arg(std::env::current_exe()?);
+                    let threads = key.threads.to_string();
+                    let args = [
+                        "instructions",
+                        "--codec",
+                        key.profile,
+                        "--workload",
+                        key.workload.name(),
+                        "--threads",
+                        &threads,
+                        "--sequence",
+                        probe.sequence,
+                    ];
+                    // The child's argv and environment are the same in every
+                    // run: its heap history, hence its count, depends on them.
+                    let same_dir = probe.corpus.parent().unwrap_or(Path::new("."));
+                    let printed = self.child_with(cmd, probe.corpus, &args, same_dir, false)?;
+                    let text = std::fs::read_to_string(&profile_file)
+                        .with_context(|| format!("reading {}", profile_file.display()))?;
+                    std::fs::remove_file(&profile_file)?;
+                    let instructions = instructions::total_ir(&text)
+                        .with_context(|| format!("{key}: {}", profile_file.display()))?;
+                    if instructions == 0 {
+                        bail!(
+                            "{key}: callgrind counted nothing: is `{}` the demangled name of the counted function?",
+                            instructions::FUNCTION
+                        );
+                    }
+                    let (events, passes) = printed
+                        .trim()
+                        .split_once(',')
+                        .and_then(|(e, p)| Some((e.parse().ok()?, p.parse().ok()?)))
+                        .with_context(|| format!("{key}: child printed `{}`", printed.trim()))?;
+                    self.bar.inc(1);
+                    Ok(instructions::Row {
+                        key: key.clone(),
+                        events,
+                        passes,
+                        instructions,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// Runs `binostr campaign-child ARGS`; returns its standard output.
+    /// Progress lines on its standard error advance the bar.
+    fn child(&self, args: &[&str], out: &Path, timing: bool) -> Result<String> {
+        let cmd = Command::new(std::env::current_exe()?);
+        self.child_with(cmd, self.corpus_path, args, out, timing)
+    }
+
+    /// [`Self::child`] started by `cmd` (this executable, or a wrapper
+    /// whose last argument is this executable) over `corpus`.
+    fn child_with(
+        &self,
+        mut cmd: Command,
+        corpus: &Path,
+        args: &[&str],
+        out: &Path,
+        timing: bool,
+    ) -> Result<String> {
+        cmd.arg("campaign-child")
+            .arg("--corpus")
+            .arg(corpus)
+            .arg("--campaign-profile")
+            .arg(self.opts.profile.name())
+            .arg("--seed")
+            .arg(self.opts.seed.to_string())
+            .arg("--out")
+            .arg(out)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().context("starting a campaign child")?;
+        let stderr = child.stderr.take().expect("piped");
+        let bar = self.bar.clone();
+        let reader = std::thread::spawn(move || {
+            let mut other = String::new();
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if line.starts_with(child::PROGRESS) {
+                    if timing {
+                        bar.inc(1);
+                    }
+                } else {
+                    bar.println(&line);
+                    other.push_str(&line);
+                    other.push('\n');
+                }
+            }
+            other
+        });
+        let output = child.wait_with_output()?;
+        let errors = reader.join().unwrap_or_default();
+        if !output.status.success() {
+            bail!(
+                "campaign child `{}` failed ({}): {}",
+                args.join(" "),
+                output.status,
+                errors.trim()
+            );
+        }
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    }
+
+    fn alloc_probe(&self, out: &Path) -> Result<()> {
+        let exe = self.alloc_probe;
+        let status = Command::new(exe)
+            .arg("--corpus")
+            .arg(self.corpus_path)
+            .arg("--out")
+            .arg(out.join("alloc.csv"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .status()
+            .with_context(|| format!("starting {}", exe.display()))?;
+        if !status.success() {
+            bail!("{} failed ({status})", exe.display());
+        }
+        Ok(())
+    }
+}
+
+/// The `binostr-alloc-probe` binary beside this one, built with cargo when
+/// missing (it holds the counting allocator, which must never be in the
+/// timing process).
+pub(super) fn alloc_probe_exe() -> Result<PathBuf> {
+    let exe = std::env::current_exe()?;
+    let probe = exe.with_file_name(format!(
+        "binostr-alloc-probe{}",
+        std::env::consts::EXE_SUFFIX
+    ));
+    if probe.exists() {
+        return Ok(probe);
+    }
+    let Ok(cargo) = std::env::var("CARGO") else {
+        bail!(
+            "{} is missing; build it with `cargo build --release --bins`",
+            probe.display()
+        );
+    };
+    eprintln!("building binostr-alloc-probe ...");
+    let status = Command::new(cargo)
+        .args([
+            "build",
+            "--release",
+            "--locked",
+            "--bin",
+            "binostr-alloc-probe",
+        ])
+        .status()?;
+    if !status.success() || !probe.exists() {
+        bail!("could not build {}", probe.display());
+    }
+    Ok(probe)
+}

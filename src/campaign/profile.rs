@@ -1,0 +1,91 @@
+//! The campaign profiles: how long and how wide a campaign measures.
+
+use serde::{Deserialize, Serialize};
+
+use crate::bench::group;
+use crate::bench::timing::Settings;
+use crate::bench::workload::Subset;
+
+/// How long and how wide a campaign measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CampaignProfile {
+    /// Seconds; a pipeline check on a tiny corpus, subset `all` only.
+    Smoke,
+    /// Minutes on 2 cores with the default corpus.
+    Quick,
+    /// The paper's: longer passes and more rounds.
+    Publication,
+}
+
+impl CampaignProfile {
+    /// The stable name.
+    pub fn name(self) -> &'static str {
+        match self {
+            CampaignProfile::Smoke => "smoke",
+            CampaignProfile::Quick => "quick",
+            CampaignProfile::Publication => "publication",
+        }
+    }
+
+    /// Criterion settings.
+    pub fn settings(self) -> Settings {
+        let (sample_size, warm_up_ms, measurement_ms, nresamples) = match self {
+            CampaignProfile::Smoke => (10, 1, 5, 100),
+            CampaignProfile::Quick => (10, 5, 20, 100),
+            // One round per sample on most groups: 30 paired rounds.
+            CampaignProfile::Publication => (30, 300, 100, 10_000),
+        };
+        Settings {
+            sample_size,
+            warm_up_ms,
+            measurement_ms,
+            nresamples,
+        }
+    }
+
+    /// Subsets measured.
+    pub fn subsets(self) -> &'static [Subset] {
+        match self {
+            CampaignProfile::Smoke => &[Subset::All],
+            _ => &Subset::ALL,
+        }
+    }
+
+    /// Most events and JSON bytes in one pass (a subset's sequence); larger
+    /// subsets are sampled, stratified by size.
+    pub fn sequence_budget(self) -> group::Budget {
+        let (events, bytes) = match self {
+            CampaignProfile::Smoke => (100, 1 << 20),
+            CampaignProfile::Quick => (200, 1 << 20),
+            CampaignProfile::Publication => (600, 4 << 20),
+        };
+        group::Budget { events, bytes }
+    }
+
+    /// Default generated corpus size and selection.
+    pub fn default_corpus(self) -> (usize, usize) {
+        match self {
+            CampaignProfile::Smoke => (300, 100),
+            _ => (10_000, 5_000),
+        }
+    }
+
+    /// Events timed one by one for latency percentiles.
+    pub fn latency_events(self) -> usize {
+        match self {
+            CampaignProfile::Smoke => 100,
+            CampaignProfile::Quick => 2_000,
+            CampaignProfile::Publication => usize::MAX,
+        }
+    }
+
+    /// Events of the disjoint sample the zstd dictionaries are trained on.
+    pub fn dictionary_sample(self) -> usize {
+        match self {
+            CampaignProfile::Smoke => 200,
+            CampaignProfile::Quick => 500,
+            CampaignProfile::Publication => 2_000,
+        }
+    }
+}
