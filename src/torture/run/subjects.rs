@@ -21,16 +21,16 @@ pub struct Library {
 /// The error an upstream library returned, shown as it displays itself.
 #[derive(Debug, thiserror::Error)]
 pub enum LibraryError {
-    /// serde_json.
+    /// What serde_json refused (`lib:serde_json::Value`).
     #[error("{0}")]
     Json(serde_json::Error),
-    /// ciborium.
+    /// What ciborium refused (`lib:ciborium::Value`).
     #[error("{0}")]
     Cbor(ciborium::de::Error<std::io::Error>),
-    /// rmpv.
+    /// What rmpv refused (`lib:rmpv::Value`).
     #[error("{0}")]
     Msgpack(rmpv::decode::Error),
-    /// notepack.
+    /// What notepack 0.3 refused (`lib:notepack-0.3`).
     #[error("{0}")]
     Notepack(notepack::Error),
 }
