@@ -149,6 +149,11 @@ impl Inputs {
             read.push(robustness);
         }
 
+        let reference = root.join(crate::side::REFERENCE_FILE);
+        if reference.exists() {
+            read.push(reference);
+        }
+
         let registry_path = root.join(REGISTRY);
         let registry = read_registry(&registry_path)?;
         read.push(registry_path);
