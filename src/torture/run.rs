@@ -544,7 +544,7 @@ pub struct SubjectResult {
 #[derive(Clone, Debug, Serialize)]
 pub struct RunReport {
     /// The case directory's manifest.
-    pub manifest: super::Manifest,
+    pub manifest: super::CaseManifest,
     /// Wall-clock seconds.
     pub seconds: f64,
     /// Child timeout, seconds.
