@@ -65,9 +65,10 @@ paper:
 paper-check:
     bash scripts/paper-check.sh
 
-# Refresh paper/profiles.csv from the registry.
-paper-profiles:
-    cargo run --release --quiet -- profiles --json | python3 scripts/paper-profiles.py
+# Refresh the registry's tables: paper/profiles.csv, README.md's profile table,
+# scripts/interop/README.md's coverage table (with scripts/interop/coverage.json).
+profile-tables:
+    cargo run --release --quiet -- profiles --json | python3 scripts/profile-tables.py
 
 # Parse flake.nix and check flake.lock against the recorded lock entries.
 flake-check:

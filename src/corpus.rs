@@ -3,9 +3,12 @@
 //! Every input record is accounted for: accepted, duplicate, or rejected with
 //! a reason and its position in its source.
 
+use std::io;
+use std::path::{Path, PathBuf};
+
 use sha2::{Digest, Sha256};
 
-use crate::model::hex;
+use crate::model::{Event, hex};
 
 pub mod audit;
 pub mod calibrate;
@@ -14,25 +17,54 @@ pub mod import;
 pub mod select;
 pub mod source;
 
+/// Why a corpus could not be generated or read.
+#[derive(Debug, thiserror::Error)]
+pub enum CorpusError {
+    /// Writing the generated corpus failed.
+    #[error(transparent)]
+    Write(#[from] crate::files::WriteError),
+    /// A recorded real source is missing or differs.
+    #[error(transparent)]
+    Source(#[from] source::SourceError),
+    /// A source file could not be opened.
+    #[error("{}", path.display())]
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+    /// Reading during the audit failed.
+    #[error(transparent)]
+    Read(#[from] io::Error),
+    /// Generated events the audit rejected.
+    #[error("the generator produced {rejected} events that failed the audit of {}", path.display())]
+    Rejected {
+        /// Events rejected.
+        rejected: u64,
+        /// The generated file.
+        path: PathBuf,
+    },
+}
+
 /// Generates `count` events from `seed`, writes them to `path` as JSON Lines
 /// and audits that file; returns the accepted events and the report. Every
 /// generated event must pass the audit.
 pub fn generate_audited(
     seed: u64,
     count: usize,
-    path: &std::path::Path,
+    path: &Path,
     options: &audit::AuditOptions,
-) -> anyhow::Result<(Vec<crate::model::Event>, audit::AuditReport)> {
+) -> Result<(Vec<Event>, audit::AuditReport), CorpusError> {
     let events = generate::generate(seed, count);
     crate::files::write_jsonl_atomically(path, &events)?;
     let mut accepted = Vec::with_capacity(count);
     let report = audit::audit_paths(&[path.to_path_buf()], options, |e| accepted.push(e))?;
     if report.accepted != count as u64 {
-        anyhow::bail!(
-            "the generator produced {} events that failed the audit of {}",
-            count as u64 - report.accepted,
-            path.display()
-        );
+        return Err(CorpusError::Rejected {
+            rejected: count as u64 - report.accepted,
+            path: path.to_path_buf(),
+        });
     }
     Ok((accepted, report))
 }
@@ -41,22 +73,23 @@ pub fn generate_audited(
 /// directory (`from`, else `$BINOSTR_CORPUS_DIR`, else `../shared/corpus`),
 /// refusing files whose SHA-256 differs.
 pub fn audit_real(
-    from: Option<&std::path::Path>,
+    from: Option<&Path>,
     options: &audit::AuditOptions,
-    accept: impl FnMut(crate::model::Event),
-) -> anyhow::Result<audit::AuditReport> {
-    use anyhow::Context as _;
+    accept: impl FnMut(Event),
+) -> Result<audit::AuditReport, CorpusError> {
     let dir = source::corpus_dir(from)?;
     let inputs = source::real_sources()
         .iter()
         .map(|s| {
             let path = source::resolve(s, &dir)?;
-            let mut input =
-                audit::Input::open(&path).with_context(|| path.display().to_string())?;
+            let mut input = audit::Input::open(&path).map_err(|source| CorpusError::Open {
+                path: path.clone(),
+                source,
+            })?;
             input.label = s.label();
             Ok(input)
         })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+        .collect::<Result<Vec<_>, CorpusError>>()?;
     Ok(audit::audit(inputs, options, accept)?)
 }
 

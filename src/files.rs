@@ -2,37 +2,53 @@
 //! renamed over it, so a reader never sees a half-written file.
 
 use std::fs::{self, File};
-use std::io::{BufWriter, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
-
-use anyhow::{Context, Result};
 
 use crate::corpus::generate;
 use crate::model::Event;
 
+/// A step of an atomic write that failed, with the path it was on.
+#[derive(Debug, thiserror::Error)]
+#[error("{action} {}", path.display())]
+pub struct WriteError {
+    /// `creating`, `writing` or `renaming to`.
+    pub action: &'static str,
+    /// The directory or file.
+    pub path: PathBuf,
+    /// The I/O error.
+    pub source: io::Error,
+}
+
 /// Writes `events` as JSON Lines with [`write_atomically`].
-pub fn write_jsonl_atomically(path: &Path, events: &[Event]) -> Result<()> {
+pub fn write_jsonl_atomically(path: &Path, events: &[Event]) -> Result<(), WriteError> {
     let mut buf = Vec::new();
-    generate::write_jsonl(events, &mut buf)?;
+    generate::write_jsonl(events, &mut buf).expect("writing to a Vec cannot fail");
     write_atomically(path, &buf)
 }
 
 /// Writes `data` to a temporary file beside `path`, then renames it over.
-pub fn write_atomically(path: &Path, data: impl AsRef<[u8]>) -> Result<()> {
+pub fn write_atomically(path: &Path, data: impl AsRef<[u8]>) -> Result<(), WriteError> {
+    let failed = |action: &'static str, path: &Path| {
+        let path = path.to_path_buf();
+        move |source| WriteError {
+            action,
+            path,
+            source,
+        }
+    };
     let data = data.as_ref();
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        fs::create_dir_all(dir).map_err(failed("creating", dir))?;
     }
     let mut tmp = path.as_os_str().to_os_string();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
-    let mut file =
-        BufWriter::new(File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?);
-    file.write_all(data)?;
-    file.into_inner()
-        .map_err(|e| e.into_error())?
-        .sync_all()
-        .with_context(|| format!("writing {}", tmp.display()))?;
-    fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
+    let mut file = BufWriter::new(File::create(&tmp).map_err(failed("creating", &tmp))?);
+    file.write_all(data)
+        .and_then(|()| file.into_inner().map_err(io::IntoInnerError::into_error))
+        .and_then(|file| file.sync_all())
+        .map_err(failed("writing", &tmp))?;
+    fs::rename(&tmp, path).map_err(failed("renaming to", path))?;
     Ok(())
 }

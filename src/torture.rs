@@ -108,7 +108,7 @@ impl Class {
 
 /// What `torture generate` records in `manifest.json`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Manifest {
+pub struct CaseManifest {
     /// Seed of the mutations.
     pub seed: u64,
     /// Mutations per profile.
@@ -459,7 +459,7 @@ pub fn generate(
         }
         summary.profiles += 1;
     }
-    let manifest = Manifest {
+    let manifest = CaseManifest {
         seed,
         mutations,
         bomb_depth,
@@ -476,7 +476,7 @@ pub fn generate(
 }
 
 /// Reads `manifest.json` from a case directory.
-pub fn read_manifest(dir: &Path) -> io::Result<Manifest> {
+pub fn read_manifest(dir: &Path) -> io::Result<CaseManifest> {
     let bytes = fs::read(dir.join("manifest.json"))?;
     serde_json::from_slice(&bytes).map_err(io::Error::other)
 }

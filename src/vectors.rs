@@ -21,7 +21,7 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 use sha2::{Digest, Sha256};
 
-use crate::codec::Profile;
+use crate::codec::{EncodeError, Profile};
 use crate::corpus::generate;
 use crate::model::{Event, hex};
 
@@ -237,12 +237,9 @@ pub fn vectors() -> Vec<Vector> {
 }
 
 /// One profile's encoding of an event: lowercase hex, or why it refuses.
-fn encode(p: &Profile, e: &Event) -> Result<String, String> {
+fn encode(p: &Profile, e: &Event) -> Result<String, EncodeError> {
     let mut out = Vec::new();
-    p.codec
-        .encode(e, &mut out)
-        .map(|()| hex::encode(&out))
-        .map_err(|err| err.to_string())
+    p.codec.encode(e, &mut out).map(|()| hex::encode(&out))
 }
 
 /// The event as the file holds it (hex fields as NIP-01 strings).
@@ -339,7 +336,9 @@ pub fn render(vectors: &[Vector]) -> String {
                     unrepresentable: Ordered(
                         results
                             .iter()
-                            .filter_map(|(id, r)| r.as_ref().err().map(|why| (*id, why.clone())))
+                            .filter_map(|(id, r)| {
+                                r.as_ref().err().map(|why| (*id, why.to_string()))
+                            })
                             .collect(),
                     ),
                 }

@@ -141,7 +141,7 @@ impl Fixture {
         stdout(&o)
     }
 
-    fn verify(&self, pinned: Option<&[u8; 32]>) -> manifest::Report {
+    fn verify(&self, pinned: Option<&[u8; 32]>) -> manifest::Verification {
         manifest::verify(self.root(), LABEL, pinned)
     }
 
@@ -204,11 +204,11 @@ fn flip_event_hex(f: &Fixture, needle: &str, offset: usize) {
     fs::write(&path, text).unwrap();
 }
 
-fn classes(r: &manifest::Report) -> Vec<FailureClass> {
+fn classes(r: &manifest::Verification) -> Vec<FailureClass> {
     r.failures.iter().map(|x| x.class).collect()
 }
 
-fn details(r: &manifest::Report) -> String {
+fn details(r: &manifest::Verification) -> String {
     r.failures
         .iter()
         .map(ToString::to_string)

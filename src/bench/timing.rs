@@ -5,10 +5,9 @@
 //! recorded here, and its `sample.json` is checked against them.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
 use criterion::{Criterion, SamplingMode};
 use serde::{Deserialize, Serialize};
 
@@ -67,6 +66,61 @@ pub struct Measured {
     pub rounds: Vec<Round>,
 }
 
+/// Why a group's measurement is unusable.
+#[derive(Debug, thiserror::Error)]
+pub enum TimingError {
+    /// The group's subset has no sequence.
+    #[error("{group}: no sequence")]
+    NoSequence {
+        /// The group's label.
+        group: String,
+    },
+    /// Criterion's `sample.json` could not be read.
+    #[error("{group}: reading {}", path.display())]
+    Read {
+        /// The group's label.
+        group: String,
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// Criterion's `sample.json` is not what it writes.
+    #[error("{group}: parsing {}", path.display())]
+    Parse {
+        /// The group's label.
+        group: String,
+        /// The file.
+        path: PathBuf,
+        /// The JSON error.
+        source: serde_json::Error,
+    },
+    /// Fewer routine calls than Criterion samples.
+    #[error("{group}: Criterion ran {calls} calls for {samples} samples")]
+    Calls {
+        /// The group's label.
+        group: String,
+        /// Routine calls seen.
+        calls: usize,
+        /// Samples Criterion recorded.
+        samples: usize,
+    },
+    /// A sample's rounds disagree with Criterion's iteration count.
+    #[error(
+        "{group}: sample {sample} has {rounds} rounds but Criterion recorded {iters} iterations"
+    )]
+    Rounds {
+        /// The group's label.
+        group: String,
+        /// The sample.
+        sample: usize,
+        /// Rounds seen.
+        rounds: usize,
+        /// Iterations Criterion recorded.
+        iters: f64,
+    },
+}
+
 #[derive(Deserialize)]
 struct SavedSample {
     iters: Vec<f64>,
@@ -84,7 +138,7 @@ pub fn run(
     dir: &Path,
     order_seed: u64,
     mut progress: impl FnMut(usize, &Group),
-) -> Result<Vec<Measured>> {
+) -> Result<Vec<Measured>, TimingError> {
     let mut c = settings.criterion(dir);
     let mut out = Vec::with_capacity(groups.len());
     for (gi, group) in groups.iter().enumerate() {
@@ -92,7 +146,9 @@ pub fn run(
         let sequence = sequences
             .iter()
             .find(|s| s.subset == group.subset.name())
-            .with_context(|| format!("{}: no sequence", group.label()))?;
+            .ok_or_else(|| TimingError::NoSequence {
+                group: group.label(),
+            })?;
         let mut passes: Vec<_> = group
             .members
             .iter()
@@ -132,31 +188,39 @@ pub fn run(
             })
         });
         cg.finish();
-        let saved = dir
+        let sample_json = dir
             .join(&name)
             .join("round")
             .join("new")
             .join("sample.json");
-        let saved: SavedSample = serde_json::from_slice(
-            &std::fs::read(&saved)
-                .with_context(|| format!("{}: reading {}", group.label(), saved.display()))?,
-        )?;
+        let bytes = std::fs::read(&sample_json).map_err(|source| TimingError::Read {
+            group: group.label(),
+            path: sample_json.clone(),
+            source,
+        })?;
+        let saved: SavedSample =
+            serde_json::from_slice(&bytes).map_err(|source| TimingError::Parse {
+                group: group.label(),
+                path: sample_json,
+                source,
+            })?;
         let n = saved.iters.len();
         if calls.len() < n {
-            bail!(
-                "{}: Criterion ran {} calls for {n} samples",
-                group.label(),
-                calls.len()
-            );
+            return Err(TimingError::Calls {
+                group: group.label(),
+                calls: calls.len(),
+                samples: n,
+            });
         }
         let measured: Vec<Vec<Round>> = calls.split_off(calls.len() - n);
         for (s, (rounds, &iters)) in measured.iter().zip(&saved.iters).enumerate() {
             if rounds.len() as f64 != iters {
-                bail!(
-                    "{}: sample {s} has {} rounds but Criterion recorded {iters} iterations",
-                    group.label(),
-                    rounds.len()
-                );
+                return Err(TimingError::Rounds {
+                    group: group.label(),
+                    sample: s,
+                    rounds: rounds.len(),
+                    iters,
+                });
             }
         }
         let rounds = measured

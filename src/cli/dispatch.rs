@@ -113,7 +113,7 @@ fn run_vectors(output: Option<&Path>, check: Option<&Path>) -> Result<()> {
         return Ok(());
     }
     match output {
-        Some(path) => write_atomically(path, text.as_bytes()),
+        Some(path) => Ok(write_atomically(path, text.as_bytes())?),
         None => Ok(io::stdout().lock().write_all(text.as_bytes())?),
     }
 }

@@ -94,28 +94,45 @@ fn write_string(s: &str, out: &mut Vec<u8>) {
     out.push(b'"');
 }
 
+/// Why `bytes` are not a canonical manifest.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    /// Not JSON at all.
+    #[error("not valid JSON: {0} (line {line}, column {column})", line = .0.line(), column = .0.column())]
+    NotJson(serde_json::Error),
+    /// JSON with no canonical form (a float, say).
+    #[error(transparent)]
+    NoForm(#[from] NotCanonical),
+    /// JSON whose canonical form differs from `bytes`.
+    #[error(
+        "not in canonical form: first difference at byte {at} ({canonical} canonical bytes, {found} in the file)"
+    )]
+    Differs {
+        /// Offset of the first differing byte.
+        at: usize,
+        /// Length of the canonical form.
+        canonical: usize,
+        /// Length of `bytes`.
+        found: usize,
+    },
+}
+
 /// Checks that `bytes` are the canonical form of the JSON they hold; on
 /// failure says where (the first differing byte) or why.
-pub fn check(bytes: &[u8]) -> Result<Value, String> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
-        format!(
-            "not valid JSON: {e} (line {}, column {})",
-            e.line(),
-            e.column()
-        )
-    })?;
-    let canonical = to_vec(&value).map_err(|e| e.to_string())?;
+pub fn check(bytes: &[u8]) -> Result<Value, CheckError> {
+    let value: Value = serde_json::from_slice(bytes).map_err(CheckError::NotJson)?;
+    let canonical = to_vec(&value)?;
     if canonical != bytes {
         let at = canonical
             .iter()
             .zip(bytes)
             .position(|(a, b)| a != b)
             .unwrap_or(canonical.len().min(bytes.len()));
-        return Err(format!(
-            "not in canonical form: first difference at byte {at} ({} canonical bytes, {} in the file)",
-            canonical.len(),
-            bytes.len()
-        ));
+        return Err(CheckError::Differs {
+            at,
+            canonical: canonical.len(),
+            found: bytes.len(),
+        });
     }
     Ok(value)
 }
@@ -144,13 +161,19 @@ mod tests {
     #[test]
     fn check_finds_the_first_difference() {
         assert!(check(b"{\"a\":1,\"b\":2}").is_ok());
-        let e = check(b"{\"b\":2,\"a\":1}").unwrap_err();
+        let e = check(b"{\"b\":2,\"a\":1}").unwrap_err().to_string();
         assert!(e.contains("first difference at byte 2"), "{e}");
-        assert!(check(b"{\"a\": 1}").unwrap_err().contains("byte 5"));
-        assert!(check(b"{\"a\":1}\n").unwrap_err().contains("byte 7"));
+        let at = |bytes: &[u8]| match check(bytes) {
+            Err(CheckError::Differs { at, .. }) => Some(at),
+            _ => None,
+        };
+        assert_eq!(at(b"{\"a\": 1}"), Some(5));
+        assert_eq!(at(b"{\"a\":1}\n"), Some(7));
         assert!(check(b"{\"a\":1,\"a\":2}").is_err());
         assert!(check(b"{\"a\":1.0}").is_err());
         assert!(check(b"{\"a\":\"\\u0041\"}").is_err());
-        assert!(check(b"{\"a\"").unwrap_err().starts_with("not valid JSON"));
+        let e = check(b"{\"a\"").unwrap_err();
+        assert!(matches!(e, CheckError::NotJson(_)));
+        assert!(e.to_string().starts_with("not valid JSON"), "{e}");
     }
 }

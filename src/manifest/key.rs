@@ -274,7 +274,7 @@ fn parse_secret(text: &str, origin: &str) -> Result<Keypair, KeyError> {
         detail: detail.to_owned(),
     };
     let bytes: [u8; 32] = if text.starts_with("nsec1") {
-        decode_nip19("nsec", text).map_err(|d| malformed(&d))?
+        decode_nip19("nsec", text).map_err(|e| malformed(&e.to_string()))?
     } else {
         hex::decode_array(text)
             .ok_or_else(|| malformed("expected 64 lowercase hex characters or an nsec"))?
@@ -282,16 +282,58 @@ fn parse_secret(text: &str, origin: &str) -> Result<Keypair, KeyError> {
     Keypair::from_secret_bytes(bytes).map_err(|_| malformed("not a valid secp256k1 secret key"))
 }
 
+/// Why a text is not a public key.
+#[derive(Debug, thiserror::Error)]
+pub enum PubkeyError {
+    /// Neither 64 lowercase hex characters nor an `npub`.
+    #[error("`{0}`: expected 64 lowercase hex characters or an npub")]
+    NotHex(String),
+    /// A malformed `npub`.
+    #[error(transparent)]
+    Nip19(#[from] Nip19Error),
+    /// 32 bytes that are no point on the curve.
+    #[error("`{0}`: not a valid x-only public key")]
+    NotOnCurve(String),
+}
+
+/// Why a NIP-19 string does not hold 32 bytes under the expected prefix.
+#[derive(Debug, thiserror::Error)]
+pub enum Nip19Error {
+    /// Not bech32, or a bad checksum.
+    #[error("bad {hrp} bech32: {detail}")]
+    Bech32 {
+        /// The expected prefix.
+        hrp: &'static str,
+        /// The decoder's reason.
+        detail: String,
+    },
+    /// Another prefix than the expected one.
+    #[error("expected prefix {expected}, found {found}")]
+    Prefix {
+        /// The expected prefix.
+        expected: &'static str,
+        /// The prefix found.
+        found: String,
+    },
+    /// Not 32 bytes.
+    #[error("{hrp} holds {len} bytes, expected 32")]
+    Length {
+        /// The prefix.
+        hrp: &'static str,
+        /// The bytes found.
+        len: usize,
+    },
+}
+
 /// Parses a public key given as 64 lowercase hex characters or a NIP-19 `npub`.
-pub fn parse_pubkey(text: &str) -> Result<[u8; 32], String> {
+pub fn parse_pubkey(text: &str) -> Result<[u8; 32], PubkeyError> {
     let bytes = if text.starts_with("npub1") {
         decode_nip19("npub", text)?
     } else {
-        hex::decode_array(text)
-            .ok_or_else(|| format!("`{text}`: expected 64 lowercase hex characters or an npub"))?
+        hex::decode_array(text).ok_or_else(|| PubkeyError::NotHex(text.to_owned()))?
     };
     secp256k1::XOnlyPublicKey::from_byte_array(bytes)
-        .map_err(|_| format!("`{text}`: not a valid x-only public key"))?;
+        .map_err(|_| PubkeyError::NotOnCurve(text.to_owned()))?;
     Ok(bytes)
 }
 
@@ -302,16 +344,21 @@ pub fn npub(pubkey: &[u8; 32]) -> String {
 }
 
 /// Decodes a NIP-19 bech32 (not bech32m) string with prefix `hrp` holding 32 bytes.
-fn decode_nip19(hrp: &str, text: &str) -> Result<[u8; 32], String> {
-    let checked =
-        CheckedHrpstring::new::<Bech32>(text).map_err(|e| format!("bad {hrp} bech32: {e}"))?;
+fn decode_nip19(hrp: &'static str, text: &str) -> Result<[u8; 32], Nip19Error> {
+    let checked = CheckedHrpstring::new::<Bech32>(text).map_err(|e| Nip19Error::Bech32 {
+        hrp,
+        detail: e.to_string(),
+    })?;
     if checked.hrp().as_str() != hrp {
-        return Err(format!("expected prefix {hrp}, found {}", checked.hrp()));
+        return Err(Nip19Error::Prefix {
+            expected: hrp,
+            found: checked.hrp().to_string(),
+        });
     }
     let bytes: Vec<u8> = checked.byte_iter().collect();
     bytes
         .try_into()
-        .map_err(|b: Vec<u8>| format!("{hrp} holds {} bytes, expected 32", b.len()))
+        .map_err(|b: Vec<u8>| Nip19Error::Length { hrp, len: b.len() })
 }
 
 #[cfg(test)]
@@ -329,10 +376,15 @@ mod tests {
         assert_eq!(hex::encode(&decode_nip19("nsec", NSEC).unwrap()), NSEC_HEX);
         assert_eq!(hex::encode(&parse_pubkey(NPUB).unwrap()), NPUB_HEX);
         assert_eq!(npub(&hex::decode_array(NPUB_HEX).unwrap()), NPUB);
-        assert!(decode_nip19("npub", NSEC).unwrap_err().contains("prefix"));
+        assert!(matches!(
+            decode_nip19("npub", NSEC),
+            Err(Nip19Error::Prefix { found, .. }) if found == "nsec"
+        ));
         let mut broken = NPUB.to_owned();
         broken.replace_range(10..11, "q");
-        assert!(parse_pubkey(&broken).unwrap_err().contains("bech32"));
+        let e = parse_pubkey(&broken).unwrap_err();
+        assert!(matches!(e, PubkeyError::Nip19(Nip19Error::Bech32 { .. })));
+        assert!(e.to_string().starts_with("bad npub bech32"), "{e}");
     }
 
     #[test]

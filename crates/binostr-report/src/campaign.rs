@@ -14,7 +14,7 @@ use crate::claims::{self, CLAIM_WORKLOADS, Claim};
 use crate::instr::{self, Instr};
 use crate::paired::{self, Paired, Rounds};
 use crate::records::{self, Run};
-use crate::side::{Interop, Robustness, Side};
+use crate::side::{Interop, Reference, Robustness, Side};
 use crate::summary::{self, REFERENCE, Row};
 use crate::wall::{self, Wall};
 
@@ -53,6 +53,8 @@ pub struct Campaign {
     pub robustness: Option<Robustness>,
     /// `results/interop/*.csv` rows.
     pub interop: Vec<Interop>,
+    /// Side-by-side comparisons with another implementation.
+    pub reference: Vec<Reference>,
     /// Missing optional inputs, reported on stderr and in `summary.md`.
     pub warnings: Vec<String>,
     /// Paired-ratio estimates, sorted by key.
@@ -118,6 +120,7 @@ impl Campaign {
             &mut warnings,
         )?;
         let interop = crate::side::read_interop(&root.join("results/interop"), &mut warnings)?;
+        let reference = crate::side::read_reference(root, &mut warnings)?;
         let index = rows.iter().enumerate().map(|(i, r)| (r.key(), i)).collect();
         let paired_index = paired
             .iter()
@@ -131,6 +134,7 @@ impl Campaign {
             side,
             robustness,
             interop,
+            reference,
             warnings,
             paired,
             instr,

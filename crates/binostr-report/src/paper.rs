@@ -26,6 +26,7 @@ pub fn render(c: &Campaign) -> Result<Vec<(&'static str, String)>> {
         ("robustness.csv", robustness_csv(c)),
         ("interop.csv", interop_csv(c)),
         ("interop-matrix.csv", matrix_csv(c)),
+        ("reference.csv", reference_csv(c)),
     ])
 }
 
@@ -352,6 +353,34 @@ fn interop_csv(c: &Campaign) -> String {
                 r.library.clone(),
                 r.version.clone(),
                 fixed(r.ns_per_event, NS),
+            ]
+        }),
+    )
+}
+
+/// Side-by-side rows: ours before and after over the reference, with the
+/// reference's pass named (`+ UTF-8 check` where it adds our check).
+fn reference_csv(c: &Campaign) -> String {
+    csv(
+        "workload,ours,reference,rounds,before,after,after_lo,after_hi,ours_ns,reference_ns",
+        c.reference.iter().map(|r| {
+            let (pass, profile) = r.reference.split_once(':').unwrap_or(("", &r.reference));
+            let reference = if pass.ends_with("+utf8") {
+                format!("{profile} + UTF-8 check")
+            } else {
+                profile.to_owned()
+            };
+            vec![
+                r.mode.clone(),
+                r.ours.clone(),
+                reference,
+                r.rounds.to_string(),
+                fixed_opt(r.base_over_ref, RATIO),
+                fixed(r.new_over_ref, RATIO),
+                fixed(r.new_over_ref_ci[0], RATIO),
+                fixed(r.new_over_ref_ci[1], RATIO),
+                fixed(r.new_ns, 1),
+                fixed(r.ref_ns, 1),
             ]
         }),
     )

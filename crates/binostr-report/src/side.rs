@@ -380,3 +380,54 @@ pub fn read_interop(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<Intero
         })
         .collect())
 }
+
+/// `results/speed/side-by-side.jsonl`: one row per comparison of our codec,
+/// before and after the performance work, with another implementation, timed
+/// side by side on the same events (`docs/performance.md`).
+pub const REFERENCE_FILE: &str = "results/speed/side-by-side.jsonl";
+
+/// One side-by-side comparison.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Reference {
+    /// `encode` or `decode`.
+    pub mode: String,
+    /// Our profile, or a benchmark-only variant (`protobuf/no-scan`).
+    pub ours: String,
+    /// The reference's pass as `MODE:PROFILE` (`decode+utf8:` adds the UTF-8
+    /// check that our decoders make).
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// Interleaved rounds of fresh processes.
+    pub rounds: u32,
+    /// Our median ns/event after the work.
+    pub new_ns: f64,
+    /// The reference's median ns/event.
+    pub ref_ns: f64,
+    /// Median over rounds of ours (after) over the reference.
+    pub new_over_ref: f64,
+    /// Its bootstrap 95 % CI over rounds.
+    pub new_over_ref_ci: [f64; 2],
+    /// The same before the work (absent for variants that did not exist).
+    pub base_over_ref: Option<f64>,
+}
+
+/// Reads [`REFERENCE_FILE`] under `root`; empty (with a warning) when absent.
+pub fn read_reference(root: &Path, warnings: &mut Vec<String>) -> Result<Vec<Reference>> {
+    let path = root.join(REFERENCE_FILE);
+    if !path.exists() {
+        warnings.push(format!(
+            "{} is missing: reference.csv has only its header",
+            path.display()
+        ));
+        return Ok(Vec::new());
+    }
+    let text = fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l)
+                .with_context(|| format!("parsing {} line {}", path.display(), i + 1))
+        })
+        .collect()
+}

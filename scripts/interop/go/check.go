@@ -16,10 +16,25 @@ type checkRow struct {
 	vectors, decodeOK, reencode, rustDecodes  int
 }
 
-func runCheck(vectorsPath, outPath string) error {
-	vs, err := loadVectors(filepath.Join(repoRoot, vectorsPath))
+func runCheck(vectorsPath, outPath, coveragePath, divergencesPath string) error {
+	vs, err := loadVectors(repoPath(vectorsPath))
 	if err != nil {
 		return err
+	}
+	lists, err := loadLists(repoPath(coveragePath), repoPath(divergencesPath))
+	if err != nil {
+		return err
+	}
+	var profiles []string
+	for _, p := range vs.Profiles {
+		profiles = append(profiles, p.ID)
+	}
+	all := codecs()
+	if drift := lists.drift(profiles, all); len(drift) > 0 {
+		for _, d := range drift {
+			fmt.Printf("fail: %s\n", d)
+		}
+		return fmt.Errorf("%d disagreements between the registry, scripts/interop/*.json and this harness", len(drift))
 	}
 	tmp, err := os.MkdirTemp("", "interop-go-check-")
 	if err != nil {
@@ -27,37 +42,38 @@ func runCheck(vectorsPath, outPath string) error {
 	}
 	defer os.RemoveAll(tmp)
 
-	covered := map[string]bool{}
 	var rows []checkRow
 	failed := false
-	for _, c := range codecs() {
-		covered[c.Profile] = true
-		row, problems, err := checkCodec(c, vs, tmp)
-		if err != nil {
-			return err
+	for _, p := range profiles {
+		covered := false
+		for _, c := range all {
+			if c.Profile != p {
+				continue
+			}
+			covered = true
+			row, problems, err := checkCodec(c, vs, tmp, lists)
+			if err != nil {
+				return err
+			}
+			for _, msg := range problems {
+				fmt.Printf("fail %s [%s]: %s\n", c.Profile, c.Library, msg)
+			}
+			failed = failed || row.status == "fail"
+			rows = append(rows, row)
+			fmt.Printf("%-15s %-50s %s vectors=%d decode_ok=%d reencode=%d rust_decodes=%d %s\n",
+				row.profile, row.library, row.status, row.vectors, row.decodeOK, row.reencode, row.rustDecodes, row.reason)
 		}
-		for _, p := range problems {
-			fmt.Printf("FAIL %s [%s]: %s\n", c.Profile, c.Library, p)
-		}
-		failed = failed || row.status == "fail"
-		rows = append(rows, row)
-		fmt.Printf("%-15s %-50s %s vectors=%d decode_ok=%d reencode=%d rust_decodes=%d %s\n",
-			row.profile, row.library, row.status, row.vectors, row.decodeOK, row.reencode, row.rustDecodes, row.reason)
-	}
-	reasons := map[string]string{}
-	for _, u := range unsupported {
-		reasons[u.Profile] = u.Reason
-	}
-	for _, p := range vs.Profiles {
-		if covered[p.ID] {
+		if covered {
 			continue
 		}
-		r, ok := reasons[p.ID]
-		if !ok {
-			r = "no Go codec in this harness"
+		row := checkRow{profile: p, status: "not-covered", reason: notCovered}
+		if c := lists.Coverage[p]; c != nil {
+			row.status, row.reason = c.Status, c.Reason
+		} else {
+			fmt.Fprintf(os.Stderr, "NOT COVERED: %s: %s\n", p, notCovered)
 		}
-		rows = append(rows, checkRow{profile: p.ID, status: "unsupported", reason: r})
-		fmt.Printf("%-15s unsupported: %s\n", p.ID, r)
+		rows = append(rows, row)
+		fmt.Printf("%-15s %s: %s\n", p, row.status, row.reason)
 	}
 
 	var out bytes.Buffer
@@ -72,7 +88,7 @@ func runCheck(vectorsPath, outPath string) error {
 	passed, fails := 0, 0
 	for _, r := range rows {
 		switch r.status {
-		case "ok", "known-difference":
+		case "ok", "known-divergence":
 			passed++
 		case "fail":
 			fails++
@@ -80,13 +96,15 @@ func runCheck(vectorsPath, outPath string) error {
 	}
 	fmt.Printf("go interop: %d passed, %d failed\n", passed, fails)
 	if failed {
-		return fmt.Errorf("interop checks failed (see FAIL lines)")
+		return fmt.Errorf("interop checks failed (see the fail lines)")
 	}
 	return nil
 }
 
 // checkCodec runs one codec over every vector that has bytes for its profile.
-func checkCodec(c *Codec, vs *Vectors, tmp string) (checkRow, []string, error) {
+// A divergence its recognisers name passes where lists pins it; a pin that
+// no vector meets is stale, and fails.
+func checkCodec(c *Codec, vs *Vectors, tmp string, lists *Lists) (checkRow, []string, error) {
 	row := checkRow{profile: c.Profile, library: c.Library, version: moduleVersion(c.Module)}
 	var problems, notes []string
 	var goRecords [][]byte
@@ -110,8 +128,10 @@ func checkCodec(c *Codec, vs *Vectors, tmp string) (checkRow, []string, error) {
 		}
 		row.vectors++
 		if c.Limit != nil {
-			if why, ok := c.Limit(want); ok {
-				known[why]++
+			if key := c.Limit(want); key != "" {
+				if ok, missing := lists.accept(c, []string{key}, known); !ok {
+					problems = append(problems, fmt.Sprintf("%s: the library cannot hold this event%s", v.Name, missing))
+				}
 				continue
 			}
 		}
@@ -126,26 +146,24 @@ func checkCodec(c *Codec, vs *Vectors, tmp string) (checkRow, []string, error) {
 			row.decodeOK++
 			re, err := c.SafeEncode(got)
 			switch {
-			case err != nil && explainEncode(c, got, err, known):
 			case err != nil:
-				problems = append(problems, fmt.Sprintf("%s: re-encode: %v", v.Name, err))
+				if ok, missing := lists.accept(c, explainEncode(c, got, err), known); !ok {
+					problems = append(problems, fmt.Sprintf("%s: re-encode: %v%s", v.Name, err, missing))
+				}
 			case bytes.Equal(re, ours):
 				row.reencode++
 			default:
-				if why, ok := explain(c, ours, re); ok {
-					known[why]++
-				} else {
-					problems = append(problems, fmt.Sprintf("%s: re-encoded bytes differ (ours %d bytes, Go %d bytes; first difference at byte %d)",
-						v.Name, len(ours), len(re), firstDiff(ours, re)))
+				if ok, missing := lists.accept(c, explain(c, ours, re), known); !ok {
+					problems = append(problems, fmt.Sprintf("%s: re-encoded bytes differ (ours %d bytes, Go %d bytes; first difference at byte %d)%s",
+						v.Name, len(ours), len(re), firstDiff(ours, re), missing))
 				}
 			}
 		}
 		gb, err := c.SafeEncode(want)
-		if err != nil && explainEncode(c, want, err, nil) {
-			continue
-		}
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("%s: Go encode: %v", v.Name, err))
+			if ok, missing := lists.accept(c, explainEncode(c, want, err), nil); !ok {
+				problems = append(problems, fmt.Sprintf("%s: Go encode: %v%s", v.Name, err, missing))
+			}
 			continue
 		}
 		goRecords = append(goRecords, gb)
@@ -160,14 +178,20 @@ func checkCodec(c *Codec, vs *Vectors, tmp string) (checkRow, []string, error) {
 	for _, p := range rustProblems {
 		// Rust refusing Go's bytes is expected where those bytes differ
 		// from ours in the documented way (checked per vector above).
-		if len(known) > 0 && strings.Contains(p, "Rust rejects") && knownAll(c, vs, goRecords, goNames, p) {
+		if len(known) > 0 && strings.Contains(p, "Rust rejects") && knownAll(c, vs, goRecords, goNames, p, lists) {
 			continue
 		}
 		problems = append(problems, p)
 	}
 
-	for _, why := range slices.Sorted(maps.Keys(known)) {
-		notes = append(notes, fmt.Sprintf("%d vectors differ as documented: %s", known[why], why))
+	for _, key := range slices.Sorted(maps.Keys(known)) {
+		why, _ := lists.pinned(c, key)
+		notes = append(notes, fmt.Sprintf("%d vectors differ as documented: %s", known[key], why))
+	}
+	for _, key := range slices.Sorted(maps.Keys(lists.Pins[c.Profile][c.Library])) {
+		if known[key] == 0 {
+			problems = append(problems, fmt.Sprintf("pinned divergence no longer happens (%s); update scripts/interop/divergences.json", key))
+		}
 	}
 	if rejected := len(goRecords) - row.rustDecodes; rejected > 0 && len(problems) == 0 {
 		notes = append(notes, fmt.Sprintf("Rust rejects %d of Go's records, all of them ones that differ as documented", rejected))
@@ -181,7 +205,7 @@ func checkCodec(c *Codec, vs *Vectors, tmp string) (checkRow, []string, error) {
 		row.status = "fail"
 		notes = append([]string{fmt.Sprintf("%d problems, first: %s", len(problems), problems[0])}, notes...)
 	case len(known) > 0:
-		row.status = "known-difference"
+		row.status = "known-divergence"
 	default:
 		row.status = "ok"
 	}
@@ -193,15 +217,15 @@ func checkCodec(c *Codec, vs *Vectors, tmp string) (checkRow, []string, error) {
 }
 
 // knownAll reports whether the vector named in problem p has Go bytes that
-// ExplainDiff accounts for.
-func knownAll(c *Codec, vs *Vectors, goRecords [][]byte, goNames []string, p string) bool {
+// ExplainDiff accounts for with pinned divergences.
+func knownAll(c *Codec, vs *Vectors, goRecords [][]byte, goNames []string, p string, lists *Lists) bool {
 	for i, name := range goNames {
 		if !strings.HasPrefix(p, name+":") {
 			continue
 		}
 		for _, v := range vs.Vectors {
 			if v.Name == name && v.Encodings[c.Profile] != nil {
-				_, ok := explain(c, mustHex(*v.Encodings[c.Profile]), goRecords[i])
+				ok, _ := lists.accept(c, explain(c, mustHex(*v.Encodings[c.Profile]), goRecords[i]), nil)
 				return ok
 			}
 		}
@@ -209,24 +233,43 @@ func knownAll(c *Codec, vs *Vectors, goRecords [][]byte, goNames []string, p str
 	return false
 }
 
-// explainEncode reports (and counts in known, when given) an encode error
-// that the codec documents.
-func explainEncode(c *Codec, e *Event, err error, known map[string]int) bool {
+// explainEncode is the divergence the codec recognises in an encode error.
+func explainEncode(c *Codec, e *Event, err error) []string {
 	if c.ExplainEncodeError == nil {
-		return false
+		return nil
 	}
-	why, ok := c.ExplainEncodeError(e, err)
-	if ok && known != nil {
-		known[why]++
+	if key := c.ExplainEncodeError(e, err); key != "" {
+		return []string{key}
 	}
-	return ok
+	return nil
 }
 
-func explain(c *Codec, ours, goBytes []byte) (string, bool) {
+// explain is the divergences the codec recognises between our bytes and Go's.
+func explain(c *Codec, ours, goBytes []byte) []string {
 	if c.ExplainDiff == nil {
-		return "", false
+		return nil
 	}
 	return c.ExplainDiff(ours, goBytes)
+}
+
+// accept reports whether keys name divergences that are all pinned for c,
+// and counts them in known (when given); missing is what to add to the
+// problem when a key is not pinned.
+func (l *Lists) accept(c *Codec, keys []string, known map[string]int) (ok bool, missing string) {
+	if len(keys) == 0 {
+		return false, ""
+	}
+	for _, k := range keys {
+		if _, pinned := l.pinned(c, k); !pinned {
+			return false, fmt.Sprintf(" (divergence %q is not pinned in scripts/interop/divergences.json)", k)
+		}
+	}
+	if known != nil {
+		for _, k := range keys {
+			known[k]++
+		}
+	}
+	return true, ""
 }
 
 func firstDiff(a, b []byte) int {
@@ -297,11 +340,16 @@ func binostrDecode(profile, path string) ([]string, string, error) {
 	return strings.Split(text, "\n"), stderr.String(), err
 }
 
-func writeResult(rel string, data []byte) error {
-	path := rel
-	if !filepath.IsAbs(rel) {
-		path = filepath.Join(repoRoot, rel)
+// repoPath is p, relative to the repository root unless absolute.
+func repoPath(p string) string {
+	if filepath.IsAbs(p) {
+		return p
 	}
+	return filepath.Join(repoRoot, p)
+}
+
+func writeResult(rel string, data []byte) error {
+	path := repoPath(rel)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}

@@ -43,13 +43,13 @@ func jsonCodec(profile string) *Codec {
 
 // explainLineSeparators: encoding/json always writes U+2028 and U+2029 as
 // \u2028 and \u2029 (for JavaScript), where NIP-01 and serde_json write them raw.
-func explainLineSeparators(ours, goBytes []byte) (string, bool) {
+func explainLineSeparators(ours, goBytes []byte) []string {
 	raw, escaped := unescapeExtra(goBytes)
 	if bytes.Equal(raw, ours) && escaped[0x2028]+escaped[0x2029] > 0 &&
 		escaped['<']+escaped['>']+escaped['&']+escaped['\b']+escaped['\f'] == 0 {
-		return `writes U+2028/U+2029 as \u2028/\u2029 (JavaScript-safe), NIP-01 writes them raw`, true
+		return []string{"line-separators"}
 	}
-	return "", false
+	return nil
 }
 
 // unescapeExtra rewrites the escapes that NIP-01 JSON never writes into
@@ -105,8 +105,11 @@ func goNostrJSONCodec() *Codec {
 			}
 			return n.MarshalJSON()
 		},
-		Limit: func(e *Event) (string, bool) {
-			return "created_at above 2^63-1: nostr.Timestamp is an int64", e.CreatedAt > math.MaxInt64
+		Limit: func(e *Event) string {
+			if e.CreatedAt > math.MaxInt64 {
+				return "created-at-int64" // nostr.Timestamp is an int64
+			}
+			return ""
 		},
 		Note: "easyjson skips unknown keys and does not check the id, pubkey or sig hex (the adapter does)",
 	}
@@ -146,10 +149,10 @@ func toNostr(e *Event) (*nostr.Event, error) {
 // created_at, tags, content, sig) and escapes <, > and & as \u003c, \u003e,
 // \u0026. With the keys in NIP-01 order and those escapes undone, the bytes
 // must equal ours.
-func explainKeyOrder(ours, goBytes []byte) (string, bool) {
+func explainKeyOrder(ours, goBytes []byte) []string {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(goBytes, &fields); err != nil || len(fields) != 7 {
-		return "", false
+		return nil
 	}
 	var buf bytes.Buffer
 	for i, k := range []string{"id", "pubkey", "created_at", "kind", "tags", "content", "sig"} {
@@ -160,17 +163,17 @@ func explainKeyOrder(ours, goBytes []byte) (string, bool) {
 	buf.WriteString("}")
 	raw, escaped := unescapeExtra(buf.Bytes())
 	if !bytes.Equal(raw, ours) {
-		return "", false
+		return nil
 	}
-	why := "writes the keys in the order kind, id, pubkey, created_at, tags, content, sig (NIP-01: id first)"
+	keys := []string{"key-order"}
 	if escaped['<']+escaped['>']+escaped['&'] > 0 {
-		why += `; writes <, >, & as \u003c, \u003e, \u0026`
+		keys = append(keys, "html-escapes")
 	}
 	if escaped[0x2028]+escaped[0x2029] > 0 {
-		why += `; writes U+2028/U+2029 as \u2028/\u2029`
+		keys = append(keys, "line-separators")
 	}
 	if escaped['\b']+escaped['\f'] > 0 {
-		why += `; writes \b and \f as \u0008 and \u000c`
+		keys = append(keys, "short-escapes")
 	}
-	return why, true
+	return keys
 }

@@ -96,7 +96,7 @@ func goNostrBinaryCodecs() []*Codec {
 			}
 			return nostrbinary.Marshal(n)
 		},
-		ExplainEncodeError: bufferOverflow("Marshal", 40),
+		ExplainEncodeError: bufferOverflow(40),
 		Note: "upstream Unmarshal recovers its own index panics into errors, ignores trailing bytes " +
 			"and does not validate UTF-8; Marshal panics (index out of range) when the tag section outgrows its fixed buffer",
 	}
@@ -116,7 +116,7 @@ func goNostrBinaryCodecs() []*Codec {
 			}
 			return nostrbinary.MarshalBinary(nostrbinary.BinaryEvent(n)), nil
 		},
-		ExplainEncodeError: bufferOverflow("MarshalBinary", 0),
+		ExplainEncodeError: bufferOverflow(0),
 		Note: "MarshalBinary checks no limits: lengths and counts are truncated to u16/u8 without an error; " +
 			"it panics when the tag section outgrows its fixed buffer",
 	}
@@ -138,11 +138,11 @@ func fromAliasedNostr(n *nostr.Event) (*Event, error) {
 // bufferOverflow explains the panic of go-nostr's encoders, which allocate
 // 136 + len(content) + 65536 + perTag·len(tags) bytes and write n_tags, then
 // per tag 1 + per item 3 + len (the cursor quirk), then keep one byte more.
-func bufferOverflow(fn string, perTag int) func(e *Event, err error) (string, bool) {
-	return func(e *Event, err error) (string, bool) {
+func bufferOverflow(perTag int) func(e *Event, err error) string {
+	return func(e *Event, err error) string {
 		var p *PanicError
 		if !errors.As(err, &p) {
-			return "", false
+			return ""
 		}
 		need := 136 + len(e.Content) + 2 + 1
 		for _, t := range e.Tags {
@@ -152,9 +152,8 @@ func bufferOverflow(fn string, perTag int) func(e *Event, err error) (string, bo
 			}
 		}
 		if need <= 136+len(e.Content)+65536+perTag*len(e.Tags) {
-			return "", false
+			return ""
 		}
-		return fmt.Sprintf("%s panics (slice bounds out of range): its fixed 136 + content + 65536 + %d·n_tags byte buffer "+
-			"is too small for this tag section (documented in src/profiles/gonostr_binary.rs)", fn, perTag), true
+		return "buffer-overflow"
 	}
 }

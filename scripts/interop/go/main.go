@@ -26,8 +26,10 @@ func main() {
 	case "check":
 		vectors := fs.String("vectors", "vectors/interop-v1.json", "vectors file (relative to -repo)")
 		out := fs.String("out", "results/interop/checks-go.csv", "CSV to write (relative to -repo)")
+		coverage := fs.String("coverage", "scripts/interop/coverage.json", "libraries per profile (relative to -repo unless absolute)")
+		divergences := fs.String("divergences", "scripts/interop/divergences.json", "pinned divergences (relative to -repo unless absolute)")
 		fs.Parse(args)
-		err = runCheck(*vectors, *out)
+		err = runCheck(*vectors, *out, *coverage, *divergences)
 	case "bench":
 		corpus := fs.String("corpus", "", "JSONL corpus (default: results/corpus/default/selection.jsonl)")
 		out := fs.String("out", "results/interop/go.csv", "CSV to write (relative to -repo)")

@@ -2,23 +2,27 @@
 // bytes with the JS library, compare the event, re-encode and compare bytes
 // (deterministic profiles) or events, and have `binostr decode` read the JS
 // bytes back. nostr-tools verifies every vector event and the results
-// manifest signature events. Writes results/interop/checks-js.csv; exits 1 on
-// any failure that is not pinned in known-divergences.json (and on a pinned
-// divergence that no longer happens, so the pins stay true).
+// manifest signature events. Writes results/interop/checks-js.csv, one row per
+// registry profile and library (libraries and reasons: ../coverage.json);
+// exits 1 on any failure that is not pinned in ../divergences.json, on a pin
+// that no longer happens (so the pins stay true), and on any disagreement
+// between those lists, the registry and this harness.
 //
 //   node checks.mjs [--vectors FILE] [--events JSONL] [--manifest FILE]... [--out CSV]
+//                   [--coverage JSON] [--divergences JSON]
 //
 // --events builds vectors from a JSONL file with `binostr encode`, for when
 // vectors/interop-v1.json does not exist yet.
 
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Buffer } from "node:buffer";
 import { verifyEvent } from "nostr-tools/pure";
 
-import { ROOT, UNSUPPORTED, codecFor, versionOf } from "./lib/profiles.mjs";
+import { CODECS, ROOT, codecFor, libraryLabel, versionOf } from "./lib/profiles.mjs";
+import { LISTS, NOT_COVERED, OWN_CHECKS, coverageOf, listDrift, loadLists } from "./lib/lists.mjs";
 import { frame, toJson, toNostrTools, unframe } from "./lib/event.mjs";
 import { binostr, binostrOk } from "./lib/binostr.mjs";
 import { writeCsv } from "./lib/csv.mjs";
@@ -29,11 +33,12 @@ const { values: args } = parseArgs({
     events: { type: "string" },
     manifest: { type: "string", multiple: true, default: [] },
     out: { type: "string", default: join(ROOT, "results", "interop", "checks-js.csv") },
+    coverage: { type: "string", default: join(LISTS, "coverage.json") },
+    divergences: { type: "string", default: join(LISTS, "divergences.json") },
   },
 });
 
-const here = dirname(new URL(import.meta.url).pathname);
-const known = JSON.parse(readFileSync(join(here, "known-divergences.json"), "utf8"));
+const lists = loadLists(args.coverage, args.divergences);
 const tmp = mkdtempSync(join(tmpdir(), "binostr-interop-js-"));
 process.on("exit", () => rmSync(tmp, { recursive: true, force: true }));
 
@@ -53,14 +58,21 @@ function vectorsFromEvents(path) {
 }
 
 let doc;
-if (existsSync(args.vectors)) doc = JSON.parse(readFileSync(args.vectors, "utf8"));
-else if (args.events) doc = vectorsFromEvents(args.events);
+const fromEvents = !existsSync(args.vectors) && Boolean(args.events);
+if (!fromEvents && existsSync(args.vectors)) doc = JSON.parse(readFileSync(args.vectors, "utf8"));
+else if (fromEvents) doc = vectorsFromEvents(args.events);
 else {
   console.error(`no vectors: ${args.vectors} does not exist (write it with \`binostr vectors -o vectors/interop-v1.json\`), and no --events given`);
   process.exit(1);
 }
 if (doc.schema !== 1) throw new Error(`unknown vectors schema ${doc.schema}`);
 console.log(`vectors: ${doc.vectors.length} from ${doc.generator}`);
+const drift = listDrift(doc.profiles.map((p) => p.id), lists, CODECS);
+for (const d of drift) console.log(`fail: ${d}`);
+if (drift.length) {
+  console.log(`${drift.length} disagreements between the registry, scripts/interop/*.json and this harness`);
+  process.exit(1);
+}
 
 const rows = [];
 let failures = 0;
@@ -87,10 +99,29 @@ function rustFailures(profile, records, expected) {
   return failed;
 }
 
+/**
+ * The pins that matched nothing. A `vector:NAME` pin is stale when that
+ * vector passed or is missing; with --events the vectors are corpus lines,
+ * so pins naming a vector of the vectors file are not exercised.
+ */
+function staleKeys(pin, used, vectors) {
+  return Object.keys(pin).filter((k) => {
+    if (used.has(k)) return false;
+    const name = k.startsWith("vector:") ? k.slice("vector:".length) : null;
+    return !(fromEvents && name !== null && !vectors.some((v) => v.name === name));
+  });
+}
+
+/** A pin's reason, with its vector's name for a `vector:NAME` pin. */
+const pinReason = (pin, key) => (key.startsWith("vector:") ? `${key.slice("vector:".length)}: ${pin[key]}` : pin[key]);
+
 for (const p of doc.profiles) {
   const codec = codecFor(p.id);
   if (!codec) {
-    rows.push({ profile: p.id, library: "", version: "", vectors: 0, decode_ok: "", reencode: "", rust_decodes: "", status: "unsupported", reason: UNSUPPORTED[p.id] ?? "not supported: no JS codec" });
+    const entry = coverageOf(lists.coverage, p.id);
+    if (!entry) console.error(`NOT COVERED: ${p.id}: ${NOT_COVERED}`);
+    const [status, reason] = entry ? ["not-supported", entry.reason] : ["not-covered", NOT_COVERED];
+    rows.push({ profile: p.id, library: "", version: "", vectors: 0, decode_ok: "", reencode: "", rust_decodes: "", status, reason });
     continue;
   }
   const present = doc.vectors.filter((v) => v.encodings?.[p.id]);
@@ -130,39 +161,36 @@ for (const p of doc.profiles) {
     Object.assign(o, { failed: o.failed ? `${o.failed}+rust` : "rust", why: o.failed ? `${o.why}; ${why}` : why });
   }
 
-  // Failures pinned in known-divergences.json are reported, not counted;
-  // a pin that no longer fails is a failure, so the pins stay true.
-  const pin = known[p.id] ?? {};
-  const pinnedVectors = pin.vectors ?? {};
+  // Failures pinned in divergences.json are reported, not counted; a pin
+  // that no longer fails is a failure, so the pins stay true. Each part of a
+  // failure ("decode", "encode", "reencode", "rust") must be pinned, by the
+  // vector (`vector:NAME`) or by that part's key.
+  const pin = lists.pins[p.id]?.[codec.library] ?? {};
   const unexpected = [];
-  const pinned = new Set();
-  // Each part of a failure ("reencode", "rust") must be pinned, by the
-  // vector's name or by the profile-wide pin of that part.
+  const used = new Set();
   const parts = (o) => o.failed.split("+");
   for (const o of outcomes) {
     if (!o.failed) continue;
-    if (pinnedVectors[o.name]) pinned.add(`${o.name}: ${pinnedVectors[o.name]}`);
-    else if (parts(o).every((x) => pin[x])) parts(o).forEach((x) => pinned.add(pin[x]));
+    if (pin[`vector:${o.name}`]) used.add(`vector:${o.name}`);
+    else if (parts(o).every((x) => pin[x])) parts(o).forEach((x) => used.add(x));
     else unexpected.push(`${o.name}: ${o.why}`);
   }
-  const stale = Object.keys(pinnedVectors).filter((name) => outcomes.some((o) => o.name === name && !o.failed));
-  for (const x of ["reencode", "rust"]) {
-    if (pin[x] && !outcomes.some((o) => o.failed && parts(o).includes(x))) stale.push(x);
-  }
+  const stale = staleKeys(pin, used, present);
+  const pinned = [...used].map((k) => pinReason(pin, k));
   const n = present.length;
   const reasons = [
     codec.id !== p.id ? `same bytes as ${codec.id}` : "",
     n === 0 ? "no vectors carry this profile" : "",
     ...unexpected.slice(0, 5),
     unexpected.length > 5 ? `and ${unexpected.length - 5} more` : "",
-    ...stale.map((x) => `pinned divergence no longer happens (${x}); update known-divergences.json`),
+    ...stale.map((x) => `pinned divergence no longer happens (${x}); update scripts/interop/divergences.json`),
     ...pinned,
   ].filter(Boolean);
-  const status = n === 0 || unexpected.length || stale.length ? "fail" : pinned.size ? "known-divergence" : "ok";
+  const status = n === 0 || unexpected.length || stale.length ? "fail" : pinned.length ? "known-divergence" : "ok";
   if (status === "fail") failures++;
   rows.push({
     profile: p.id,
-    library: codec.library,
+    library: libraryLabel(codec),
     version: codec.version,
     vectors: n,
     decode_ok: decodeOk,
@@ -175,20 +203,22 @@ for (const p of doc.profiles) {
 
 // nostr-tools: every vector event's id and BIP-340 signature.
 {
-  const pinned = known["nip01-verify"]?.vectors ?? {};
+  const library = OWN_CHECKS["nip01-verify"];
+  const pin = lists.pins["nip01-verify"]?.[library] ?? {};
   let ok = 0;
   const unexpected = [];
-  const known_ = [];
+  const used = new Set();
   for (const v of doc.vectors) {
     const valid = verifyEvent(toNostrTools(codecFor("json").decode(Buffer.from(v.json))));
     if (valid) ok++;
-    if (valid && pinned[v.name]) unexpected.push(`${v.name}: pinned divergence no longer happens; update known-divergences.json`);
-    else if (!valid && pinned[v.name]) known_.push(`${v.name}: ${pinned[v.name]}`);
-    else if (!valid) unexpected.push(`${v.name}: does not verify`);
+    else if (pin[`vector:${v.name}`]) used.add(`vector:${v.name}`);
+    else unexpected.push(`${v.name}: does not verify`);
   }
-  const status = unexpected.length ? "fail" : known_.length ? "known-divergence" : "ok";
+  const stale = staleKeys(pin, used, doc.vectors).map((x) => `pinned divergence no longer happens (${x}); update scripts/interop/divergences.json`);
+  const status = unexpected.length || stale.length ? "fail" : used.size ? "known-divergence" : "ok";
   if (status === "fail") failures++;
-  rows.push({ profile: "nip01-verify", library: "nostr-tools verifyEvent", version: versionOf("nostr-tools"), vectors: doc.vectors.length, decode_ok: ok, reencode: "", rust_decodes: "", status, reason: [...unexpected.slice(0, 5), ...known_].join("; ") });
+  const reason = [...unexpected.slice(0, 5), ...stale, ...[...used].map((k) => pinReason(pin, k))].join("; ");
+  rows.push({ profile: "nip01-verify", library, version: versionOf("nostr-tools"), vectors: doc.vectors.length, decode_ok: ok, reencode: "", rust_decodes: "", status, reason });
 }
 
 // nostr-tools: the results manifest signature events (NIP-94 kind 1063).
@@ -219,8 +249,8 @@ for (const m of manifests) {
 const COLUMNS = ["profile", "library", "version", "vectors", "decode_ok", "reencode", "rust_decodes", "status", "reason"];
 writeCsv(args.out, COLUMNS, rows.map((r) => COLUMNS.map((c) => r[c])));
 for (const r of rows) console.log(`${r.status.padEnd(16)} ${r.profile.padEnd(16)} ${r.library} ${r.version} decode ${r.decode_ok}/${r.vectors} reencode ${r.reencode} rust ${r.rust_decodes} ${r.reason}`);
-const counted = rows.filter((r) => r.status !== "unsupported");
+const counted = rows.filter((r) => r.status !== "not-supported" && r.status !== "not-covered");
 const pinnedRows = rows.filter((r) => r.status === "known-divergence").map((r) => r.profile);
-if (pinnedRows.length) console.log(`passed with pinned divergences (known-divergences.json): ${pinnedRows.join(", ")}`);
+if (pinnedRows.length) console.log(`passed with pinned divergences (scripts/interop/divergences.json): ${pinnedRows.join(", ")}`);
 console.log(`checks: ${counted.length - failures} passed, ${failures} failed`);
 process.exit(failures ? 1 : 0);

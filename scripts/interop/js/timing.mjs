@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Buffer } from "node:buffer";
 
-import { CODECS, ROOT } from "./lib/profiles.mjs";
+import { CODECS, ROOT, libraryLabel } from "./lib/profiles.mjs";
 import { toJson, unframe } from "./lib/event.mjs";
 import { binostrOk } from "./lib/binostr.mjs";
 import { writeCsv } from "./lib/csv.mjs";
@@ -65,8 +65,8 @@ for (const codec of CODECS) {
   samples.sort((a, b) => a - b);
   const median = samples[samples.length >> 1];
   if (sink < 0) console.log(sink);
-  rows.push(["js", codec.id, codec.library, codec.version, median.toFixed(0), records.length]);
-  console.log(`${codec.id.padEnd(16)} ${codec.library} ${codec.version}: ${median.toFixed(0)} ns/event (median of ${REPS}, ${records.length} events)`);
+  rows.push(["js", codec.id, libraryLabel(codec), codec.version, median.toFixed(0), records.length]);
+  console.log(`${codec.id.padEnd(16)} ${libraryLabel(codec)} ${codec.version}: ${median.toFixed(0)} ns/event (median of ${REPS}, ${records.length} events)`);
 }
 
 console.log(`load average at the end: ${load()}`);

@@ -22,7 +22,7 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { Buffer } from "node:buffer";
 
-import { CODECS, ROOT } from "./lib/profiles.mjs";
+import { CODECS, ROOT, libraryLabel } from "./lib/profiles.mjs";
 import { frame, unframe } from "./lib/event.mjs";
 import { binostrOk } from "./lib/binostr.mjs";
 import { writeCsv } from "./lib/csv.mjs";
@@ -194,11 +194,11 @@ for (const codec of CODECS) {
       detail.crashes.length && `crashed at: ${detail.crashes.slice(0, 5).join("; ")}`,
       detail.hangs.length && `hung at: ${detail.hangs.slice(0, 5).join("; ")}`,
     ].filter(Boolean);
-    rows.push([codec.id, codec.library, codec.version, cls, counts.cases, counts.clean_error, counts.accepted, counts.crash, counts.hang, notes.join(" | ")]);
+    rows.push([codec.id, libraryLabel(codec), codec.version, cls, counts.cases, counts.clean_error, counts.accepted, counts.crash, counts.hang, notes.join(" | ")]);
     console.log(`${codec.id.padEnd(15)} ${cls.padEnd(17)} ${String(counts.cases).padStart(5)} cases: ${counts.clean_error} clean error, ${counts.accepted} accepted, ${counts.crash} crash, ${counts.hang} hang  ${((Date.now() - t0) / 1000).toFixed(1)} s ${notes.join(" | ")}`);
   }
   if (existsSync(join(pdir, "nesting-bomb.recipes.json"))) {
-    rows.push([codec.id, codec.library, codec.version, "nesting-bomb-recipes", 0, 0, 0, 0, 0, `not run: ${manifest.bomb_depth}-deep recipes are expanded only by the Rust runner`]);
+    rows.push([codec.id, libraryLabel(codec), codec.version, "nesting-bomb-recipes", 0, 0, 0, 0, 0, `not run: ${manifest.bomb_depth}-deep recipes are expanded only by the Rust runner`]);
   }
 }
 

@@ -1,6 +1,6 @@
 """Python interop harness for binostr: checks, timing, torture.
 
-  interop.py check   [--vectors FILE] [--out CSV]
+  interop.py check   [--vectors FILE] [--out CSV] [--coverage JSON] [--divergences JSON]
   interop.py timing  [--selection JSONL] [--out CSV] [--quick]
   interop.py torture [--cases DIR] [--out CSV] [--quick]
 
@@ -21,17 +21,14 @@ import sys
 import tempfile
 import time
 
-from pycodecs import NOT_SUPPORTED, ROOT, codecs
+from pycodecs import ROOT, codecs
 
 RESULTS = os.path.join(ROOT, "results", "interop")
-
-# Library behaviour already understood: reported as status "finding", not a
-# harness failure. Anything else these libraries get wrong still fails.
-KNOWN_FINDINGS = {
-    ("cbor-packed", "libipld"): "libipld's encoder writes a bytes value that parses as a CIDv1 "
-    "(first byte 0x01) as a CBOR tag-42 link, so re-encoding a p tag whose key starts with 01 "
-    "gives bytes our decoder (and plain CBOR) reads differently",
-}
+LISTS = os.path.join(ROOT, "scripts", "interop")
+LANGUAGE = "python"
+# The status words, shared with the JS and Go harnesses (coverage.json "statuses").
+STATUSES = ("ok", "known-divergence", "fail", "not-supported", "not-covered")
+NOT_COVERED = "not in scripts/interop/coverage.json for python: add its library or a not-supported reason"
 
 
 def binostr(*args, **kw):
@@ -91,6 +88,17 @@ def check(args):
         doc = json.load(f)
     vectors = doc["vectors"]
     profiles = {p["id"]: p["deterministic"] for p in doc["profiles"]}
+    with open(args.coverage) as f:
+        coverage = json.load(f)
+    with open(args.divergences) as f:
+        pins = json.load(f).get(LANGUAGE, {})
+    harness = codecs()
+    drift = list_drift(profiles, coverage, pins, harness)
+    for d in drift:
+        print(f"fail: {d}")
+    if drift:
+        print(f"{len(drift)} disagreements between the registry, scripts/interop/*.json and this harness")
+        return 1
     failures = 0
     bad_sig = [(v["name"], verify(v["event"])) for v in vectors]
     bad_sig = [(n, why) for n, why in bad_sig if why]
@@ -100,33 +108,72 @@ def check(args):
     print(f"coincurve: {len(vectors) - len(bad_sig)}/{len(vectors)} vectors: NIP-01 id and BIP-340 signature verify")
 
     rows = []
-    for c in codecs():
-        row = check_codec(c, vectors, profiles.get(c.profile, False))
-        failures += row["status"] == "FAIL"
-        rows.append(row)
-    for pid in profiles:
-        if pid in NOT_SUPPORTED:
-            rows.append(
-                dict(profile=pid, library="-", version="-", vectors=0, decode_ok=0,
-                     reencode="-", rust_decodes="-", status="not supported",
-                     reason=NOT_SUPPORTED[pid])
-            )
-        elif not any(c.profile == pid for c in codecs()):
-            failures += 1
-            rows.append(dict(profile=pid, library="-", version="-", vectors=0, decode_ok=0,
-                             reencode="-", rust_decodes="-", status="FAIL",
-                             reason="profile in the vectors but unknown to the harness"))
+    for pid, deterministic in profiles.items():
+        mine = [c for c in harness if c.profile == pid]
+        for c in mine:
+            row = check_codec(c, vectors, deterministic, pins.get(pid, {}).get(c.library, {}))
+            failures += row["status"] == "fail"
+            rows.append(row)
+        if mine:
+            continue
+        entry = coverage["profiles"].get(pid, {}).get(LANGUAGE)
+        status, reason = ("not-supported", entry["reason"]) if entry else ("not-covered", NOT_COVERED)
+        if not entry:
+            print(f"NOT COVERED: {pid}: {NOT_COVERED}", file=sys.stderr)
+        rows.append(dict(profile=pid, library="-", version="-", vectors=0, decode_ok=0,
+                         reencode="-", rust_decodes="-", status=status, reason=reason))
     cols = ["profile", "library", "version", "vectors", "decode_ok", "reencode", "rust_decodes", "status", "reason"]
     write_csv(args.out, cols, rows)
     print_table(rows, cols[:-1])
     for r in rows:
-        if r["reason"] and r["status"] != "not supported":
+        if r["reason"] and r["status"] not in ("not-supported", "not-covered"):
             print(f"{r['profile']}/{r['library']}: {r['reason']}")
-    print(f"{sum(r['status'] in ('ok', 'finding') for r in rows)} passed, {failures} failed")
+    print(f"{sum(r['status'] in ('ok', 'known-divergence') for r in rows)} passed, {failures} failed")
     return 1 if failures else 0
 
 
-def check_codec(c, vectors, deterministic):
+def list_drift(profiles, coverage, pins, harness):
+    """Where coverage.json or divergences.json disagrees with the registry (the
+    vectors' profiles) or with this harness's codecs."""
+    drift = []
+    if sorted(coverage.get("statuses", {})) != sorted(STATUSES):
+        drift.append(f"coverage.json statuses {sorted(coverage.get('statuses', {}))} are not {sorted(STATUSES)}")
+    have = {}
+    for c in harness:
+        have.setdefault(c.profile, {})[c.library] = c.version()
+    for pid in coverage["profiles"]:
+        if pid not in profiles:
+            drift.append(f"coverage.json: {pid} is not an enabled registry profile (vectors file)")
+    for pid in have:
+        if pid not in profiles:
+            drift.append(f"this harness has a codec for {pid}, which is not an enabled registry profile")
+    for pid in profiles:
+        entry = coverage["profiles"].get(pid, {}).get(LANGUAGE)
+        listed = {}
+        if isinstance(entry, list):
+            listed = {e["library"]: e["version"] for e in entry}
+        elif entry is not None and (entry.get("status") != "not-supported" or not entry.get("reason")):
+            drift.append(f"coverage.json: {pid}: {LANGUAGE} must be a list of libraries or not-supported with a reason")
+        for lib, version in listed.items():
+            if lib not in have.get(pid, {}):
+                drift.append(f"coverage.json: {pid}: {lib} has no codec in this harness")
+            elif version != "runtime" and version != have[pid][lib]:
+                drift.append(f"coverage.json: {pid}: {lib} is pinned at {version}, the harness runs {have[pid][lib]}")
+        for lib in have.get(pid, {}):
+            if lib not in listed:
+                drift.append(f"{pid}: this harness has a codec ({lib}) that coverage.json does not list")
+    for pid, libs in pins.items():
+        if pid not in profiles:
+            drift.append(f"divergences.json: {pid} is not an enabled registry profile")
+        for lib in libs:
+            if pid in profiles and lib not in have.get(pid, {}):
+                drift.append(f"divergences.json: {pid}: {lib} is no codec of this harness")
+    return drift
+
+
+def check_codec(c, vectors, deterministic, pins):
+    """One codec over the vectors. A problem is (vector, check, message); it is
+    pinned by divergences.json's `vector:NAME` or by its check's key."""
     row = dict(profile=c.profile, library=c.library, version=c.version(), vectors=0,
                decode_ok=0, reencode="", rust_decodes="", status="ok", reason="")
     problems, identical, equal, encoded, expected = [], 0, 0, [], []
@@ -135,20 +182,20 @@ def check_codec(c, vectors, deterministic):
         if hexed is None:
             continue
         row["vectors"] += 1
-        want = v["event"]
+        name, want = v["name"], v["event"]
         try:
             got = c.decode(bytes.fromhex(hexed))
         except Exception as e:  # noqa: BLE001 - any library error is a finding
-            problems.append(f"{v['name']}: decode: {type(e).__name__}: {e}")
+            problems.append((name, "decode", f"{name}: decode: {type(e).__name__}: {e}"))
             continue
         if got != want:
-            problems.append(f"{v['name']}: decoded event differs")
+            problems.append((name, "decode", f"{name}: decoded event differs"))
             continue
         row["decode_ok"] += 1
         try:
             mine = c.encode(want)
         except Exception as e:  # noqa: BLE001
-            problems.append(f"{v['name']}: encode: {type(e).__name__}: {e}")
+            problems.append((name, "encode", f"{name}: encode: {type(e).__name__}: {e}"))
             continue
         if mine == bytes.fromhex(hexed):
             identical += 1
@@ -157,17 +204,16 @@ def check_codec(c, vectors, deterministic):
                 if c.decode(mine) == want:
                     equal += 1
                 else:
-                    problems.append(f"{v['name']}: re-encoded bytes decode to another event")
+                    problems.append((name, "reencode", f"{name}: re-encoded bytes decode to another event"))
             except Exception as e:  # noqa: BLE001
-                problems.append(f"{v['name']}: re-encoded bytes do not decode: {e}")
+                problems.append((name, "reencode", f"{name}: re-encoded bytes do not decode: {e}"))
             if c.canonical and deterministic:
-                problems.append(f"{v['name']}: re-encoded bytes differ")
+                problems.append((name, "reencode", f"{name}: re-encoded bytes differ"))
         encoded.append(mine)
         expected.append(v["json"])
     n = row["vectors"]
     row["reencode"] = f"{identical}/{n} identical" + (f", {equal} equal event" if equal else "")
-    if equal and not c.canonical:
-        row["reason"] = "no canonical form (module docs): bytes differ, event equal; "
+    notes = ["no canonical form (module docs): bytes differ, event equal"] if equal and not c.canonical else []
     if encoded:
         with tempfile.NamedTemporaryFile(suffix=".frames", delete=False) as f:
             f.write(frame(encoded))
@@ -179,15 +225,27 @@ def check_codec(c, vectors, deterministic):
         good = sum(a == b for a, b in zip(lines, expected))
         row["rust_decodes"] = f"{good}/{len(encoded)}"
         if r.returncode != 0 or good != len(encoded):
-            problems.append("rust: " + (r.stderr.decode("utf-8", "replace").strip() or "JSONL differs"))
+            stderr = r.stderr.decode("utf-8", "replace").replace(f"{f.name}: ", "").strip()
+            problems.append((None, "rust", "rust: " + (stderr or "JSONL differs")))
     if n == 0:
-        problems.append("no vectors for this profile")
-    if problems:
-        known = KNOWN_FINDINGS.get((c.profile, c.library))
-        row["status"] = "finding" if known else "FAIL"
-        row["reason"] += f"{known}: " if known else ""
-        row["reason"] += "; ".join(problems[:3]) + (f" (+{len(problems) - 3} more)" if len(problems) > 3 else "")
-    row["reason"] = row["reason"].strip("; ")
+        problems.append((None, None, "no vectors for this profile"))
+    unexpected, used = [], []
+    for name, what, message in problems:
+        key = f"vector:{name}" if f"vector:{name}" in pins else what
+        if key not in pins:
+            unexpected.append(message)
+        elif key not in used:
+            used.append(key)
+    stale = [k for k in pins if k not in used]
+    row["status"] = "fail" if unexpected or stale else "known-divergence" if used else "ok"
+    more = [f"(+{len(unexpected) - 3} more)"] if len(unexpected) > 3 else []
+    row["reason"] = "; ".join(
+        notes
+        + unexpected[:3]
+        + more
+        + [f"pinned divergence no longer happens ({k}); update scripts/interop/divergences.json" for k in stale]
+        + [f"{k[len('vector:'):]}: {pins[k]}" if k.startswith("vector:") else pins[k] for k in used]
+    )
     return row
 
 
@@ -357,6 +415,8 @@ def main():
     c = sub.add_parser("check")
     c.add_argument("--vectors", default=os.path.join(ROOT, "vectors", "interop-v1.json"))
     c.add_argument("--out", default=os.path.join(RESULTS, "checks-python.csv"))
+    c.add_argument("--coverage", default=os.path.join(LISTS, "coverage.json"))
+    c.add_argument("--divergences", default=os.path.join(LISTS, "divergences.json"))
     t = sub.add_parser("timing")
     t.add_argument("--selection", default=os.path.join(ROOT, "results", "corpus", "default", "selection.jsonl"))
     t.add_argument("--out", default=os.path.join(RESULTS, "python.csv"))

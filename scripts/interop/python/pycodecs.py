@@ -687,14 +687,3 @@ def codecs():
         Tnetstring(),
     ]
 
-
-NOT_SUPPORTED = {
-    "beve": "no maintained PyPI library (the BEVE project ships C++ and other bindings only)",
-    "bincode": "Rust-only format (serde data model, no Python implementation)",
-    "postcard": "Rust-only format (serde data model, no Python implementation)",
-    "notepack": "Nostr-specific layout with no Python library",
-    "dannypack": "Nostr-specific layout with no Python library",
-    "gonostr-binary": "Nostr-specific layout with no Python library (go-nostr only)",
-    "event2": "Nostr-specific layout with no Python library",
-    "otnetstring": "no PyPI library (upstream rkh/otnetstring is Ruby)",
-}

@@ -141,7 +141,7 @@ pub struct SubjectResult {
 #[derive(Clone, Debug, Serialize)]
 pub struct RunReport {
     /// The case directory's manifest.
-    pub manifest: crate::torture::Manifest,
+    pub manifest: crate::torture::CaseManifest,
     /// Wall-clock seconds.
     pub seconds: f64,
     /// Child timeout, seconds.

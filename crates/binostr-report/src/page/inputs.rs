@@ -14,7 +14,7 @@ use crate::frame::strs;
 use crate::records::{self, Kind, Table};
 
 /// `paper/profiles.csv`: the registry as a table (`binostr profiles --json`
-/// through `scripts/paper-profiles.py`; CI checks it against the registry).
+/// through `scripts/profile-tables.py`; CI checks it against the registry).
 pub const REGISTRY: &str = "paper/profiles.csv";
 
 /// One registry entry.
@@ -37,7 +37,8 @@ pub struct Check {
     pub profile: String,
     /// Library and version.
     pub library: String,
-    /// `ok`, `known-difference`, `unsupported`, ...
+    /// A status word of `scripts/interop/coverage.json`: `ok`,
+    /// `known-divergence`, `fail`, `not-supported`, `not-covered`.
     pub status: String,
     /// Why, when not plainly ok.
     pub reason: String,
@@ -147,6 +148,11 @@ impl Inputs {
         let robustness = root.join("results/robustness/robustness.json");
         if robustness.exists() {
             read.push(robustness);
+        }
+
+        let reference = root.join(crate::side::REFERENCE_FILE);
+        if reference.exists() {
+            read.push(reference);
         }
 
         let registry_path = root.join(REGISTRY);
@@ -269,7 +275,7 @@ const REGISTRY_HEADER: &str = "profile,family,enabled,deterministic,self_describ
 fn read_registry(path: &Path) -> Result<Vec<Profile>> {
     if !path.exists() {
         bail!(
-            "{} is missing: it is the registry as a table (`just paper-profiles` writes it)",
+            "{} is missing: it is the registry as a table (`just profile-tables` writes it)",
             path.display()
         );
     }

@@ -619,7 +619,8 @@ pub fn interop(c: &Campaign, inputs: &Inputs, profiles: &[String]) -> String {
                 cells.push(k.map_or_else(Cell::missing, |k| {
                     let class = match k.status.as_str() {
                         "ok" => "good",
-                        "known-difference" | "known-divergence" => "warn",
+                        "known-divergence" => "warn",
+                        "fail" | "not-covered" => "bad",
                         _ => "muted",
                     };
                     let tip = format!("{}; {} vectors; {}", k.library, k.vectors, k.reason);

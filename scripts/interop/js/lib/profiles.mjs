@@ -3,7 +3,8 @@
 // Layouts follow the `//!` headers of src/profiles/<id>.rs.
 //
 // A codec is {id, library, version, decode(bytes) -> event, encode(event) -> bytes,
-// note?}. Profiles with no JS library are listed in UNSUPPORTED with the reason.
+// build?, note?}; `library` is its name in scripts/interop/coverage.json, which
+// also gives the reason for every profile without a JS library.
 
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -105,7 +106,8 @@ const cborEncoder = new cborx.Encoder({ useRecords: false, tagUint8Array: false,
 const wideAsBigInt = (n) => (typeof n === "number" && n > 0xffffffff ? BigInt(n) : n);
 const cborPacked = {
   id: "cbor-packed",
-  library: `cbor-x (${cborx.isNativeAccelerationEnabled ? "native cbor-extract add-on" : "pure JS"})`,
+  library: "cbor-x",
+  build: cborx.isNativeAccelerationEnabled ? "native cbor-extract add-on" : "pure JS",
   version: versionOf("cbor-x"),
   decode: (b) => fromPositional(cborDecoder.decode(b), hexOrText),
   encode: (e) => {
@@ -541,19 +543,8 @@ export const CODECS = [
 /** Profiles whose bytes are another profile's: decoded by that codec. */
 export const ALIASES = { "json-sonic": "json", "json-simd": "json" };
 
-const NO_JS = "not supported: no maintained JS library";
-/** Registry profiles without a JS codec, and why. */
-export const UNSUPPORTED = {
-  beve: `${NO_JS} (no BEVE package on npm)`,
-  bincode: "not supported: Rust-only format (serde bincode), no JS library",
-  postcard: "not supported: Rust-only format (serde postcard), no JS library",
-  notepack: `${NO_JS} (npm has no notepack package; notepack.io is MessagePack)`,
-  dannypack: NO_JS,
-  "gonostr-binary": NO_JS,
-  event2: NO_JS,
-  otnetstring: NO_JS,
-  tnetstring: `${NO_JS} (no tnetstring package on npm)`,
-};
+/** The library as the results name it: with the build that ran, where it has one. */
+export const libraryLabel = (codec) => (codec.build ? `${codec.library} (${codec.build})` : codec.library);
 
 export function codecFor(profile) {
   const id = ALIASES[profile] ?? profile;
