@@ -46,7 +46,7 @@ impl Codec for CapnpUnpacked {
 mod tests {
     use super::*;
     use crate::codec::DecodeErrorKind;
-    use crate::profiles::nostr_test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, unhex};
 
     fn golden_bytes() -> Vec<u8> {
         unhex(GOLDEN)

@@ -41,15 +41,13 @@
 //! counts. Ours validates UTF-8, bounds every read, rejects over-long
 //! varints and checks counts against [`Limits`] and the remaining input.
 
-use std::borrow::Cow;
-
 use crate::codec::write::{Form, put_hex_or_text, put_uvarint, uvarint_len};
 use crate::codec::{
-    BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    NativeBatch, Parts, Profile, Reader, SelectContract, check_event_size,
+    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Layout, Limit, Limits,
+    NativeBatch, Parts, Profile, Reader, Text, check_event_size,
 };
+use crate::model::Event;
 use crate::model::hex::{self, is_lower_hex};
-use crate::model::{Event, EventRef};
 
 /// The registry entry.
 pub const PROFILE: Profile = Profile {
@@ -91,19 +89,17 @@ fn put_value(out: &mut Vec<u8>, s: &str) {
     });
 }
 
-fn refuse(reason: String) -> EncodeError {
-    EncodeError {
-        profile: PROFILE.id,
-        reason,
-    }
-}
+impl Layout for DannyPack {
+    const ID: &'static str = PROFILE.id;
 
-impl Codec for DannyPack {
-    fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    fn write(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         let created_at = i64::try_from(event.created_at)
-            .map_err(|_| refuse(format!("created_at {} exceeds i64", event.created_at)))?;
+            .map_err(|_| Self::refuse(format!("created_at {} exceeds i64", event.created_at)))?;
         if let Some(tag) = event.tags.iter().find(|t| t.len() > usize::from(u8::MAX)) {
-            return Err(refuse(format!("a tag of {} values exceeds 255", tag.len())));
+            return Err(Self::refuse(format!(
+                "a tag of {} values exceeds 255",
+                tag.len()
+            )));
         }
         out.extend_from_slice(&event.id);
         out.extend_from_slice(&event.pubkey);
@@ -141,15 +137,65 @@ impl Codec for DannyPack {
         Ok(())
     }
 
-    fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        Ok(parse::<String>(bytes, limits)?.into_event())
+    fn parse<'a, S: Text<'a>>(
+        bytes: &'a [u8],
+        limits: &Limits,
+    ) -> Result<Parts<'a, S>, DecodeError> {
+        check_event_size(bytes, limits)?;
+        let mut r = Reader::new(bytes);
+        let id = r.array::<32>()?;
+        let pubkey = r.array::<32>()?;
+        let sig = r.array::<64>()?;
+        let created_at = u64::try_from(i64::from_le_bytes(*r.array::<8>()?))
+            .map_err(|_| DecodeError::at(DecodeErrorKind::Invalid("negative created_at"), 128))?;
+        let kind = u16::from_le_bytes(*r.array::<2>()?);
+        let section = r.uvarint(true)?;
+        let section = r.fits(section, 1)?;
+        let end = r.offset() + section;
+        let n_tags = r.uvarint(true)?;
+        let n_tags = r.count(n_tags, 1, limits.max_tags, Limit::Tags)?;
+        let mut tags = Vec::with_capacity(n_tags);
+        for _ in 0..n_tags {
+            let n = r.u8()?;
+            let n = r.count(
+                u64::from(n),
+                1,
+                limits.max_values_per_tag,
+                Limit::ValuesPerTag,
+            )?;
+            let mut tag = Vec::with_capacity(n);
+            for _ in 0..n {
+                tag.push(value(&mut r, limits.max_value_bytes)?);
+            }
+            tags.push(tag);
+        }
+        if r.offset() != end {
+            return Err(r.error(DecodeErrorKind::Invalid("tag section length mismatch")));
+        }
+        let content = value(&mut r, usize::MAX)?;
+        r.finish()?;
+        Ok(Parts {
+            id,
+            pubkey,
+            sig,
+            created_at,
+            kind,
+            tags,
+            content,
+        })
     }
 
-    fn borrowed(&self) -> Option<&dyn BorrowDecode> {
-        Some(self)
+    /// Fixed offsets: pubkey at 32, kind at 136. Only the header is checked.
+    fn prefix(bytes: &[u8], limits: &Limits) -> Result<(u16, [u8; 32]), DecodeError> {
+        check_event_size(bytes, limits)?;
+        if bytes.len() < HEADER {
+            return Err(DecodeError::at(DecodeErrorKind::Truncated, bytes.len()));
+        }
+        let pubkey: [u8; 32] = bytes[32..64].try_into().expect("32 bytes");
+        Ok((u16::from_le_bytes([bytes[136], bytes[137]]), pubkey))
     }
 
-    fn batch(&self) -> Option<&dyn NativeBatch> {
+    fn native_batch(&self) -> Option<&dyn NativeBatch> {
         Some(self)
     }
 }
@@ -159,15 +205,16 @@ impl NativeBatch for DannyPack {
     fn encode_batch(&self, events: &[Event], out: &mut Vec<u8>) -> Result<(), EncodeError> {
         let start = out.len();
         let result = (|| {
-            let count = u32::try_from(events.len())
-                .map_err(|_| refuse(format!("a batch of {} events exceeds u32", events.len())))?;
+            let count = u32::try_from(events.len()).map_err(|_| {
+                Self::refuse(format!("a batch of {} events exceeds u32", events.len()))
+            })?;
             out.extend_from_slice(&count.to_le_bytes());
             for event in events {
                 let at = out.len();
                 out.extend_from_slice(&[0; 4]);
                 self.encode(event, out)?;
                 let len = u32::try_from(out.len() - at - 4)
-                    .map_err(|_| refuse("an event over u32::MAX bytes".into()))?;
+                    .map_err(|_| Self::refuse("an event over u32::MAX bytes"))?;
                 out[at..at + 4].copy_from_slice(&len.to_le_bytes());
             }
             Ok(())
@@ -181,11 +228,11 @@ impl NativeBatch for DannyPack {
     fn decode_batch(&self, bytes: &[u8], limits: &Limits) -> Result<Vec<Event>, DecodeError> {
         let mut r = Reader::new(bytes);
         let count = u32::from_le_bytes(*r.array::<4>()?);
-        let count = r.count(u64::from(count), 4 + HEADER, usize::MAX, "batch events")?;
+        let count = r.fits(u64::from(count), 4 + HEADER)?;
         let mut events = Vec::with_capacity(count);
         for _ in 0..count {
             let len = u32::from_le_bytes(*r.array::<4>()?);
-            let len = r.count(u64::from(len), 1, limits.max_event_bytes, "event bytes")?;
+            let len = r.count(u64::from(len), 1, limits.max_event_bytes, Limit::EventBytes)?;
             let at = r.offset();
             let record = r.take(len)?;
             let event = self
@@ -198,83 +245,7 @@ impl NativeBatch for DannyPack {
     }
 }
 
-impl BorrowDecode for DannyPack {
-    fn select_contract(&self) -> SelectContract {
-        SelectContract::Preverified
-    }
-
-    fn decode_ref<'a>(
-        &self,
-        bytes: &'a [u8],
-        limits: &Limits,
-    ) -> Result<EventRef<'a>, DecodeError> {
-        Ok(parse::<Cow<'a, str>>(bytes, limits)?.into_ref())
-    }
-
-    /// Fixed offsets: pubkey at 32, kind at 136. Only the header is checked.
-    fn kind_and_pubkey(
-        &self,
-        bytes: &[u8],
-        limits: &Limits,
-    ) -> Result<(u16, [u8; 32]), DecodeError> {
-        check_event_size(bytes, limits)?;
-        if bytes.len() < HEADER {
-            return Err(DecodeError::at(DecodeErrorKind::Truncated, bytes.len()));
-        }
-        let pubkey: [u8; 32] = bytes[32..64].try_into().expect("32 bytes");
-        Ok((u16::from_le_bytes([bytes[136], bytes[137]]), pubkey))
-    }
-}
-
-type Parsed<'a, S> = Parts<'a, S, S>;
-
-fn parse<'a, S: From<&'a str> + From<String>>(
-    bytes: &'a [u8],
-    limits: &Limits,
-) -> Result<Parsed<'a, S>, DecodeError> {
-    check_event_size(bytes, limits)?;
-    let mut r = Reader::new(bytes);
-    let id = r.array::<32>()?;
-    let pubkey = r.array::<32>()?;
-    let sig = r.array::<64>()?;
-    let created_at = u64::try_from(i64::from_le_bytes(*r.array::<8>()?))
-        .map_err(|_| DecodeError::at(DecodeErrorKind::Invalid("negative created_at"), 128))?;
-    let kind = u16::from_le_bytes(*r.array::<2>()?);
-    let section = r.uvarint(true)?;
-    let section = r.count(section, 1, usize::MAX, "tag section bytes")?;
-    let end = r.offset() + section;
-    let n_tags = r.uvarint(true)?;
-    let n_tags = r.count(n_tags, 1, limits.max_tags, "tags")?;
-    let mut tags = Vec::with_capacity(n_tags);
-    for _ in 0..n_tags {
-        let n = r.u8()?;
-        let n = r.count(u64::from(n), 1, limits.max_values_per_tag, "values per tag")?;
-        let mut tag = Vec::with_capacity(n);
-        for _ in 0..n {
-            tag.push(value(&mut r, limits.max_value_bytes)?);
-        }
-        tags.push(tag);
-    }
-    if r.offset() != end {
-        return Err(r.error(DecodeErrorKind::Invalid("tag section length mismatch")));
-    }
-    let content = value(&mut r, usize::MAX)?;
-    r.finish()?;
-    Ok(Parts {
-        id,
-        pubkey,
-        sig,
-        created_at,
-        kind,
-        tags,
-        content,
-    })
-}
-
-fn value<'a, S: From<&'a str> + From<String>>(
-    r: &mut Reader<'a>,
-    max_text: usize,
-) -> Result<S, DecodeError> {
+fn value<'a, S: Text<'a>>(r: &mut Reader<'a>, max_text: usize) -> Result<S, DecodeError> {
     let at = r.offset();
     let hdr = r.u8()?;
     let is_hex = hdr & 0x80 != 0;
@@ -288,11 +259,11 @@ fn value<'a, S: From<&'a str> + From<String>>(
     let text = if is_hex { len.saturating_mul(2) } else { len };
     if text > max_text as u64 {
         return Err(DecodeError::at(
-            DecodeErrorKind::LimitExceeded("tag value bytes"),
+            DecodeErrorKind::LimitExceeded(Limit::ValueBytes),
             at,
         ));
     }
-    let len = r.count(len, 1, usize::MAX, "value bytes")?;
+    let len = r.fits(len, 1)?;
     if is_hex {
         if len * 2 < MIN_HEX_CHARS {
             return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
@@ -310,7 +281,8 @@ fn value<'a, S: From<&'a str> + From<String>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::nostr_test_support::{self as support, golden_event, unhex};
+    use crate::codec::BorrowDecode;
+    use crate::profiles::test_support::{self as support, golden_event, unhex};
 
     fn golden_bytes() -> Vec<u8> {
         unhex(&format!(

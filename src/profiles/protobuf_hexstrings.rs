@@ -92,7 +92,7 @@ fn from_hex<const N: usize>(s: &str, at: usize) -> Result<[u8; N], DecodeError> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::nostr_test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, unhex};
 
     fn ascii_hex(s: &str) -> String {
         support::hex(s.as_bytes())
