@@ -156,7 +156,7 @@ mod tests {
     fn conforms() {
         let golden = golden();
         assert_eq!(golden.len(), HEAD + 1 + 38 + 12 + 11 + 4 + 65);
-        let (total, json) = conformance(&Bincode, &golden);
+        let (total, json) = conformance(&Bincode, &golden, true);
         println!("bincode: {total} bytes vs json {json}");
     }
 

@@ -161,7 +161,7 @@ mod tests {
     fn conforms() {
         let golden = golden();
         assert_eq!(golden.len(), 1 + 35 + 35 + 6 + 2 + 2 + 37 + 10 + 9 + 5 + 67);
-        let (total, json) = conformance(&CborIntMap, &golden);
+        let (total, json) = conformance(&CborIntMap, &golden, true);
         mutation_sweep(&CborIntMap, &golden, true);
         println!("cbor-intmap: {total} bytes vs json {json}");
     }

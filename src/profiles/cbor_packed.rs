@@ -494,7 +494,7 @@ mod tests {
     fn conforms() {
         let golden = golden();
         assert_eq!(golden.len(), HEAD + 1 + 37 + 10 + 9 + 4 + 66);
-        let (total, json) = conformance(&CborPacked, &golden);
+        let (total, json) = conformance(&CborPacked, &golden, true);
         println!("cbor-packed: {total} bytes vs json {json}");
     }
 

@@ -190,7 +190,7 @@ mod tests {
             golden.len(),
             1 + 3 + 66 + 4 + 130 + 6 + 6 + 69 + 10 + 9 + 9 + 64 + 12 + 16
         );
-        let (total, json) = conformance(&CborStringMap, &golden);
+        let (total, json) = conformance(&CborStringMap, &golden, true);
         mutation_sweep(&CborStringMap, &golden, true);
         println!("cbor-stringmap: {total} bytes vs json {json}");
     }

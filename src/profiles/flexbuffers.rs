@@ -522,7 +522,7 @@ mod tests {
 
     #[test]
     fn conforms() {
-        let (total, json) = conformance(&FlexBuffers, &golden());
+        let (total, json) = conformance(&FlexBuffers, &golden(), false);
         println!("flexbuffers: {total} bytes vs json {json}");
     }
 

@@ -235,7 +235,7 @@ mod tests {
     fn conforms() {
         let golden = golden();
         assert_eq!(golden.len(), 1 + 34 + 34 + 5 + 1 + 1 + 37 + 10 + 9 + 4 + 66);
-        let (total, json) = conformance(&MsgPack, &golden);
+        let (total, json) = conformance(&MsgPack, &golden, true);
         println!("msgpack: {total} bytes vs json {json}");
     }
 

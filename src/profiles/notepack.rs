@@ -212,31 +212,13 @@ mod tests {
     }
 
     #[test]
-    fn golden_vector() {
-        let mut out = Vec::new();
-        Notepack.encode(&golden_event(), &mut out).unwrap();
-        assert_eq!(support::hex(&out), support::hex(&golden_bytes()));
-        assert_eq!(
-            Notepack.decode(&out, &Limits::default()).unwrap(),
-            golden_event()
-        );
-    }
-
-    #[test]
-    fn generated_round_trip() {
-        let (refused, total, json) = support::round_trip_generated(&Notepack, true);
-        assert_eq!(refused, 0);
+    fn conforms() {
+        let (total, json) = support::conformance(&Notepack, &golden_bytes(), true);
         eprintln!("notepack: {total} bytes vs json {json}");
     }
 
     #[test]
-    fn truncations_and_trailing_bytes() {
-        support::truncations_fail(&Notepack, &golden_bytes());
-    }
-
-    #[test]
     fn limits() {
-        support::limits_enforced(&Notepack, golden_event());
         let mut huge = golden_bytes()[..129].to_vec();
         huge.extend_from_slice(&[0x00, 0x01, 0x00]);
         huge.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0x0f]);

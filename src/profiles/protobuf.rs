@@ -429,20 +429,8 @@ mod tests {
     }
 
     #[test]
-    fn golden_vector() {
-        let mut out = Vec::new();
-        Protobuf.encode(&golden_event(), &mut out).unwrap();
-        assert_eq!(support::hex(&out), support::hex(&golden_bytes()));
-        assert_eq!(
-            Protobuf.decode(&out, &Limits::default()).unwrap(),
-            golden_event()
-        );
-    }
-
-    #[test]
-    fn generated_round_trip() {
-        let (refused, total, json) = support::round_trip_generated(&Protobuf, true);
-        assert_eq!(refused, 0);
+    fn conforms() {
+        let (total, json) = support::conformance(&Protobuf, &golden_bytes(), false);
         eprintln!("protobuf: {total} bytes vs json {json}");
     }
 
@@ -468,25 +456,7 @@ mod tests {
     }
 
     #[test]
-    fn truncations_and_trailing_bytes() {
-        let golden = golden_bytes();
-        let limits = Limits::default();
-        for n in 0..golden.len() {
-            assert!(
-                Protobuf.decode(&golden[..n], &limits).is_err(),
-                "prefix {n}"
-            );
-        }
-        // Protobuf has no end marker: a trailing byte is the start of another
-        // field, and fails as such.
-        let mut longer = golden.clone();
-        longer.push(0);
-        assert!(Protobuf.decode(&longer, &limits).is_err());
-    }
-
-    #[test]
     fn limits() {
-        support::limits_enforced(&Protobuf, golden_event());
         // A tag declaring a 4 GiB body in a few bytes.
         let mut huge = golden_bytes()[..68].to_vec();
         huge.extend_from_slice(&[0x2a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x0a]);

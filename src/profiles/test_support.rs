@@ -208,19 +208,22 @@ pub fn mutation_sweep(codec: &dyn Codec, golden: &[u8], identity: bool) {
     }
 }
 
-/// The shared checks in one call: the golden both ways, every prefix fails
-/// and so does one byte more, limits, a mutation sweep, and every generated
-/// event round-trips byte for byte. Returns (encoded bytes, json bytes) of
-/// the generated events.
-pub fn conformance(codec: &dyn Codec, golden: &[u8]) -> (usize, usize) {
+/// The shared checks in one call: the golden both ways, every prefix fails,
+/// one byte more is `TrailingBytes` at the end of `golden` (any error when
+/// the format cannot tell, `exact_end: false`), limits, a mutation sweep,
+/// and every generated event round-trips byte for byte. Returns (encoded
+/// bytes, json bytes) of the generated events.
+pub fn conformance(codec: &dyn Codec, golden: &[u8], exact_end: bool) -> (usize, usize) {
     golden_matches(codec, golden);
-    prefixes_fail(codec, golden);
-    let mut longer = golden.to_vec();
-    longer.push(0);
-    assert!(
-        codec.decode(&longer, &Limits::default()).is_err(),
-        "trailing byte"
-    );
+    if exact_end {
+        truncations_fail(codec, golden);
+    } else {
+        prefixes_fail(codec, golden);
+        let mut longer = golden.to_vec();
+        longer.push(0);
+        let decoded = codec.decode(&longer, &Limits::default());
+        assert!(decoded.is_err(), "trailing byte");
+    }
     limits_enforced(codec, golden_event());
     mutation_sweep(codec, golden, false);
     let (refused, total, json) = round_trip_generated(codec, true);
