@@ -153,7 +153,7 @@ mod reader;
 pub mod write;
 
 pub use hostile::HostileInputs;
-pub use layout::{Layout, Parts, Text};
+pub use layout::{Layout, Parts, Text, hex_or_text, read_tags};
 pub use reader::{Reader, utf8};
 
 /// The family a profile belongs to, as in the paper's tables.

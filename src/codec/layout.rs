@@ -6,9 +6,10 @@
 use std::borrow::Cow;
 
 use super::{
-    BorrowDecode, Codec, DecodeError, EncodeError, HostileInputs, Limits, NativeBatch,
-    SelectContract,
+    BorrowDecode, Codec, DecodeError, DecodeErrorKind, EncodeError, HostileInputs, Limit, Limits,
+    NativeBatch, Reader, SelectContract,
 };
+use crate::model::hex::{self, is_lower_hex};
 use crate::model::{Event, EventRef};
 
 /// A tag value or the content as a [`Layout`] parser yields it: `String`
@@ -150,4 +151,74 @@ impl<L: Layout> BorrowDecode for L {
     ) -> Result<(u16, [u8; 32]), DecodeError> {
         L::prefix(bytes, limits)
     }
+}
+
+/// The read side of [`put_hex_or_text`](super::write::put_hex_or_text): a
+/// value whose header at `at` declared `len` bytes, restored as lowercase
+/// hex when `is_hex`, else read as UTF-8. Checked in this order, each error
+/// at `at`: the restored length against `max_chars`, `len` against the
+/// input, then the canonical form (hex restores to at least `min_chars`
+/// characters; text is not hex that the encoder would have packed).
+pub fn hex_or_text<'a, S: Text<'a>>(
+    r: &mut Reader<'a>,
+    at: usize,
+    len: u64,
+    is_hex: bool,
+    min_chars: usize,
+    max_chars: usize,
+) -> Result<S, DecodeError> {
+    let chars = if is_hex { len.saturating_mul(2) } else { len };
+    if chars > max_chars as u64 {
+        return Err(DecodeError::at(
+            DecodeErrorKind::LimitExceeded(Limit::ValueBytes),
+            at,
+        ));
+    }
+    let len = r.fits(len, 1)?;
+    if is_hex {
+        if len * 2 < min_chars {
+            return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
+        }
+        Ok(S::from(hex::encode(r.take(len)?)))
+    } else {
+        let s = r.str(len)?;
+        if s.len() >= min_chars && is_lower_hex(s) {
+            return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
+        }
+        Ok(S::from(s))
+    }
+}
+
+/// The tag list of a count-prefixed layout: a tag count read by `tags` (at
+/// most `max_tags`), then per tag a value count read by `values` (at most
+/// `max_values_per_tag`, each value taking at least `min_value_bytes`) and
+/// its values, each read by `value` given the tag's values before it.
+/// Counts are checked before anything is reserved.
+pub fn read_tags<'a, S>(
+    r: &mut Reader<'a>,
+    limits: &Limits,
+    tags: impl Fn(&mut Reader<'a>) -> Result<u64, DecodeError>,
+    values: impl Fn(&mut Reader<'a>) -> Result<u64, DecodeError>,
+    min_value_bytes: usize,
+    mut value: impl FnMut(&mut Reader<'a>, &[S]) -> Result<S, DecodeError>,
+) -> Result<Vec<Vec<S>>, DecodeError> {
+    let n_tags = tags(r)?;
+    let n_tags = r.count(n_tags, 1, limits.max_tags, Limit::Tags)?;
+    let mut out = Vec::with_capacity(n_tags);
+    for _ in 0..n_tags {
+        let n = values(r)?;
+        let n = r.count(
+            n,
+            min_value_bytes,
+            limits.max_values_per_tag,
+            Limit::ValuesPerTag,
+        )?;
+        let mut tag = Vec::with_capacity(n);
+        for _ in 0..n {
+            let v = value(r, &tag)?;
+            tag.push(v);
+        }
+        out.push(tag);
+    }
+    Ok(out)
 }

@@ -44,10 +44,9 @@
 use crate::codec::write::{Form, put_hex_or_text, put_uvarint, uvarint_len};
 use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Layout, Limit, Limits,
-    NativeBatch, Parts, Profile, Reader, Text, check_event_size,
+    NativeBatch, Parts, Profile, Reader, Text, check_event_size, hex_or_text, read_tags,
 };
 use crate::model::Event;
-use crate::model::hex::{self, is_lower_hex};
 
 /// The registry entry.
 pub const PROFILE: Profile = Profile {
@@ -67,10 +66,6 @@ const ESCAPE: u8 = 0x7f;
 
 /// DannyPack.
 pub struct DannyPack;
-
-fn packable(s: &str) -> bool {
-    s.len() >= MIN_HEX_CHARS && is_lower_hex(s)
-}
 
 fn put_hdr(out: &mut Vec<u8>, len: usize, is_hex: bool) {
     let flag = if is_hex { 0x80 } else { 0 };
@@ -152,23 +147,14 @@ impl Layout for DannyPack {
         let section = r.uvarint(true)?;
         let section = r.fits(section, 1)?;
         let end = r.offset() + section;
-        let n_tags = r.uvarint(true)?;
-        let n_tags = r.count(n_tags, 1, limits.max_tags, Limit::Tags)?;
-        let mut tags = Vec::with_capacity(n_tags);
-        for _ in 0..n_tags {
-            let n = r.u8()?;
-            let n = r.count(
-                u64::from(n),
-                1,
-                limits.max_values_per_tag,
-                Limit::ValuesPerTag,
-            )?;
-            let mut tag = Vec::with_capacity(n);
-            for _ in 0..n {
-                tag.push(value(&mut r, limits.max_value_bytes)?);
-            }
-            tags.push(tag);
-        }
+        let tags = read_tags(
+            &mut r,
+            limits,
+            |r| r.uvarint(true),
+            |r| Ok(u64::from(r.u8()?)),
+            1,
+            |r, _| value(r, limits.max_value_bytes),
+        )?;
         if r.offset() != end {
             return Err(r.error(DecodeErrorKind::Invalid("tag section length mismatch")));
         }
@@ -256,26 +242,7 @@ fn value<'a, S: Text<'a>>(r: &mut Reader<'a>, max_text: usize) -> Result<S, Deco
             return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
         }
     }
-    let text = if is_hex { len.saturating_mul(2) } else { len };
-    if text > max_text as u64 {
-        return Err(DecodeError::at(
-            DecodeErrorKind::LimitExceeded(Limit::ValueBytes),
-            at,
-        ));
-    }
-    let len = r.fits(len, 1)?;
-    if is_hex {
-        if len * 2 < MIN_HEX_CHARS {
-            return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
-        }
-        Ok(S::from(hex::encode(r.take(len)?)))
-    } else {
-        let s = r.str(len)?;
-        if packable(s) {
-            return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
-        }
-        Ok(S::from(s))
-    }
+    hex_or_text(r, at, len, is_hex, MIN_HEX_CHARS, max_text)
 }
 
 #[cfg(test)]

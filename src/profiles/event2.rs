@@ -52,7 +52,7 @@
 use crate::codec::write::put_uvarint;
 use crate::codec::{
     Capabilities, DecodeError, DecodeErrorKind, EncodeError, Family, Layout, Limit, Limits, Parts,
-    Profile, Reader, Text, check_event_size,
+    Profile, Reader, Text, check_event_size, read_tags,
 };
 use crate::model::{Event, hex};
 
@@ -182,63 +182,14 @@ impl Layout for Event2 {
         let pubkey = r.array::<32>()?;
         let created_at = r.uvarint(true)?;
         let kind = u16::from_le_bytes(*r.array::<2>()?);
-        let n_tags = r.uvarint(true)?;
-        let n_tags = r.count(n_tags, 1, limits.max_tags, Limit::Tags)?;
-        let mut tags = Vec::with_capacity(n_tags);
-        for _ in 0..n_tags {
-            let n = r.uvarint(true)?;
-            let n = r.count(n, 1, limits.max_values_per_tag, Limit::ValuesPerTag)?;
-            let mut tag: Vec<S> = Vec::with_capacity(n);
-            let mut pack = Packing::None;
-            for j in 0..n {
-                let at = r.offset();
-                let len = r.uvarint(true)?;
-                let len = r.fits(len, 1)?;
-                let too_long = || {
-                    Err(DecodeError::at(
-                        DecodeErrorKind::LimitExceeded(Limit::ValueBytes),
-                        at,
-                    ))
-                };
-                let field = match (j, pack) {
-                    (1, Packing::Hex) if len == PACKED_HEX => {
-                        if limits.max_value_bytes < 64 {
-                            return too_long();
-                        }
-                        S::from(hex::encode(r.take(32)?))
-                    }
-                    (1, Packing::Address) if len >= PACKED_ADDRESS_MIN => {
-                        let k = u16::from_le_bytes(*r.array::<2>()?);
-                        let pk = r.array::<32>()?;
-                        let d = r.str(len - PACKED_ADDRESS_MIN)?;
-                        let mut s = k.to_string();
-                        if s.len() + 66 + d.len() > limits.max_value_bytes {
-                            return too_long();
-                        }
-                        s.push(':');
-                        hex::encode_into_string(pk, &mut s);
-                        s.push(':');
-                        s.push_str(d);
-                        S::from(s)
-                    }
-                    (j, pack) => {
-                        if len > limits.max_value_bytes {
-                            return too_long();
-                        }
-                        let s = r.str(len)?;
-                        if j == 1 && pack == Packing::Hex && hex::decode_array::<32>(s).is_some() {
-                            return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
-                        }
-                        S::from(s)
-                    }
-                };
-                if j == 0 {
-                    pack = packing(field.as_ref());
-                }
-                tag.push(field);
-            }
-            tags.push(tag);
-        }
+        let uvarint = |r: &mut Reader<'a>| r.uvarint(true);
+        let tags = read_tags(&mut r, limits, uvarint, uvarint, 1, |r, tag: &[S]| {
+            let pack = match tag {
+                [name] => packing(name.as_ref()),
+                _ => Packing::None,
+            };
+            field(r, limits, tag.len(), pack)
+        })?;
         let len = r.uvarint(true)?;
         let len = r.fits(len, 1)?;
         let content = S::from(r.str(len)?);
@@ -265,6 +216,56 @@ impl Layout for Event2 {
         r.uvarint(true)?;
         Ok((u16::from_le_bytes(*r.array::<2>()?), pubkey))
     }
+}
+
+/// Field `j` of a tag whose packing (from its name) is `pack`.
+fn field<'a, S: Text<'a>>(
+    r: &mut Reader<'a>,
+    limits: &Limits,
+    j: usize,
+    pack: Packing,
+) -> Result<S, DecodeError> {
+    let at = r.offset();
+    let len = r.uvarint(true)?;
+    let len = r.fits(len, 1)?;
+    let too_long = || {
+        Err(DecodeError::at(
+            DecodeErrorKind::LimitExceeded(Limit::ValueBytes),
+            at,
+        ))
+    };
+    Ok(match (j, pack) {
+        (1, Packing::Hex) if len == PACKED_HEX => {
+            if limits.max_value_bytes < 64 {
+                return too_long();
+            }
+            S::from(hex::encode(r.take(32)?))
+        }
+        (1, Packing::Address) if len >= PACKED_ADDRESS_MIN => {
+            let k = u16::from_le_bytes(*r.array::<2>()?);
+            let pk = r.array::<32>()?;
+            let d = r.str(len - PACKED_ADDRESS_MIN)?;
+            let mut s = k.to_string();
+            if s.len() + 66 + d.len() > limits.max_value_bytes {
+                return too_long();
+            }
+            s.push(':');
+            hex::encode_into_string(pk, &mut s);
+            s.push(':');
+            s.push_str(d);
+            S::from(s)
+        }
+        (j, pack) => {
+            if len > limits.max_value_bytes {
+                return too_long();
+            }
+            let s = r.str(len)?;
+            if j == 1 && pack == Packing::Hex && hex::decode_array::<32>(s).is_some() {
+                return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
+            }
+            S::from(s)
+        }
+    })
 }
 
 #[cfg(test)]

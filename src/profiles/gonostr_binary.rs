@@ -39,7 +39,7 @@
 
 use crate::codec::{
     Capabilities, DecodeError, DecodeErrorKind, EncodeError, Family, Layout, Limit, Limits, Parts,
-    Profile, Reader, Text, check_event_size,
+    Profile, Reader, Text, check_event_size, read_tags,
 };
 use crate::model::Event;
 
@@ -133,37 +133,14 @@ impl Layout for GoNostrBinary {
         let kind = u16be(&mut r)?;
         let len = u16be(&mut r)?;
         let content = S::from(r.str(usize::from(len))?);
-        let n_tags = u16be(&mut r)?;
-        let n_tags = r.count(u64::from(n_tags), 1, limits.max_tags, Limit::Tags)?;
-        let mut tags = Vec::with_capacity(n_tags);
-        for _ in 0..n_tags {
-            let n = r.u8()?;
-            let n = r.count(
-                u64::from(n),
-                3,
-                limits.max_values_per_tag,
-                Limit::ValuesPerTag,
-            )?;
-            let mut tag = Vec::with_capacity(n);
-            for _ in 0..n {
-                let at = r.offset();
-                let len = usize::from(u16be(&mut r)?);
-                if len > limits.max_value_bytes {
-                    return Err(DecodeError::at(
-                        DecodeErrorKind::LimitExceeded(Limit::ValueBytes),
-                        at,
-                    ));
-                }
-                tag.push(S::from(r.str(len)?));
-                if r.u8()? != 0 {
-                    return Err(DecodeError::at(
-                        DecodeErrorKind::NonCanonical,
-                        r.offset() - 1,
-                    ));
-                }
-            }
-            tags.push(tag);
-        }
+        let tags = read_tags(
+            &mut r,
+            limits,
+            |r| Ok(u64::from(u16be(r)?)),
+            |r| Ok(u64::from(r.u8()?)),
+            3,
+            |r, _| item(r, limits),
+        )?;
         r.finish()?;
         Ok(Parts {
             id,
@@ -185,6 +162,26 @@ impl Layout for GoNostrBinary {
         let pubkey: [u8; 32] = bytes[32..64].try_into().expect("32 bytes");
         Ok((u16::from_be_bytes([bytes[132], bytes[133]]), pubkey))
     }
+}
+
+/// One tag item: `u16 BE len`, the bytes, a zero pad byte.
+fn item<'a, S: Text<'a>>(r: &mut Reader<'a>, limits: &Limits) -> Result<S, DecodeError> {
+    let at = r.offset();
+    let len = usize::from(u16be(r)?);
+    if len > limits.max_value_bytes {
+        return Err(DecodeError::at(
+            DecodeErrorKind::LimitExceeded(Limit::ValueBytes),
+            at,
+        ));
+    }
+    let s = S::from(r.str(len)?);
+    if r.u8()? != 0 {
+        return Err(DecodeError::at(
+            DecodeErrorKind::NonCanonical,
+            r.offset() - 1,
+        ));
+    }
+    Ok(s)
 }
 
 fn u16be(r: &mut Reader<'_>) -> Result<u16, DecodeError> {

@@ -14,7 +14,7 @@
 //!
 //! Hex policy (the upstream heuristic, which is exact for our model): a tag
 //! element that is non-empty, even-length, lowercase hex
-//! ([`is_lower_hex`]) is written as bytes (`is_bytes = 1`, `len` = decoded
+//! ([`is_lower_hex`](crate::model::hex::is_lower_hex)) is written as bytes (`is_bytes = 1`, `len` = decoded
 //! length), whatever its length; every other element, including the empty
 //! string, is UTF-8 text. Decoding re-emits bytes as lowercase hex, so the
 //! round trip is exact. Content is never hex-packed.
@@ -45,11 +45,10 @@
 
 use crate::codec::write::{Form, put_hex_or_text, put_uvarint};
 use crate::codec::{
-    Capabilities, DecodeError, DecodeErrorKind, EncodeError, Family, Layout, Limit, Limits, Parts,
-    Profile, Reader, Text, check_event_size,
+    Capabilities, DecodeError, DecodeErrorKind, EncodeError, Family, Layout, Limits, Parts,
+    Profile, Reader, Text, check_event_size, hex_or_text, read_tags,
 };
 use crate::model::Event;
-use crate::model::hex::{self, is_lower_hex};
 
 /// The registry entry.
 pub const PROFILE: Profile = Profile {
@@ -111,18 +110,10 @@ impl Layout for Notepack {
         let len = r.uvarint(true)?;
         let len = r.fits(len, 1)?;
         let content = S::from(r.str(len)?);
-        let n_tags = r.uvarint(true)?;
-        let n_tags = r.count(n_tags, 1, limits.max_tags, Limit::Tags)?;
-        let mut tags = Vec::with_capacity(n_tags);
-        for _ in 0..n_tags {
-            let n = r.uvarint(true)?;
-            let n = r.count(n, 1, limits.max_values_per_tag, Limit::ValuesPerTag)?;
-            let mut tag = Vec::with_capacity(n);
-            for _ in 0..n {
-                tag.push(element(&mut r, limits)?);
-            }
-            tags.push(tag);
-        }
+        let uvarint = |r: &mut Reader<'a>| r.uvarint(true);
+        let tags = read_tags(&mut r, limits, uvarint, uvarint, 1, |r, _| {
+            element(r, limits)
+        })?;
         r.finish()?;
         Ok(Parts {
             id,
@@ -168,34 +159,14 @@ fn kind(r: &mut Reader<'_>) -> Result<u16, DecodeError> {
 fn element<'a, S: Text<'a>>(r: &mut Reader<'a>, limits: &Limits) -> Result<S, DecodeError> {
     let at = r.offset();
     let raw = r.uvarint(true)?;
-    let is_bytes = raw & 1 == 1;
-    let len = raw >> 1;
-    let text_len = if is_bytes { len.saturating_mul(2) } else { len };
-    if text_len > limits.max_value_bytes as u64 {
-        return Err(DecodeError::at(
-            DecodeErrorKind::LimitExceeded(Limit::ValueBytes),
-            at,
-        ));
-    }
-    let len = r.fits(len, 1)?;
-    if is_bytes {
-        if len == 0 {
-            return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
-        }
-        Ok(S::from(hex::encode(r.take(len)?)))
-    } else {
-        let s = r.str(len)?;
-        if is_lower_hex(s) {
-            return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
-        }
-        Ok(S::from(s))
-    }
+    hex_or_text(r, at, raw >> 1, raw & 1 == 1, 1, limits.max_value_bytes)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::codec::Codec;
+    use crate::model::hex;
     use crate::profiles::test_support::{self as support, golden_event, unhex};
 
     fn golden_bytes() -> Vec<u8> {
