@@ -19,7 +19,7 @@ use std::cell::Cell;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use super::{Limits, ValidationError};
+use super::{Limit, Limits, ValidationError};
 use crate::model::{Event, hex};
 
 /// How an event arrived.
@@ -161,7 +161,7 @@ pub(crate) fn check_size(bytes: &[u8], limits: &Limits) -> Result<(), (Validatio
     if bytes.len() > limits.max_event_bytes {
         return Err((
             ValidationError::LimitExceeded {
-                what: "event bytes",
+                what: Limit::EventBytes.name(),
                 limit: limits.max_event_bytes,
                 actual: bytes.len(),
             },
@@ -441,9 +441,9 @@ fn wrong_tags() -> ValidationError {
     wrong_type("tags", "an array of arrays of strings")
 }
 
-fn limit(what: &'static str, limit: usize, actual: usize) -> ValidationError {
+fn limit(what: Limit, limit: usize, actual: usize) -> ValidationError {
     ValidationError::LimitExceeded {
-        what,
+        what: what.name(),
         limit,
         actual,
     }
@@ -464,7 +464,7 @@ impl<'de> Want<'de> for TagsWant {
         let mut tags = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(max).min(64));
         while let Some(tag) = seq.next_element_seed(Seed(ctx, TagWant))? {
             if tags.len() == max {
-                return Err(ctx.fail(limit("tags", max, max + 1)));
+                return Err(ctx.fail(limit(Limit::Tags, max, max + 1)));
             }
             tags.push(tag);
         }
@@ -485,7 +485,7 @@ impl<'de> Want<'de> for TagWant {
         let mut values = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(max).min(16));
         while let Some(value) = seq.next_element_seed(Seed(ctx, ValueWant))? {
             if values.len() == max {
-                return Err(ctx.fail(limit("values per tag", max, max + 1)));
+                return Err(ctx.fail(limit(Limit::ValuesPerTag, max, max + 1)));
             }
             values.push(value);
         }
@@ -514,7 +514,7 @@ impl Want<'_> for ValueWant {
 fn check_value(ctx: &Ctx, s: &str) -> Result<(), ValidationError> {
     let max = ctx.limits.max_value_bytes;
     if s.len() > max {
-        return Err(limit("tag value bytes", max, s.len()));
+        return Err(limit(Limit::ValueBytes, max, s.len()));
     }
     Ok(())
 }
