@@ -7,7 +7,7 @@
 //! early error, never recursion.
 
 use crate::model::{Event, EventRef};
-pub use crate::validate::Limits;
+pub use crate::validate::{Limit, Limits};
 
 /// What went wrong while decoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,8 +18,8 @@ pub enum DecodeErrorKind {
     BadVarint,
     /// A valid but non-canonical encoding where the profile requires canonical form.
     NonCanonical,
-    /// A [`Limits`] bound (named) was exceeded.
-    LimitExceeded(&'static str),
+    /// A [`Limits`] bound was exceeded.
+    LimitExceeded(Limit),
     /// A string is not UTF-8.
     BadUtf8,
     /// Bytes remain after a complete event.
@@ -57,68 +57,16 @@ impl DecodeError {
     }
 }
 
-/// Fails with `LimitExceeded("event bytes")` at offset 0 when `bytes` is
+/// Fails with `LimitExceeded(EventBytes)` at offset 0 when `bytes` is
 /// over `limits.max_event_bytes`: the first check of every decoder.
 pub fn check_event_size(bytes: &[u8], limits: &Limits) -> Result<(), DecodeError> {
     if bytes.len() > limits.max_event_bytes {
         return Err(DecodeError::at(
-            DecodeErrorKind::LimitExceeded("event bytes"),
+            DecodeErrorKind::LimitExceeded(Limit::EventBytes),
             0,
         ));
     }
     Ok(())
-}
-
-/// The fields of an event as a hand-written decoder reads them: fixed-size
-/// fields borrowed from the input, tag values `S` and content `C` either
-/// owned or borrowed. One type for every such decoder, so that owned and
-/// borrowed decoding share one parser.
-pub struct Parts<'a, S, C> {
-    /// See [`Event::id`].
-    pub id: &'a [u8; 32],
-    /// See [`Event::pubkey`].
-    pub pubkey: &'a [u8; 32],
-    /// See [`Event::sig`].
-    pub sig: &'a [u8; 64],
-    /// See [`Event::created_at`].
-    pub created_at: u64,
-    /// See [`Event::kind`].
-    pub kind: u16,
-    /// See [`Event::tags`].
-    pub tags: Vec<Vec<S>>,
-    /// See [`Event::content`].
-    pub content: C,
-}
-
-impl<'a, C: Into<String>> Parts<'a, String, C> {
-    /// The owned event.
-    pub fn into_event(self) -> Event {
-        Event {
-            id: *self.id,
-            pubkey: *self.pubkey,
-            sig: *self.sig,
-            created_at: self.created_at,
-            kind: self.kind,
-            tags: self.tags,
-            content: self.content.into(),
-        }
-    }
-}
-
-impl<'a, C: Into<std::borrow::Cow<'a, str>>> Parts<'a, std::borrow::Cow<'a, str>, C> {
-    /// The borrowed view.
-    pub fn into_ref(self) -> EventRef<'a> {
-        use std::borrow::Cow;
-        EventRef {
-            id: Cow::Borrowed(self.id),
-            pubkey: Cow::Borrowed(self.pubkey),
-            sig: Cow::Borrowed(self.sig),
-            created_at: self.created_at,
-            kind: self.kind,
-            tags: self.tags,
-            content: self.content.into(),
-        }
-    }
 }
 
 /// An event this profile cannot represent losslessly; encoding refuses it.
@@ -200,10 +148,12 @@ pub enum SelectContract {
 pub mod ascii;
 pub mod framing;
 pub mod hostile;
+mod layout;
 mod reader;
 pub mod write;
 
 pub use hostile::HostileInputs;
+pub use layout::{Layout, Parts, Text, hex_or_text, read_tags};
 pub use reader::{Reader, utf8};
 
 /// The family a profile belongs to, as in the paper's tables.

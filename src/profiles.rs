@@ -24,16 +24,15 @@ pub mod json;
 pub mod json_simd;
 pub mod json_sonic;
 pub mod msgpack;
-#[cfg(test)]
-mod nostr_test_support;
+pub mod netstring;
 pub mod notepack;
-pub mod otnetstring;
 pub mod positional;
 pub mod postcard;
 pub mod protobuf;
 pub mod protobuf_hexstrings;
+#[cfg(test)]
+mod test_support;
 pub mod thrift_compact;
-pub mod tnetstring;
 
 /// The registry, in report order: baseline, open standards, emerging,
 /// standard envelope, Rust-only, Nostr-specific, streaming family, then
@@ -58,8 +57,8 @@ pub static PROFILES: &[Profile] = &[
     dannypack::PROFILE,
     gonostr_binary::PROFILE,
     event2::PROFILE,
-    otnetstring::PROFILE,
-    tnetstring::PROFILE,
+    netstring::OTNETSTRING,
+    netstring::TNETSTRING,
     bencode::PROFILE,
     cbor_stringmap::PROFILE,
     cbor_intmap::PROFILE,

@@ -38,6 +38,67 @@ pub struct Limits {
     pub max_depth: usize,
 }
 
+/// One [`Limits`] field, as an error names it. A cap derived from a field
+/// (a traversal or amplification budget, a frame length) is that field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// [`Limits::max_event_bytes`].
+    EventBytes,
+    /// [`Limits::max_tags`].
+    Tags,
+    /// [`Limits::max_values_per_tag`].
+    ValuesPerTag,
+    /// [`Limits::max_value_bytes`].
+    ValueBytes,
+    /// [`Limits::max_depth`].
+    Depth,
+}
+
+impl Limit {
+    /// Every field, in [`Limits`] order.
+    pub const ALL: [Limit; 5] = [
+        Limit::EventBytes,
+        Limit::Tags,
+        Limit::ValuesPerTag,
+        Limit::ValueBytes,
+        Limit::Depth,
+    ];
+
+    /// The fixed name in error messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Limit::EventBytes => "event bytes",
+            Limit::Tags => "tags",
+            Limit::ValuesPerTag => "values per tag",
+            Limit::ValueBytes => "tag value bytes",
+            Limit::Depth => "depth",
+        }
+    }
+
+    /// The limit with this [`Limit::name`].
+    pub fn named(name: &str) -> Option<Limit> {
+        Limit::ALL.into_iter().find(|l| l.name() == name)
+    }
+
+    /// This field's value in `limits`.
+    #[inline]
+    pub fn of(self, limits: &Limits) -> usize {
+        match self {
+            Limit::EventBytes => limits.max_event_bytes,
+            Limit::Tags => limits.max_tags,
+            Limit::ValuesPerTag => limits.max_values_per_tag,
+            Limit::ValueBytes => limits.max_value_bytes,
+            Limit::Depth => limits.max_depth,
+        }
+    }
+}
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Self {
@@ -266,18 +327,26 @@ pub fn check_limits(event: &Event, limits: &Limits) -> Result<(), ValidationErro
         actual,
     };
     if event.tags.len() > limits.max_tags {
-        return Err(exceeded("tags", limits.max_tags, event.tags.len()));
+        return Err(exceeded(
+            Limit::Tags.name(),
+            limits.max_tags,
+            event.tags.len(),
+        ));
     }
     for tag in &event.tags {
         if tag.len() > limits.max_values_per_tag {
             return Err(exceeded(
-                "values per tag",
+                Limit::ValuesPerTag.name(),
                 limits.max_values_per_tag,
                 tag.len(),
             ));
         }
         if let Some(v) = tag.iter().find(|v| v.len() > limits.max_value_bytes) {
-            return Err(exceeded("tag value bytes", limits.max_value_bytes, v.len()));
+            return Err(exceeded(
+                Limit::ValueBytes.name(),
+                limits.max_value_bytes,
+                v.len(),
+            ));
         }
     }
     Ok(())

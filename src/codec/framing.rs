@@ -1,7 +1,7 @@
 //! Length framing for streams of records: a 4-byte big-endian length, then
 //! the record. Every profile is framed the same way, so stream sizes compare.
 
-use super::{DecodeError, DecodeErrorKind};
+use super::{DecodeError, DecodeErrorKind, Limit};
 
 /// Bytes of framing per record.
 pub const FRAME_HEADER: usize = 4;
@@ -9,8 +9,9 @@ pub const FRAME_HEADER: usize = 4;
 /// Appends `record` with its length prefix. Records over `u32::MAX` bytes
 /// cannot be framed.
 pub fn write_frame(out: &mut Vec<u8>, record: &[u8]) -> Result<(), DecodeError> {
-    let len = u32::try_from(record.len())
-        .map_err(|_| DecodeError::at(DecodeErrorKind::LimitExceeded("frame length"), out.len()))?;
+    let len = u32::try_from(record.len()).map_err(|_| {
+        DecodeError::at(DecodeErrorKind::LimitExceeded(Limit::EventBytes), out.len())
+    })?;
     out.extend_from_slice(&len.to_be_bytes());
     out.extend_from_slice(record);
     Ok(())
@@ -53,7 +54,7 @@ impl<'a> Iterator for Frames<'a> {
         let len = u32::from_be_bytes(header.try_into().expect("4 bytes")) as usize;
         if len > self.max_record {
             self.pos = self.bytes.len();
-            return fail(DecodeErrorKind::LimitExceeded("frame length"));
+            return fail(DecodeErrorKind::LimitExceeded(Limit::EventBytes));
         }
         let Some(record) = rest.get(FRAME_HEADER..FRAME_HEADER + len) else {
             self.pos = self.bytes.len();
@@ -114,7 +115,7 @@ impl FrameStream {
         let len = u32::from_be_bytes(header.try_into().expect("4 bytes")) as usize;
         if len > self.max_record {
             return Err(DecodeError::at(
-                DecodeErrorKind::LimitExceeded("frame length"),
+                DecodeErrorKind::LimitExceeded(Limit::EventBytes),
                 self.base + self.start,
             ));
         }
@@ -152,7 +153,7 @@ mod tests {
         assert_eq!(
             r,
             vec![Err(DecodeError::at(
-                DecodeErrorKind::LimitExceeded("frame length"),
+                DecodeErrorKind::LimitExceeded(Limit::EventBytes),
                 0
             ))]
         );
@@ -189,7 +190,7 @@ mod tests {
         assert_eq!(
             stream.next_record(),
             Err(DecodeError::at(
-                DecodeErrorKind::LimitExceeded("frame length"),
+                DecodeErrorKind::LimitExceeded(Limit::EventBytes),
                 0
             ))
         );

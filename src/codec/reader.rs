@@ -4,7 +4,7 @@
 //! it failed; counts are checked against a limit *and* against the bytes left
 //! before anything is allocated.
 
-use super::{DecodeError, DecodeErrorKind};
+use super::{DecodeError, DecodeErrorKind, Limit};
 
 /// `bytes` as `&str`, or the offset of the first byte that is not part of
 /// valid UTF-8. Long strings are checked with SIMD (`simdutf8`, which
@@ -115,19 +115,27 @@ impl<'a> Reader<'a> {
         utf8(bytes).map_err(|at| DecodeError::at(DecodeErrorKind::BadUtf8, start + at))
     }
 
-    /// Checks a declared count: at most `limit`, and small enough that
-    /// `count * min_item_bytes` fits in the remaining input.
+    /// Checks a declared count: at most `limit` (the value of `which`, or a
+    /// cap derived from it), and small enough that `count * min_item_bytes`
+    /// fits in the remaining input.
     pub fn count(
         &self,
         count: u64,
         min_item_bytes: usize,
         limit: usize,
-        what: &'static str,
+        which: Limit,
     ) -> Result<usize, DecodeError> {
         let n = usize::try_from(count).unwrap_or(usize::MAX);
         if n > limit {
-            return Err(self.error(DecodeErrorKind::LimitExceeded(what)));
+            return Err(self.error(DecodeErrorKind::LimitExceeded(which)));
         }
+        self.fits(count, min_item_bytes)
+    }
+
+    /// Checks a declared count or length bounded only by the input:
+    /// `count * min_item_bytes` must fit in the remaining input.
+    pub fn fits(&self, count: u64, min_item_bytes: usize) -> Result<usize, DecodeError> {
+        let n = usize::try_from(count).unwrap_or(usize::MAX);
         if n.saturating_mul(min_item_bytes) > self.remaining() {
             return Err(self.error(DecodeErrorKind::Truncated));
         }
@@ -225,14 +233,19 @@ mod tests {
     #[test]
     fn counts_are_bounded_before_allocation() {
         let r = Reader::new(&[0; 10]);
-        assert_eq!(r.count(5, 2, 100, "tags"), Ok(5));
+        assert_eq!(r.count(5, 2, 100, Limit::Tags), Ok(5));
         assert_eq!(
-            r.count(6, 2, 100, "tags").unwrap_err().kind,
+            r.count(6, 2, 100, Limit::Tags).unwrap_err().kind,
             DecodeErrorKind::Truncated
         );
         assert_eq!(
-            r.count(u64::MAX, 1, 100, "tags").unwrap_err().kind,
-            DecodeErrorKind::LimitExceeded("tags")
+            r.count(u64::MAX, 1, 100, Limit::Tags).unwrap_err().kind,
+            DecodeErrorKind::LimitExceeded(Limit::Tags)
+        );
+        assert_eq!(r.fits(10, 1), Ok(10));
+        assert_eq!(
+            r.fits(u64::MAX, 1).unwrap_err().kind,
+            DecodeErrorKind::Truncated
         );
     }
 

@@ -59,7 +59,7 @@
 
 use crate::codec::write::{Form, put_hex_or_text, put_uvarint};
 use crate::codec::{
-    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
+    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit, Limits, Profile,
     Reader, check_event_size,
 };
 use crate::model::Event;
@@ -138,12 +138,13 @@ impl Codec for Avro {
         let kind = u16::try_from(long(&mut r)?)
             .map_err(|_| DecodeError::at(DecodeErrorKind::Invalid("kind outside 0..=65535"), at))?;
         let mut tags = Vec::new();
-        let mut tag_blocks = Blocks::new(1, limits.max_tags, "tags");
+        let mut tag_blocks = Blocks::new(1, limits.max_tags, Limit::Tags);
         while let Some(n_tags) = tag_blocks.next(&mut r)? {
             tags.reserve(n_tags);
             for _ in 0..n_tags {
                 let mut tag = Vec::new();
-                let mut value_blocks = Blocks::new(2, limits.max_values_per_tag, "values per tag");
+                let mut value_blocks =
+                    Blocks::new(2, limits.max_values_per_tag, Limit::ValuesPerTag);
                 while let Some(n) = value_blocks.next(&mut r)? {
                     tag.reserve(n);
                     for _ in 0..n {
@@ -181,7 +182,7 @@ fn length(r: &mut Reader<'_>) -> Result<usize, DecodeError> {
     let n = long(r)?;
     let n = u64::try_from(n)
         .map_err(|_| DecodeError::at(DecodeErrorKind::Invalid("negative length"), at))?;
-    r.count(n, 1, usize::MAX, "length")
+    r.fits(n, 1)
 }
 
 /// Reads the blocks of one Avro array (spec, "Complex Types: Arrays"):
@@ -195,7 +196,7 @@ fn length(r: &mut Reader<'_>) -> Result<usize, DecodeError> {
 struct Blocks {
     min_item: usize,
     limit: usize,
-    what: &'static str,
+    what: Limit,
     total: usize,
     /// The offset where the current negative-count block must end, and the
     /// offset of its byte size.
@@ -203,7 +204,7 @@ struct Blocks {
 }
 
 impl Blocks {
-    fn new(min_item: usize, limit: usize, what: &'static str) -> Self {
+    fn new(min_item: usize, limit: usize, what: Limit) -> Self {
         Self {
             min_item,
             limit,
@@ -239,7 +240,7 @@ impl Blocks {
                 )
             })?;
             let size = r
-                .count(size, 1, usize::MAX, "block byte size")
+                .fits(size, 1)
                 .map_err(|e| DecodeError::at(e.kind, size_at))?;
             self.sized = Some((r.offset() + size, size_at));
         }
@@ -268,7 +269,7 @@ fn value(r: &mut Reader<'_>, limits: &Limits) -> Result<String, DecodeError> {
     let len = length(r)?;
     let too_long = || {
         Err(DecodeError::at(
-            DecodeErrorKind::LimitExceeded("tag value bytes"),
+            DecodeErrorKind::LimitExceeded(Limit::ValueBytes),
             at,
         ))
     };
@@ -298,7 +299,7 @@ fn value(r: &mut Reader<'_>, limits: &Limits) -> Result<String, DecodeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::nostr_test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, unhex};
     use apache_avro::types::Value;
 
     fn golden_bytes() -> Vec<u8> {
@@ -316,31 +317,13 @@ mod tests {
     }
 
     #[test]
-    fn golden_vector() {
-        let mut out = Vec::new();
-        Avro.encode(&golden_event(), &mut out).unwrap();
-        assert_eq!(support::hex(&out), support::hex(&golden_bytes()));
-        assert_eq!(
-            Avro.decode(&out, &Limits::default()).unwrap(),
-            golden_event()
-        );
-    }
-
-    #[test]
-    fn generated_round_trip() {
-        let (refused, total, json) = support::round_trip_generated(&Avro, true);
-        assert_eq!(refused, 0);
+    fn conforms() {
+        let (total, json) = support::conformance(&Avro, &golden_bytes(), true);
         eprintln!("avro: {total} bytes vs json {json}");
     }
 
     #[test]
-    fn truncations_and_trailing_bytes() {
-        support::truncations_fail(&Avro, &golden_bytes());
-    }
-
-    #[test]
     fn limits() {
-        support::limits_enforced(&Avro, golden_event());
         // A tag count of 2^62 in ten bytes.
         let mut huge = golden_bytes()[..70].to_vec();
         huge.extend_from_slice(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01]);
@@ -487,13 +470,13 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             err,
-            DecodeError::at(DecodeErrorKind::LimitExceeded("tags"), 73)
+            DecodeError::at(DecodeErrorKind::LimitExceeded(Limit::Tags), 73)
         );
         // 1 + 2 values across two blocks: over max_values_per_tag = 2.
         let values = [0x02, 0x02, 0x02, 0x02, b'a', 0x04, 0x02, 0x02, b'b', 0x00];
         assert_eq!(
             decoded_tags(&with_tags(&values), &small).unwrap_err().kind,
-            DecodeErrorKind::LimitExceeded("values per tag")
+            DecodeErrorKind::LimitExceeded(Limit::ValuesPerTag)
         );
         // Many blocks of one empty tag each: the cumulative count hits the
         // default limit, not the input.
@@ -506,7 +489,7 @@ mod tests {
             decoded_tags(&with_tags(&many), &Limits::default())
                 .unwrap_err()
                 .kind,
-            DecodeErrorKind::LimitExceeded("tags")
+            DecodeErrorKind::LimitExceeded(Limit::Tags)
         );
         // A count of -2^63 (zig-zag u64::MAX) with a byte size.
         let mut min = vec![0xff; 9];

@@ -48,19 +48,18 @@
 //!
 //! # Borrowed decoding
 //!
-//! [`BorrowDecode`] borrows id, pubkey, sig, tag values and content from the
+//! [`BorrowDecode`](crate::codec::BorrowDecode) borrows id, pubkey, sig, tag values and content from the
 //! input. `kind_and_pubkey` reads only the fixed prefix (list opener, id,
 //! pubkey, created_at, kind), bounds-checked; it does not validate the rest
 //! of the event.
 
-use std::borrow::Cow;
-
 use crate::codec::ascii::{push_len, push_u64};
+use crate::codec::hostile::{HostileInputs, Nest, repeat, replace_first};
 use crate::codec::{
-    BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    Profile, Reader, SelectContract,
+    Capabilities, DecodeError, DecodeErrorKind, EncodeError, Family, Layout, Limit, Limits, Parts,
+    Profile, Reader, Text,
 };
-use crate::model::{Event, EventRef};
+use crate::model::Event;
 
 /// The registry entry.
 pub const PROFILE: Profile = Profile {
@@ -89,12 +88,10 @@ fn put_int(out: &mut Vec<u8>, n: u64) {
     out.push(b'e');
 }
 
-impl Codec for Bencode {
-    fn hostile(&self) -> Option<&dyn crate::codec::HostileInputs> {
-        Some(&crate::codec::hostile::Bencode)
-    }
+impl Layout for Bencode {
+    const ID: &'static str = PROFILE.id;
 
-    fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    fn write(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         out.push(b'l');
         put_bytes(out, &event.id);
         put_bytes(out, &event.pubkey);
@@ -115,71 +112,77 @@ impl Codec for Bencode {
         Ok(())
     }
 
-    fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        let p = parse::<String>(bytes, limits)?;
-        Ok(Event {
-            id: *p.head.id,
-            pubkey: *p.head.pubkey,
-            sig: *p.sig,
-            created_at: p.head.created_at,
-            kind: p.head.kind,
-            tags: p.tags,
-            content: p.content,
-        })
-    }
-
-    fn borrowed(&self) -> Option<&dyn BorrowDecode> {
-        Some(self)
-    }
-}
-
-impl BorrowDecode for Bencode {
-    fn select_contract(&self) -> SelectContract {
-        SelectContract::Preverified
-    }
-
-    fn decode_ref<'a>(
-        &self,
+    fn parse<'a, S: Text<'a>>(
         bytes: &'a [u8],
         limits: &Limits,
-    ) -> Result<EventRef<'a>, DecodeError> {
-        let p = parse::<Cow<'a, str>>(bytes, limits)?;
-        Ok(EventRef {
-            id: Cow::Borrowed(p.head.id),
-            pubkey: Cow::Borrowed(p.head.pubkey),
-            sig: Cow::Borrowed(p.sig),
-            created_at: p.head.created_at,
-            kind: p.head.kind,
-            tags: p.tags,
-            content: p.content,
+    ) -> Result<Parts<'a, S>, DecodeError> {
+        let mut r = Reader::new(bytes);
+        let head = head(&mut r, limits)?;
+        if limits.max_depth < 2 {
+            return Err(r.error(DecodeErrorKind::LimitExceeded(Limit::Depth)));
+        }
+        r.expect(b'l', "tags must be a list")?;
+        let mut tags = Vec::new();
+        loop {
+            match r.peek() {
+                Some(b'e') => break,
+                Some(b'l') => {}
+                None => return Err(r.error(DecodeErrorKind::Truncated)),
+                Some(_) => return Err(r.error(DecodeErrorKind::Invalid("tag must be a list"))),
+            }
+            if tags.len() == limits.max_tags {
+                return Err(r.error(DecodeErrorKind::LimitExceeded(Limit::Tags)));
+            }
+            if limits.max_depth < 3 {
+                return Err(r.error(DecodeErrorKind::LimitExceeded(Limit::Depth)));
+            }
+            r.u8()?;
+            let mut tag = Vec::new();
+            loop {
+                match r.peek() {
+                    Some(b'e') => break,
+                    Some(b'0'..=b'9') => {}
+                    None => return Err(r.error(DecodeErrorKind::Truncated)),
+                    Some(_) => {
+                        return Err(
+                            r.error(DecodeErrorKind::Invalid("tag value must be a byte string"))
+                        );
+                    }
+                }
+                if tag.len() == limits.max_values_per_tag {
+                    return Err(r.error(DecodeErrorKind::LimitExceeded(Limit::ValuesPerTag)));
+                }
+                tag.push(S::from(text(&mut r, limits.max_value_bytes)?));
+            }
+            r.u8()?;
+            tags.push(tag);
+        }
+        r.u8()?;
+        let content = S::from(text(&mut r, usize::MAX)?);
+        let sig = fixed::<64>(&mut r, "sig must be a 64-byte string")?;
+        r.expect(b'e', "event list has extra elements")?;
+        r.finish()?;
+        Ok(Parts {
+            id: head.id,
+            pubkey: head.pubkey,
+            sig,
+            created_at: head.created_at,
+            kind: head.kind,
+            tags,
+            content,
         })
     }
 
-    fn kind_and_pubkey(
-        &self,
-        bytes: &[u8],
-        limits: &Limits,
-    ) -> Result<(u16, [u8; 32]), DecodeError> {
+    /// The list opener, id, pubkey, created_at and kind, bounds-checked; the
+    /// rest of the event is not validated.
+    fn prefix(bytes: &[u8], limits: &Limits) -> Result<(u16, [u8; 32]), DecodeError> {
         let mut r = Reader::new(bytes);
         let head = head(&mut r, limits)?;
         Ok((head.kind, *head.pubkey))
     }
-}
 
-/// A tag value or content, owned or borrowed from the input.
-trait Text<'a> {
-    fn from_str(s: &'a str) -> Self;
-}
-
-impl<'a> Text<'a> for String {
-    fn from_str(s: &'a str) -> Self {
-        s.to_owned()
-    }
-}
-
-impl<'a> Text<'a> for Cow<'a, str> {
-    fn from_str(s: &'a str) -> Self {
-        Cow::Borrowed(s)
+    fn hostile_inputs(&self) -> Option<&dyn HostileInputs> {
+        Some(self)
     }
 }
 
@@ -191,19 +194,12 @@ struct Head<'a> {
     kind: u16,
 }
 
-struct Parsed<'a, T> {
-    head: Head<'a>,
-    tags: Vec<Vec<T>>,
-    content: T,
-    sig: &'a [u8; 64],
-}
-
 fn head<'a>(r: &mut Reader<'a>, limits: &Limits) -> Result<Head<'a>, DecodeError> {
     if r.remaining() > limits.max_event_bytes {
-        return Err(r.error(DecodeErrorKind::LimitExceeded("event bytes")));
+        return Err(r.error(DecodeErrorKind::LimitExceeded(Limit::EventBytes)));
     }
     if limits.max_depth < 1 {
-        return Err(r.error(DecodeErrorKind::LimitExceeded("depth")));
+        return Err(r.error(DecodeErrorKind::LimitExceeded(Limit::Depth)));
     }
     r.expect(b'l', "event must be a list")?;
     let id = fixed::<32>(r, "id must be a 32-byte string")?;
@@ -215,61 +211,6 @@ fn head<'a>(r: &mut Reader<'a>, limits: &Limits) -> Result<Head<'a>, DecodeError
         pubkey,
         created_at,
         kind,
-    })
-}
-
-fn parse<'a, T: Text<'a>>(bytes: &'a [u8], limits: &Limits) -> Result<Parsed<'a, T>, DecodeError> {
-    let mut r = Reader::new(bytes);
-    let head = head(&mut r, limits)?;
-    if limits.max_depth < 2 {
-        return Err(r.error(DecodeErrorKind::LimitExceeded("depth")));
-    }
-    r.expect(b'l', "tags must be a list")?;
-    let mut tags = Vec::new();
-    loop {
-        match r.peek() {
-            Some(b'e') => break,
-            Some(b'l') => {}
-            None => return Err(r.error(DecodeErrorKind::Truncated)),
-            Some(_) => return Err(r.error(DecodeErrorKind::Invalid("tag must be a list"))),
-        }
-        if tags.len() == limits.max_tags {
-            return Err(r.error(DecodeErrorKind::LimitExceeded("tags")));
-        }
-        if limits.max_depth < 3 {
-            return Err(r.error(DecodeErrorKind::LimitExceeded("depth")));
-        }
-        r.u8()?;
-        let mut tag = Vec::new();
-        loop {
-            match r.peek() {
-                Some(b'e') => break,
-                Some(b'0'..=b'9') => {}
-                None => return Err(r.error(DecodeErrorKind::Truncated)),
-                Some(_) => {
-                    return Err(
-                        r.error(DecodeErrorKind::Invalid("tag value must be a byte string"))
-                    );
-                }
-            }
-            if tag.len() == limits.max_values_per_tag {
-                return Err(r.error(DecodeErrorKind::LimitExceeded("values per tag")));
-            }
-            tag.push(T::from_str(text(&mut r, limits.max_value_bytes)?));
-        }
-        r.u8()?;
-        tags.push(tag);
-    }
-    r.u8()?;
-    let content = T::from_str(text(&mut r, usize::MAX)?);
-    let sig = fixed::<64>(&mut r, "sig must be a 64-byte string")?;
-    r.expect(b'e', "event list has extra elements")?;
-    r.finish()?;
-    Ok(Parsed {
-        head,
-        tags,
-        content,
-        sig,
     })
 }
 
@@ -302,7 +243,7 @@ fn text<'a>(r: &mut Reader<'a>, max: usize) -> Result<&'a str, DecodeError> {
     let n = usize::try_from(n).unwrap_or(usize::MAX);
     if n > max {
         return Err(DecodeError::at(
-            DecodeErrorKind::LimitExceeded("tag value bytes"),
+            DecodeErrorKind::LimitExceeded(Limit::ValueBytes),
             start,
         ));
     }
@@ -326,25 +267,54 @@ fn int(r: &mut Reader<'_>, max: u64) -> Result<u64, DecodeError> {
     Ok(v)
 }
 
+/// Hostile inputs. Bencode (BEP 3).
+impl HostileInputs for Bencode {
+    fn format(&self) -> &'static str {
+        "bencode"
+    }
+
+    fn nesting_bomb(&self, shape: Nest, depth: usize, out: &mut Vec<u8>) {
+        let open: &[u8] = match shape {
+            Nest::Array => b"l",
+            Nest::Map => b"d1:a",
+        };
+        repeat(out, open, depth);
+        out.extend_from_slice(b"i0e");
+        repeat(out, b"e", depth);
+    }
+
+    fn length_bombs(&self) -> Vec<(&'static str, Vec<u8>)> {
+        vec![
+            ("string-2^32-1", b"4294967295:x".to_vec()),
+            ("string-2^64-1", b"18446744073709551615:x".to_vec()),
+            ("in-dict-2^64-1", b"d18446744073709551615:x".to_vec()),
+            ("integer-2^64", b"i18446744073709551616e".to_vec()),
+            ("digits-4096", [&[b'9'; 4096][..], b":"].concat()),
+        ]
+    }
+
+    fn variants(&self, golden: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
+        let mut v = Vec::new();
+        if let Some(b) = replace_first(golden, b"4:kindi", b"4:kindi0") {
+            v.push(("leading-zero-integer", b));
+        }
+        if let Some(b) = replace_first(golden, b"4:kind", b"4:kindi1e4:kind") {
+            v.push(("duplicate-kind", b));
+        }
+        if let Some(b) = replace_first(golden, b"4:kind", b"1:xi0e4:kind") {
+            v.push(("unknown-field", b));
+        }
+        v
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use std::borrow::Cow;
 
-    fn golden_event() -> Event {
-        Event {
-            id: [0x11; 32],
-            pubkey: [0x22; 32],
-            sig: [0x33; 64],
-            created_at: 1_700_000_000,
-            kind: 1,
-            tags: vec![
-                vec!["e".into(), "ab".repeat(32)],
-                vec!["p".into(), "ABCDEF".into()],
-                vec!["t".into(), "nostr".into()],
-            ],
-            content: "hi\n".into(),
-        }
-    }
+    use super::*;
+    use crate::codec::{BorrowDecode, Codec};
+    use crate::profiles::test_support::golden_event;
 
     /// Built by hand from the layout (raw bytes spelled out).
     fn golden_bytes() -> Vec<u8> {
@@ -469,7 +439,7 @@ mod tests {
         };
         assert_eq!(
             Bencode.decode(&bytes, &one_tag).unwrap_err().kind,
-            DecodeErrorKind::LimitExceeded("tags")
+            DecodeErrorKind::LimitExceeded(Limit::Tags)
         );
         let one_value = Limits {
             max_values_per_tag: 1,
@@ -477,7 +447,7 @@ mod tests {
         };
         assert_eq!(
             Bencode.decode(&bytes, &one_value).unwrap_err().kind,
-            DecodeErrorKind::LimitExceeded("values per tag")
+            DecodeErrorKind::LimitExceeded(Limit::ValuesPerTag)
         );
         let short_values = Limits {
             max_value_bytes: 63,
@@ -485,7 +455,7 @@ mod tests {
         };
         assert_eq!(
             Bencode.decode(&bytes, &short_values).unwrap_err().kind,
-            DecodeErrorKind::LimitExceeded("tag value bytes")
+            DecodeErrorKind::LimitExceeded(Limit::ValueBytes)
         );
         let shallow = Limits {
             max_depth: 2,
@@ -493,7 +463,7 @@ mod tests {
         };
         assert_eq!(
             Bencode.decode(&bytes, &shallow).unwrap_err().kind,
-            DecodeErrorKind::LimitExceeded("depth")
+            DecodeErrorKind::LimitExceeded(Limit::Depth)
         );
         let tiny = Limits {
             max_event_bytes: 100,
@@ -501,14 +471,14 @@ mod tests {
         };
         assert_eq!(
             Bencode.decode(&bytes, &tiny).unwrap_err().kind,
-            DecodeErrorKind::LimitExceeded("event bytes")
+            DecodeErrorKind::LimitExceeded(Limit::EventBytes)
         );
         // A huge declared length in a few bytes fails before allocating.
         let mut huge = bytes[..86].to_vec();
         huge.extend_from_slice(b"ll9999999999999999999:");
         assert_eq!(
             Bencode.decode(&huge, &Limits::default()).unwrap_err().kind,
-            DecodeErrorKind::LimitExceeded("tag value bytes")
+            DecodeErrorKind::LimitExceeded(Limit::ValueBytes)
         );
         assert_eq!(
             Bencode
@@ -598,5 +568,11 @@ mod tests {
                 88
             )
         );
+    }
+
+    #[test]
+    fn bombs_have_the_exact_bytes() {
+        use crate::codec::hostile::bomb;
+        assert_eq!(bomb(&Bencode, Nest::Map, 2), b"d1:ad1:ai0eee");
     }
 }

@@ -61,7 +61,7 @@ use binostr_generated::capnp::{self, ErrorKind, message};
 use binostr_generated::event_capnp::{event, value};
 
 use crate::codec::{
-    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
+    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit, Limits, Profile,
     check_event_size,
 };
 use crate::model::Event;
@@ -163,11 +163,11 @@ fn capnp_error(e: &capnp::Error, at: usize) -> DecodeError {
         | ErrorKind::EmptySlice
         | ErrorKind::EmptyBuffer => DecodeErrorKind::Truncated,
         ErrorKind::MessageTooLarge(_) | ErrorKind::ReadLimitExceeded => {
-            DecodeErrorKind::LimitExceeded("traversal words")
+            DecodeErrorKind::LimitExceeded(Limit::EventBytes)
         }
         ErrorKind::MessageIsTooDeeplyNested
         | ErrorKind::MessageIsTooDeeplyNestedOrContainsCycles
-        | ErrorKind::NestingLimitExceeded => DecodeErrorKind::LimitExceeded("depth"),
+        | ErrorKind::NestingLimitExceeded => DecodeErrorKind::LimitExceeded(Limit::Depth),
         ErrorKind::TextContainsNonUtf8Data(_) => DecodeErrorKind::BadUtf8,
         ErrorKind::EnumValueOrUnionDiscriminantNotPresent(_) => {
             DecodeErrorKind::Invalid("unknown union discriminant")
@@ -230,13 +230,13 @@ fn read_event<S: message::ReaderSegments>(
     };
     let tags_in = root.get_tags().map_err(err)?;
     if tags_in.len() as usize > limits.max_tags {
-        return Err(fail(DecodeErrorKind::LimitExceeded("tags")));
+        return Err(fail(DecodeErrorKind::LimitExceeded(Limit::Tags)));
     }
     let mut tags = Vec::with_capacity(tags_in.len() as usize);
     for values in tags_in.iter() {
         let values = values.map_err(err)?;
         if values.len() as usize > limits.max_values_per_tag {
-            return Err(fail(DecodeErrorKind::LimitExceeded("values per tag")));
+            return Err(fail(DecodeErrorKind::LimitExceeded(Limit::ValuesPerTag)));
         }
         let mut tag = Vec::with_capacity(values.len() as usize);
         for v in values.iter() {
@@ -261,7 +261,7 @@ fn read_event<S: message::ReaderSegments>(
 }
 
 fn read_value(v: value::Reader<'_>, limits: &Limits) -> Result<String, DecodeErrorKind> {
-    let too_long = DecodeErrorKind::LimitExceeded("tag value bytes");
+    let too_long = DecodeErrorKind::LimitExceeded(Limit::ValueBytes);
     let malformed = |e: capnp::Error| capnp_error(&e, 0).kind;
     match v
         .which()
@@ -294,7 +294,7 @@ fn read_value(v: value::Reader<'_>, limits: &Limits) -> Result<String, DecodeErr
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::profiles::nostr_test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, unhex};
 
     /// Checked by hand; see the unpacked golden in `capnp_unpacked` for the
     /// word-by-word layout this packs.
@@ -339,31 +339,13 @@ pub(crate) mod tests {
     );
 
     #[test]
-    fn golden_vector() {
-        let mut out = Vec::new();
-        CapnpPacked.encode(&golden_event(), &mut out).unwrap();
-        assert_eq!(support::hex(&out), support::hex(&golden_bytes()));
-        assert_eq!(
-            CapnpPacked.decode(&out, &Limits::default()).unwrap(),
-            golden_event()
-        );
-    }
-
-    #[test]
-    fn generated_round_trip() {
-        let (refused, total, json) = support::round_trip_generated(&CapnpPacked, true);
-        assert_eq!(refused, 0);
+    fn conforms() {
+        let (total, json) = support::conformance(&CapnpPacked, &golden_bytes(), true);
         eprintln!("capnp-packed: {total} bytes vs json {json}");
     }
 
     #[test]
-    fn truncations_and_trailing_bytes() {
-        support::truncations_fail(&CapnpPacked, &golden_bytes());
-    }
-
-    #[test]
     fn limits() {
-        support::limits_enforced(&CapnpPacked, golden_event());
         // A segment table declaring 2^32 - 1 words, in five packed bytes.
         let bomb = [0xf0, 0xff, 0xff, 0xff, 0xff];
         let err = CapnpPacked.decode(&bomb, &Limits::default()).unwrap_err();
@@ -377,7 +359,7 @@ pub(crate) mod tests {
         let err = CapnpPacked.decode(&zeros, &Limits::default()).unwrap_err();
         assert_eq!(
             err.kind,
-            DecodeErrorKind::LimitExceeded("traversal words"),
+            DecodeErrorKind::LimitExceeded(Limit::EventBytes),
             "{err}"
         );
         let shallow = Limits {
@@ -385,7 +367,11 @@ pub(crate) mod tests {
             ..Limits::default()
         };
         let err = CapnpPacked.decode(&golden_bytes(), &shallow).unwrap_err();
-        assert_eq!(err.kind, DecodeErrorKind::LimitExceeded("depth"), "{err}");
+        assert_eq!(
+            err.kind,
+            DecodeErrorKind::LimitExceeded(Limit::Depth),
+            "{err}"
+        );
     }
 
     fn unpacked_reader(e: &Event) -> message::Reader<capnp::serialize::OwnedSegments> {

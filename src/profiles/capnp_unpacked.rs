@@ -46,7 +46,7 @@ impl Codec for CapnpUnpacked {
 mod tests {
     use super::*;
     use crate::codec::DecodeErrorKind;
-    use crate::profiles::nostr_test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, unhex};
 
     fn golden_bytes() -> Vec<u8> {
         unhex(GOLDEN)
@@ -95,31 +95,13 @@ mod tests {
     );
 
     #[test]
-    fn golden_vector() {
-        let mut out = Vec::new();
-        CapnpUnpacked.encode(&golden_event(), &mut out).unwrap();
-        assert_eq!(support::hex(&out), support::hex(&golden_bytes()));
-        assert_eq!(
-            CapnpUnpacked.decode(&out, &Limits::default()).unwrap(),
-            golden_event()
-        );
-    }
-
-    #[test]
-    fn generated_round_trip() {
-        let (refused, total, json) = support::round_trip_generated(&CapnpUnpacked, true);
-        assert_eq!(refused, 0);
+    fn conforms() {
+        let (total, json) = support::conformance(&CapnpUnpacked, &golden_bytes(), true);
         eprintln!("capnp-unpacked: {total} bytes vs json {json}");
     }
 
     #[test]
-    fn truncations_and_trailing_bytes() {
-        support::truncations_fail(&CapnpUnpacked, &golden_bytes());
-    }
-
-    #[test]
     fn limits() {
-        support::limits_enforced(&CapnpUnpacked, golden_event());
         // A segment table declaring 2^32 - 1 words in eight bytes.
         let err = CapnpUnpacked
             .decode(&[0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff], &Limits::default())

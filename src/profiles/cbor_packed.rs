@@ -46,9 +46,10 @@ use minicbor::data::Type;
 use minicbor::{Decoder, Encoder};
 
 use super::positional::{TagValue, check_text, restore, restore_packed, with_tag_value};
+use crate::codec::hostile::{HostileInputs, Nest, repeat};
 use crate::codec::{
-    BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    Profile, SelectContract, check_event_size,
+    BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit,
+    Limits, Profile, SelectContract, check_event_size,
 };
 use crate::model::{Event, EventRef};
 
@@ -91,8 +92,8 @@ fn write_event(event: &Event, out: &mut Vec<u8>) -> EncResult {
 }
 
 impl Codec for CborPacked {
-    fn hostile(&self) -> Option<&dyn crate::codec::HostileInputs> {
-        Some(&crate::codec::hostile::Cbor)
+    fn hostile(&self) -> Option<&dyn HostileInputs> {
+        Some(self)
     }
 
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
@@ -132,7 +133,7 @@ impl BorrowDecode for CborPacked {
     ) -> Result<EventRef<'a>, DecodeError> {
         let p = decode_parts(bytes, limits, |v, l| match v {
             TagValue::Text(t) if t.len() > l.max_value_bytes => {
-                Err(DecodeErrorKind::LimitExceeded("tag value bytes"))
+                Err(DecodeErrorKind::LimitExceeded(Limit::ValueBytes))
             }
             TagValue::Text(t) => check_text(v).map(|()| Cow::Borrowed(t)),
             bytes => restore(bytes, l).map(Cow::Owned),
@@ -286,7 +287,7 @@ impl<'b> Cbor<'b> {
     }
 
     /// A declared count, bounded by `limit` and by the bytes left.
-    pub(super) fn count(&mut self, limit: usize, what: &'static str) -> Result<usize, DecodeError> {
+    pub(super) fn count(&mut self, limit: usize, what: Limit) -> Result<usize, DecodeError> {
         let (n, at) = self.array()?;
         let n = usize::try_from(n).unwrap_or(usize::MAX);
         if n > limit {
@@ -362,10 +363,10 @@ impl<'b> Cbor<'b> {
         limits: &Limits,
         value: impl Fn(TagValue<'b>, &Limits) -> Result<V, DecodeErrorKind>,
     ) -> Result<Vec<Vec<V>>, DecodeError> {
-        let n_tags = self.count(limits.max_tags, "tags")?;
+        let n_tags = self.count(limits.max_tags, Limit::Tags)?;
         let mut tags = Vec::with_capacity(n_tags);
         for _ in 0..n_tags {
-            let n = self.count(limits.max_values_per_tag, "values per tag")?;
+            let n = self.count(limits.max_values_per_tag, Limit::ValuesPerTag)?;
             let mut tag = Vec::with_capacity(n);
             for _ in 0..n {
                 let at = self.d.position();
@@ -398,12 +399,68 @@ impl<'b> Cbor<'b> {
     }
 }
 
+/// Hostile inputs. CBOR (RFC 8949) heads: the major type in the top three bits. The CBOR profiles share these.
+impl HostileInputs for CborPacked {
+    fn format(&self) -> &'static str {
+        "cbor"
+    }
+
+    fn nesting_bomb(&self, shape: Nest, depth: usize, out: &mut Vec<u8>) {
+        let unit: &[u8] = match shape {
+            Nest::Array => &[0x81],
+            Nest::Map => &[0xa1, 0x00],
+        };
+        repeat(out, unit, depth);
+        out.push(0xf6);
+    }
+
+    fn length_bombs(&self) -> Vec<(&'static str, Vec<u8>)> {
+        let u32max = [0xff; 4];
+        let u64max = [0xff; 8];
+        vec![
+            ("array-2^32-1", [&[0x9a][..], &u32max].concat()),
+            ("array-2^64-1", [&[0x9b][..], &u64max].concat()),
+            ("map-2^64-1", [&[0xbb][..], &u64max].concat()),
+            ("bytes-2^32-1", [&[0x5a][..], &u32max].concat()),
+            ("bytes-2^64-1", [&[0x5b][..], &u64max].concat()),
+            ("text-2^64-1", [&[0x7b][..], &u64max].concat()),
+            ("event-id-2^64-1", [&[0x87, 0x5b][..], &u64max].concat()),
+            (
+                "event-tags-2^64-1",
+                [&[0x87, 0x40, 0x40, 0x00, 0x00, 0x9b][..], &u64max].concat(),
+            ),
+            ("indefinite-unterminated", vec![0x9f; 64]),
+        ]
+    }
+
+    fn variants(&self, golden: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
+        let Some((&head, body)) = golden.split_first() else {
+            return Vec::new();
+        };
+        let major = head & 0xe0;
+        let n = head & 0x1f;
+        if (major != 0x80 && major != 0xa0) || n >= 24 {
+            return Vec::new();
+        }
+        vec![
+            (
+                "indefinite-outer",
+                [&[major | 0x1f][..], body, &[0xff]].concat(),
+            ),
+            ("overlong-head-1", [&[major | 24, n][..], body].concat()),
+            (
+                "overlong-head-8",
+                [&[major | 27, 0, 0, 0, 0, 0, 0, 0, n][..], body].concat(),
+            ),
+            ("tagged-outer", [&[0xd9, 0xd9, 0xf7][..], golden].concat()),
+        ]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::positional::tests::{
-        conformance, golden_event, json_total, mutation_sweep,
-    };
+    use crate::profiles::test_support::{conformance, golden_event, mutation_sweep};
 
     fn h(s: &str) -> Vec<u8> {
         (0..s.len())
@@ -437,9 +494,8 @@ mod tests {
     fn conforms() {
         let golden = golden();
         assert_eq!(golden.len(), HEAD + 1 + 37 + 10 + 9 + 4 + 66);
-        let (unrepresentable, total) = conformance(&CborPacked, &golden);
-        assert_eq!(unrepresentable, 0);
-        println!("cbor-packed: {total} bytes vs json {}", json_total());
+        let (total, json) = conformance(&CborPacked, &golden, true);
+        println!("cbor-packed: {total} bytes vs json {json}");
     }
 
     #[test]
@@ -506,7 +562,7 @@ mod tests {
         g.extend(h("9bffffffffffffffff"));
         assert_eq!(
             CborPacked.decode(&g, &l).unwrap_err().kind,
-            DecodeErrorKind::LimitExceeded("tags")
+            DecodeErrorKind::LimitExceeded(Limit::Tags)
         );
         g.truncate(HEAD);
         g.extend(h("9903e8")); // 1000 tags in 3 bytes
@@ -518,7 +574,7 @@ mod tests {
         g.extend(h("819a00010000"));
         assert_eq!(
             CborPacked.decode(&g, &l).unwrap_err().kind,
-            DecodeErrorKind::LimitExceeded("values per tag")
+            DecodeErrorKind::LimitExceeded(Limit::ValuesPerTag)
         );
         g.truncate(HEAD);
         g.extend(h("81817bffffffffffffffff78"));
@@ -532,5 +588,13 @@ mod tests {
             CborPacked.decode(&g, &l).unwrap_err().kind,
             DecodeErrorKind::BadUtf8
         );
+    }
+
+    #[test]
+    fn bombs_have_the_exact_bytes_and_are_linear() {
+        use crate::codec::hostile::bomb;
+        assert_eq!(bomb(&CborPacked, Nest::Array, 2), [0x81, 0x81, 0xf6]);
+        let b = bomb(&CborPacked, Nest::Array, 10_000_000);
+        assert_eq!(b.len(), 10_000_001);
     }
 }

@@ -41,15 +41,12 @@
 //! counts. Ours validates UTF-8, bounds every read, rejects over-long
 //! varints and checks counts against [`Limits`] and the remaining input.
 
-use std::borrow::Cow;
-
 use crate::codec::write::{Form, put_hex_or_text, put_uvarint, uvarint_len};
 use crate::codec::{
-    BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    NativeBatch, Parts, Profile, Reader, SelectContract, check_event_size,
+    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Layout, Limit, Limits,
+    NativeBatch, Parts, Profile, Reader, Text, check_event_size, hex_or_text, read_tags,
 };
-use crate::model::hex::{self, is_lower_hex};
-use crate::model::{Event, EventRef};
+use crate::model::Event;
 
 /// The registry entry.
 pub const PROFILE: Profile = Profile {
@@ -70,10 +67,6 @@ const ESCAPE: u8 = 0x7f;
 /// DannyPack.
 pub struct DannyPack;
 
-fn packable(s: &str) -> bool {
-    s.len() >= MIN_HEX_CHARS && is_lower_hex(s)
-}
-
 fn put_hdr(out: &mut Vec<u8>, len: usize, is_hex: bool) {
     let flag = if is_hex { 0x80 } else { 0 };
     if len < usize::from(ESCAPE) {
@@ -91,19 +84,17 @@ fn put_value(out: &mut Vec<u8>, s: &str) {
     });
 }
 
-fn refuse(reason: String) -> EncodeError {
-    EncodeError {
-        profile: PROFILE.id,
-        reason,
-    }
-}
+impl Layout for DannyPack {
+    const ID: &'static str = PROFILE.id;
 
-impl Codec for DannyPack {
-    fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    fn write(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         let created_at = i64::try_from(event.created_at)
-            .map_err(|_| refuse(format!("created_at {} exceeds i64", event.created_at)))?;
+            .map_err(|_| Self::refuse(format!("created_at {} exceeds i64", event.created_at)))?;
         if let Some(tag) = event.tags.iter().find(|t| t.len() > usize::from(u8::MAX)) {
-            return Err(refuse(format!("a tag of {} values exceeds 255", tag.len())));
+            return Err(Self::refuse(format!(
+                "a tag of {} values exceeds 255",
+                tag.len()
+            )));
         }
         out.extend_from_slice(&event.id);
         out.extend_from_slice(&event.pubkey);
@@ -141,15 +132,56 @@ impl Codec for DannyPack {
         Ok(())
     }
 
-    fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        Ok(parse::<String>(bytes, limits)?.into_event())
+    fn parse<'a, S: Text<'a>>(
+        bytes: &'a [u8],
+        limits: &Limits,
+    ) -> Result<Parts<'a, S>, DecodeError> {
+        check_event_size(bytes, limits)?;
+        let mut r = Reader::new(bytes);
+        let id = r.array::<32>()?;
+        let pubkey = r.array::<32>()?;
+        let sig = r.array::<64>()?;
+        let created_at = u64::try_from(i64::from_le_bytes(*r.array::<8>()?))
+            .map_err(|_| DecodeError::at(DecodeErrorKind::Invalid("negative created_at"), 128))?;
+        let kind = u16::from_le_bytes(*r.array::<2>()?);
+        let section = r.uvarint(true)?;
+        let section = r.fits(section, 1)?;
+        let end = r.offset() + section;
+        let tags = read_tags(
+            &mut r,
+            limits,
+            |r| r.uvarint(true),
+            |r| Ok(u64::from(r.u8()?)),
+            1,
+            |r, _| value(r, limits.max_value_bytes),
+        )?;
+        if r.offset() != end {
+            return Err(r.error(DecodeErrorKind::Invalid("tag section length mismatch")));
+        }
+        let content = value(&mut r, usize::MAX)?;
+        r.finish()?;
+        Ok(Parts {
+            id,
+            pubkey,
+            sig,
+            created_at,
+            kind,
+            tags,
+            content,
+        })
     }
 
-    fn borrowed(&self) -> Option<&dyn BorrowDecode> {
-        Some(self)
+    /// Fixed offsets: pubkey at 32, kind at 136. Only the header is checked.
+    fn prefix(bytes: &[u8], limits: &Limits) -> Result<(u16, [u8; 32]), DecodeError> {
+        check_event_size(bytes, limits)?;
+        if bytes.len() < HEADER {
+            return Err(DecodeError::at(DecodeErrorKind::Truncated, bytes.len()));
+        }
+        let pubkey: [u8; 32] = bytes[32..64].try_into().expect("32 bytes");
+        Ok((u16::from_le_bytes([bytes[136], bytes[137]]), pubkey))
     }
 
-    fn batch(&self) -> Option<&dyn NativeBatch> {
+    fn native_batch(&self) -> Option<&dyn NativeBatch> {
         Some(self)
     }
 }
@@ -159,15 +191,16 @@ impl NativeBatch for DannyPack {
     fn encode_batch(&self, events: &[Event], out: &mut Vec<u8>) -> Result<(), EncodeError> {
         let start = out.len();
         let result = (|| {
-            let count = u32::try_from(events.len())
-                .map_err(|_| refuse(format!("a batch of {} events exceeds u32", events.len())))?;
+            let count = u32::try_from(events.len()).map_err(|_| {
+                Self::refuse(format!("a batch of {} events exceeds u32", events.len()))
+            })?;
             out.extend_from_slice(&count.to_le_bytes());
             for event in events {
                 let at = out.len();
                 out.extend_from_slice(&[0; 4]);
                 self.encode(event, out)?;
                 let len = u32::try_from(out.len() - at - 4)
-                    .map_err(|_| refuse("an event over u32::MAX bytes".into()))?;
+                    .map_err(|_| Self::refuse("an event over u32::MAX bytes"))?;
                 out[at..at + 4].copy_from_slice(&len.to_le_bytes());
             }
             Ok(())
@@ -181,11 +214,11 @@ impl NativeBatch for DannyPack {
     fn decode_batch(&self, bytes: &[u8], limits: &Limits) -> Result<Vec<Event>, DecodeError> {
         let mut r = Reader::new(bytes);
         let count = u32::from_le_bytes(*r.array::<4>()?);
-        let count = r.count(u64::from(count), 4 + HEADER, usize::MAX, "batch events")?;
+        let count = r.fits(u64::from(count), 4 + HEADER)?;
         let mut events = Vec::with_capacity(count);
         for _ in 0..count {
             let len = u32::from_le_bytes(*r.array::<4>()?);
-            let len = r.count(u64::from(len), 1, limits.max_event_bytes, "event bytes")?;
+            let len = r.count(u64::from(len), 1, limits.max_event_bytes, Limit::EventBytes)?;
             let at = r.offset();
             let record = r.take(len)?;
             let event = self
@@ -198,83 +231,7 @@ impl NativeBatch for DannyPack {
     }
 }
 
-impl BorrowDecode for DannyPack {
-    fn select_contract(&self) -> SelectContract {
-        SelectContract::Preverified
-    }
-
-    fn decode_ref<'a>(
-        &self,
-        bytes: &'a [u8],
-        limits: &Limits,
-    ) -> Result<EventRef<'a>, DecodeError> {
-        Ok(parse::<Cow<'a, str>>(bytes, limits)?.into_ref())
-    }
-
-    /// Fixed offsets: pubkey at 32, kind at 136. Only the header is checked.
-    fn kind_and_pubkey(
-        &self,
-        bytes: &[u8],
-        limits: &Limits,
-    ) -> Result<(u16, [u8; 32]), DecodeError> {
-        check_event_size(bytes, limits)?;
-        if bytes.len() < HEADER {
-            return Err(DecodeError::at(DecodeErrorKind::Truncated, bytes.len()));
-        }
-        let pubkey: [u8; 32] = bytes[32..64].try_into().expect("32 bytes");
-        Ok((u16::from_le_bytes([bytes[136], bytes[137]]), pubkey))
-    }
-}
-
-type Parsed<'a, S> = Parts<'a, S, S>;
-
-fn parse<'a, S: From<&'a str> + From<String>>(
-    bytes: &'a [u8],
-    limits: &Limits,
-) -> Result<Parsed<'a, S>, DecodeError> {
-    check_event_size(bytes, limits)?;
-    let mut r = Reader::new(bytes);
-    let id = r.array::<32>()?;
-    let pubkey = r.array::<32>()?;
-    let sig = r.array::<64>()?;
-    let created_at = u64::try_from(i64::from_le_bytes(*r.array::<8>()?))
-        .map_err(|_| DecodeError::at(DecodeErrorKind::Invalid("negative created_at"), 128))?;
-    let kind = u16::from_le_bytes(*r.array::<2>()?);
-    let section = r.uvarint(true)?;
-    let section = r.count(section, 1, usize::MAX, "tag section bytes")?;
-    let end = r.offset() + section;
-    let n_tags = r.uvarint(true)?;
-    let n_tags = r.count(n_tags, 1, limits.max_tags, "tags")?;
-    let mut tags = Vec::with_capacity(n_tags);
-    for _ in 0..n_tags {
-        let n = r.u8()?;
-        let n = r.count(u64::from(n), 1, limits.max_values_per_tag, "values per tag")?;
-        let mut tag = Vec::with_capacity(n);
-        for _ in 0..n {
-            tag.push(value(&mut r, limits.max_value_bytes)?);
-        }
-        tags.push(tag);
-    }
-    if r.offset() != end {
-        return Err(r.error(DecodeErrorKind::Invalid("tag section length mismatch")));
-    }
-    let content = value(&mut r, usize::MAX)?;
-    r.finish()?;
-    Ok(Parts {
-        id,
-        pubkey,
-        sig,
-        created_at,
-        kind,
-        tags,
-        content,
-    })
-}
-
-fn value<'a, S: From<&'a str> + From<String>>(
-    r: &mut Reader<'a>,
-    max_text: usize,
-) -> Result<S, DecodeError> {
+fn value<'a, S: Text<'a>>(r: &mut Reader<'a>, max_text: usize) -> Result<S, DecodeError> {
     let at = r.offset();
     let hdr = r.u8()?;
     let is_hex = hdr & 0x80 != 0;
@@ -285,32 +242,13 @@ fn value<'a, S: From<&'a str> + From<String>>(
             return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
         }
     }
-    let text = if is_hex { len.saturating_mul(2) } else { len };
-    if text > max_text as u64 {
-        return Err(DecodeError::at(
-            DecodeErrorKind::LimitExceeded("tag value bytes"),
-            at,
-        ));
-    }
-    let len = r.count(len, 1, usize::MAX, "value bytes")?;
-    if is_hex {
-        if len * 2 < MIN_HEX_CHARS {
-            return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
-        }
-        Ok(S::from(hex::encode(r.take(len)?)))
-    } else {
-        let s = r.str(len)?;
-        if packable(s) {
-            return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
-        }
-        Ok(S::from(s))
-    }
+    hex_or_text(r, at, len, is_hex, MIN_HEX_CHARS, max_text)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::nostr_test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, unhex};
 
     fn golden_bytes() -> Vec<u8> {
         unhex(&format!(
@@ -327,16 +265,9 @@ mod tests {
     }
 
     #[test]
-    fn golden_vector() {
-        let mut out = Vec::new();
-        DannyPack.encode(&golden_event(), &mut out).unwrap();
-        assert_eq!(support::hex(&out), support::hex(&golden_bytes()));
-        let limits = Limits::default();
-        assert_eq!(DannyPack.decode(&out, &limits).unwrap(), golden_event());
-        assert_eq!(
-            DannyPack.kind_and_pubkey(&out, &limits).unwrap(),
-            (1, [0x22; 32])
-        );
+    fn conforms() {
+        let (total, json) = support::conformance(&DannyPack, &golden_bytes(), true);
+        eprintln!("dannypack: {total} bytes vs json {json}");
     }
 
     #[test]
@@ -356,20 +287,7 @@ mod tests {
     }
 
     #[test]
-    fn generated_round_trip() {
-        let (refused, total, json) = support::round_trip_generated(&DannyPack, true);
-        assert_eq!(refused, 0);
-        eprintln!("dannypack: {total} bytes vs json {json}");
-    }
-
-    #[test]
-    fn truncations_and_trailing_bytes() {
-        support::truncations_fail(&DannyPack, &golden_bytes());
-    }
-
-    #[test]
     fn limits() {
-        support::limits_enforced(&DannyPack, golden_event());
         let limits = Limits::default();
         let mut huge = golden_bytes()[..HEADER].to_vec();
         huge.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0x0f, 0x00]);

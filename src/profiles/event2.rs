@@ -49,15 +49,12 @@
 //! `%0x` over its hex (doubly hex-encoded); counts and lengths from the
 //! input size `make`/`NewWithCap` without bounds.
 
-use std::borrow::Cow;
-
-use crate::codec::write::put_uvarint as put_varint;
+use crate::codec::write::put_uvarint;
 use crate::codec::{
-    BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    Parts, Profile, Reader, SelectContract, check_event_size,
+    Capabilities, DecodeError, DecodeErrorKind, EncodeError, Family, Layout, Limit, Limits, Parts,
+    Profile, Reader, Text, check_event_size, read_tags,
 };
-use crate::model::hex;
-use crate::model::{Event, EventRef};
+use crate::model::{Event, hex};
 
 /// The registry entry.
 pub const PROFILE: Profile = Profile {
@@ -73,13 +70,6 @@ pub const PROFILE: Profile = Profile {
 
 /// mleku's event2 binary codec.
 pub struct Event2;
-
-fn refuse(reason: String) -> EncodeError {
-    EncodeError {
-        profile: PROFILE.id,
-        reason,
-    }
-}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Packing {
@@ -114,14 +104,14 @@ const PACKED_HEX: usize = 32;
 const PACKED_ADDRESS_MIN: usize = 34;
 
 fn refuse_hex(name: &str, value: &str) -> EncodeError {
-    refuse(format!(
+    Event2::refuse(format!(
         "`{name}` tag value {value:?} is not 64 lowercase hex and is 32 bytes long, \
          the length of a packed value"
     ))
 }
 
 fn refuse_address(value: &str) -> EncodeError {
-    refuse(format!(
+    Event2::refuse(format!(
         "`a` tag value {value:?} is not kind:pubkey:d and is at least 34 bytes long, \
          like a packed value"
     ))
@@ -130,7 +120,7 @@ fn refuse_address(value: &str) -> EncodeError {
 /// Writes one tag; the refusal of a value that cannot be carried is decided
 /// on the value itself, in the same pass that packs it.
 fn put_tag(out: &mut Vec<u8>, tag: &[String]) -> Result<(), EncodeError> {
-    put_varint(out, tag.len() as u64);
+    put_uvarint(out, tag.len() as u64);
     let pack = tag.first().map_or(Packing::None, |n| packing(n));
     for (j, field) in tag.iter().enumerate() {
         if j == 1 && pack == Packing::Hex {
@@ -144,7 +134,7 @@ fn put_tag(out: &mut Vec<u8>, tag: &[String]) -> Result<(), EncodeError> {
             }
         } else if j == 1 && pack == Packing::Address {
             if let Some((kind, pubkey, d)) = split_address(field) {
-                put_varint(out, (PACKED_ADDRESS_MIN + d.len()) as u64);
+                put_uvarint(out, (PACKED_ADDRESS_MIN + d.len()) as u64);
                 out.extend_from_slice(&kind.to_le_bytes());
                 out.extend_from_slice(&pubkey);
                 out.extend_from_slice(d.as_bytes());
@@ -154,61 +144,71 @@ fn put_tag(out: &mut Vec<u8>, tag: &[String]) -> Result<(), EncodeError> {
                 return Err(refuse_address(field));
             }
         }
-        put_varint(out, field.len() as u64);
+        put_uvarint(out, field.len() as u64);
         out.extend_from_slice(field.as_bytes());
     }
     Ok(())
 }
 
-impl Codec for Event2 {
-    fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+impl Layout for Event2 {
+    const ID: &'static str = PROFILE.id;
+
+    fn write(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         let start = out.len();
         out.extend_from_slice(&event.id);
         out.extend_from_slice(&event.pubkey);
-        put_varint(out, event.created_at);
+        put_uvarint(out, event.created_at);
         out.extend_from_slice(&event.kind.to_le_bytes());
-        put_varint(out, event.tags.len() as u64);
+        put_uvarint(out, event.tags.len() as u64);
         for tag in &event.tags {
             if let Err(e) = put_tag(out, tag) {
                 out.truncate(start);
                 return Err(e);
             }
         }
-        put_varint(out, event.content.len() as u64);
+        put_uvarint(out, event.content.len() as u64);
         out.extend_from_slice(event.content.as_bytes());
         out.extend_from_slice(&event.sig);
         Ok(())
     }
 
-    fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        Ok(parse::<String>(bytes, limits)?.into_event())
-    }
-
-    fn borrowed(&self) -> Option<&dyn BorrowDecode> {
-        Some(self)
-    }
-}
-
-impl BorrowDecode for Event2 {
-    fn select_contract(&self) -> SelectContract {
-        SelectContract::Preverified
-    }
-
-    fn decode_ref<'a>(
-        &self,
+    fn parse<'a, S: Text<'a>>(
         bytes: &'a [u8],
         limits: &Limits,
-    ) -> Result<EventRef<'a>, DecodeError> {
-        Ok(parse::<Cow<'a, str>>(bytes, limits)?.into_ref())
+    ) -> Result<Parts<'a, S>, DecodeError> {
+        check_event_size(bytes, limits)?;
+        let mut r = Reader::new(bytes);
+        let id = r.array::<32>()?;
+        let pubkey = r.array::<32>()?;
+        let created_at = r.uvarint(true)?;
+        let kind = u16::from_le_bytes(*r.array::<2>()?);
+        let uvarint = |r: &mut Reader<'a>| r.uvarint(true);
+        let tags = read_tags(&mut r, limits, uvarint, uvarint, 1, |r, tag: &[S]| {
+            let pack = match tag {
+                [name] => packing(name.as_ref()),
+                _ => Packing::None,
+            };
+            field(r, limits, tag.len(), pack)
+        })?;
+        let len = r.uvarint(true)?;
+        let len = r.fits(len, 1)?;
+        let content = S::from(r.str(len)?);
+        let sig = r.array::<64>()?;
+        r.finish()?;
+        Ok(Parts {
+            id,
+            pubkey,
+            sig,
+            created_at,
+            kind,
+            tags,
+            content,
+        })
     }
 
     /// Pubkey at 32; kind after the `created_at` varint. Only the prefix is
     /// checked.
-    fn kind_and_pubkey(
-        &self,
-        bytes: &[u8],
-        limits: &Limits,
-    ) -> Result<(u16, [u8; 32]), DecodeError> {
+    fn prefix(bytes: &[u8], limits: &Limits) -> Result<(u16, [u8; 32]), DecodeError> {
         check_event_size(bytes, limits)?;
         let mut r = Reader::new(bytes);
         r.take(32)?;
@@ -218,95 +218,61 @@ impl BorrowDecode for Event2 {
     }
 }
 
-type Parsed<'a, S> = Parts<'a, S, &'a str>;
-
-fn parse<'a, S: From<&'a str> + From<String> + AsRef<str>>(
-    bytes: &'a [u8],
+/// Field `j` of a tag whose packing (from its name) is `pack`.
+fn field<'a, S: Text<'a>>(
+    r: &mut Reader<'a>,
     limits: &Limits,
-) -> Result<Parsed<'a, S>, DecodeError> {
-    check_event_size(bytes, limits)?;
-    let mut r = Reader::new(bytes);
-    let id = r.array::<32>()?;
-    let pubkey = r.array::<32>()?;
-    let created_at = r.uvarint(true)?;
-    let kind = u16::from_le_bytes(*r.array::<2>()?);
-    let n_tags = r.uvarint(true)?;
-    let n_tags = r.count(n_tags, 1, limits.max_tags, "tags")?;
-    let mut tags = Vec::with_capacity(n_tags);
-    for _ in 0..n_tags {
-        let n = r.uvarint(true)?;
-        let n = r.count(n, 1, limits.max_values_per_tag, "values per tag")?;
-        let mut tag: Vec<S> = Vec::with_capacity(n);
-        let mut pack = Packing::None;
-        for j in 0..n {
-            let at = r.offset();
-            let len = r.uvarint(true)?;
-            let len = r.count(len, 1, usize::MAX, "tag value bytes")?;
-            let too_long = || {
-                Err(DecodeError::at(
-                    DecodeErrorKind::LimitExceeded("tag value bytes"),
-                    at,
-                ))
-            };
-            let field = match (j, pack) {
-                (1, Packing::Hex) if len == PACKED_HEX => {
-                    if limits.max_value_bytes < 64 {
-                        return too_long();
-                    }
-                    S::from(hex::encode(r.take(32)?))
-                }
-                (1, Packing::Address) if len >= PACKED_ADDRESS_MIN => {
-                    let k = u16::from_le_bytes(*r.array::<2>()?);
-                    let pk = r.array::<32>()?;
-                    let d = r.str(len - PACKED_ADDRESS_MIN)?;
-                    let mut s = k.to_string();
-                    if s.len() + 66 + d.len() > limits.max_value_bytes {
-                        return too_long();
-                    }
-                    s.push(':');
-                    hex::encode_into_string(pk, &mut s);
-                    s.push(':');
-                    s.push_str(d);
-                    S::from(s)
-                }
-                (j, pack) => {
-                    if len > limits.max_value_bytes {
-                        return too_long();
-                    }
-                    let s = r.str(len)?;
-                    if j == 1 && pack == Packing::Hex && hex::decode_array::<32>(s).is_some() {
-                        return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
-                    }
-                    S::from(s)
-                }
-            };
-            if j == 0 {
-                pack = packing(field.as_ref());
-            }
-            tag.push(field);
-        }
-        tags.push(tag);
-    }
+    j: usize,
+    pack: Packing,
+) -> Result<S, DecodeError> {
+    let at = r.offset();
     let len = r.uvarint(true)?;
-    let len = r.count(len, 1, usize::MAX, "content bytes")?;
-    let content = r.str(len)?;
-    let sig = r.array::<64>()?;
-    r.finish()?;
-    Ok(Parts {
-        id,
-        pubkey,
-        sig,
-        created_at,
-        kind,
-        tags,
-        content,
+    let len = r.fits(len, 1)?;
+    let too_long = || {
+        Err(DecodeError::at(
+            DecodeErrorKind::LimitExceeded(Limit::ValueBytes),
+            at,
+        ))
+    };
+    Ok(match (j, pack) {
+        (1, Packing::Hex) if len == PACKED_HEX => {
+            if limits.max_value_bytes < 64 {
+                return too_long();
+            }
+            S::from(hex::encode(r.take(32)?))
+        }
+        (1, Packing::Address) if len >= PACKED_ADDRESS_MIN => {
+            let k = u16::from_le_bytes(*r.array::<2>()?);
+            let pk = r.array::<32>()?;
+            let d = r.str(len - PACKED_ADDRESS_MIN)?;
+            let mut s = k.to_string();
+            if s.len() + 66 + d.len() > limits.max_value_bytes {
+                return too_long();
+            }
+            s.push(':');
+            hex::encode_into_string(pk, &mut s);
+            s.push(':');
+            s.push_str(d);
+            S::from(s)
+        }
+        (j, pack) => {
+            if len > limits.max_value_bytes {
+                return too_long();
+            }
+            let s = r.str(len)?;
+            if j == 1 && pack == Packing::Hex && hex::decode_array::<32>(s).is_some() {
+                return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
+            }
+            S::from(s)
+        }
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::nostr_test_support::{self as support, golden_event, unhex};
+    use crate::codec::Codec;
+    use crate::profiles::test_support::{self as support, golden_event, unhex};
 
     fn golden() -> Event {
         golden_event()
@@ -327,16 +293,9 @@ mod tests {
     }
 
     #[test]
-    fn golden_vector() {
-        let mut out = Vec::new();
-        Event2.encode(&golden(), &mut out).unwrap();
-        assert_eq!(support::hex(&out), support::hex(&golden_bytes()));
-        let limits = Limits::default();
-        assert_eq!(Event2.decode(&out, &limits).unwrap(), golden());
-        assert_eq!(
-            Event2.kind_and_pubkey(&out, &limits).unwrap(),
-            (1, [0x22; 32])
-        );
+    fn conforms() {
+        let (total, json) = support::conformance(&Event2, &golden_bytes(), true);
+        eprintln!("event2: {total} bytes vs json {json}");
     }
 
     #[test]
@@ -358,20 +317,7 @@ mod tests {
     }
 
     #[test]
-    fn generated_round_trip() {
-        let (refused, total, json) = support::round_trip_generated(&Event2, true);
-        eprintln!("event2: {total} bytes vs json {json}, {refused} not representable");
-        assert_eq!(refused, 0);
-    }
-
-    #[test]
-    fn truncations_and_trailing_bytes() {
-        support::truncations_fail(&Event2, &golden_bytes());
-    }
-
-    #[test]
     fn limits() {
-        support::limits_enforced(&Event2, golden());
         let limits = Limits::default();
         let mut huge = golden_bytes()[..71].to_vec();
         huge.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0x0f]);

@@ -69,8 +69,8 @@ use binostr_generated::flatbuffers::{
 };
 
 use crate::codec::{
-    BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    Profile, SelectContract, check_event_size,
+    BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit,
+    Limits, Profile, SelectContract, check_event_size,
 };
 use crate::model::hex::{self, is_lower_hex};
 use crate::model::{Event, EventRef};
@@ -245,11 +245,11 @@ fn verifier_options(limits: &Limits) -> VerifierOptions {
 fn verifier_error(e: &InvalidFlatbuffer) -> DecodeError {
     use DecodeErrorKind as K;
     match e {
-        InvalidFlatbuffer::TooManyTables => DecodeError::at(K::LimitExceeded("tables"), 0),
+        InvalidFlatbuffer::TooManyTables => DecodeError::at(K::LimitExceeded(Limit::Tags), 0),
         InvalidFlatbuffer::ApparentSizeTooLarge => {
-            DecodeError::at(K::LimitExceeded("apparent size"), 0)
+            DecodeError::at(K::LimitExceeded(Limit::EventBytes), 0)
         }
-        InvalidFlatbuffer::DepthLimitReached => DecodeError::at(K::LimitExceeded("depth"), 0),
+        InvalidFlatbuffer::DepthLimitReached => DecodeError::at(K::LimitExceeded(Limit::Depth), 0),
         InvalidFlatbuffer::Utf8Error { range, .. } => DecodeError::at(K::BadUtf8, range.start),
         InvalidFlatbuffer::RangeOutOfBounds { range, .. } => {
             DecodeError::at(K::Invalid("offset out of bounds"), range.start)
@@ -305,7 +305,7 @@ fn parse<'a, S: From<&'a str> + From<String>>(
     let tags_in = root.tags().unwrap_or_default();
     if tags_in.len() > limits.max_tags {
         return Err(DecodeError::at(
-            DecodeErrorKind::LimitExceeded("tags"),
+            DecodeErrorKind::LimitExceeded(Limit::Tags),
             offset_in(bytes, tags_in.bytes()),
         ));
     }
@@ -334,13 +334,13 @@ fn parse_tag<'a, S: From<&'a str> + From<String>>(
     let at = offset_in(bytes, values.bytes());
     if values.len() > limits.max_values_per_tag {
         return Err(DecodeError::at(
-            DecodeErrorKind::LimitExceeded("values per tag"),
+            DecodeErrorKind::LimitExceeded(Limit::ValuesPerTag),
             at,
         ));
     }
     let mut out = Vec::with_capacity(values.len());
     for value in values {
-        let too_long = DecodeError::at(DecodeErrorKind::LimitExceeded("tag value bytes"), at);
+        let too_long = DecodeError::at(DecodeErrorKind::LimitExceeded(Limit::ValueBytes), at);
         match (value.hex(), value.text()) {
             (Some(packed), None) => {
                 if packed.len().saturating_mul(2) > limits.max_value_bytes {
@@ -380,7 +380,7 @@ fn parse_tag<'a, S: From<&'a str> + From<String>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::nostr_test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, unhex};
 
     fn golden_bytes() -> Vec<u8> {
         unhex(GOLDEN)
@@ -427,37 +427,14 @@ mod tests {
         "01000000 65 000000",  // 0x198 "e", NUL, pad
     );
 
-    fn encode(e: &Event) -> Vec<u8> {
-        let mut out = Vec::new();
-        FlatBuffers.encode(e, &mut out).unwrap();
-        out
-    }
-
     #[test]
-    fn golden_vector() {
-        let out = encode(&golden_event());
-        assert_eq!(support::hex(&out), support::hex(&golden_bytes()));
-        assert_eq!(
-            FlatBuffers.decode(&out, &Limits::default()).unwrap(),
-            golden_event()
-        );
-    }
-
-    #[test]
-    fn generated_round_trip() {
-        let (refused, total, json) = support::round_trip_generated(&FlatBuffers, true);
-        assert_eq!(refused, 0);
+    fn conforms() {
+        let (total, json) = support::conformance(&FlatBuffers, &golden_bytes(), true);
         eprintln!("flatbuffers: {total} bytes vs json {json}");
     }
 
     #[test]
-    fn truncations_and_trailing_bytes() {
-        support::truncations_fail(&FlatBuffers, &golden_bytes());
-    }
-
-    #[test]
     fn limits() {
-        support::limits_enforced(&FlatBuffers, golden_event());
         // A size prefix declaring 4 GiB in a few bytes.
         let err = FlatBuffers
             .decode(&[0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0], &Limits::default())
@@ -469,7 +446,7 @@ mod tests {
             ..Limits::default()
         };
         let err = FlatBuffers.decode(&golden_bytes(), &shallow).unwrap_err();
-        assert_eq!(err.kind, DecodeErrorKind::LimitExceeded("depth"));
+        assert_eq!(err.kind, DecodeErrorKind::LimitExceeded(Limit::Depth));
     }
 
     /// A huge declared vector length inside the buffer fails in the verifier

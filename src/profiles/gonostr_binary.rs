@@ -37,13 +37,11 @@
 //! bytes (e.g. a follow list of over ~1,100 `p` tags with relay hints)
 //! indexes past it and panics in Go; ours encodes it.
 
-use std::borrow::Cow;
-
 use crate::codec::{
-    BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    Parts, Profile, Reader, SelectContract, check_event_size,
+    Capabilities, DecodeError, DecodeErrorKind, EncodeError, Family, Layout, Limit, Limits, Parts,
+    Profile, Reader, Text, check_event_size, read_tags,
 };
-use crate::model::{Event, EventRef};
+use crate::model::Event;
 
 /// The registry entry.
 pub const PROFILE: Profile = Profile {
@@ -62,35 +60,34 @@ const HEADER: usize = 136;
 /// go-nostr's `binary` package layout.
 pub struct GoNostrBinary;
 
-fn refuse(reason: String) -> EncodeError {
-    EncodeError {
-        profile: PROFILE.id,
-        reason,
-    }
-}
-
 fn check(event: &Event) -> Result<(), EncodeError> {
     if event.created_at > u64::from(u32::MAX) {
-        return Err(refuse(format!(
+        return Err(GoNostrBinary::refuse(format!(
             "created_at {} exceeds u32",
             event.created_at
         )));
     }
     if event.content.len() > usize::from(u16::MAX) {
-        return Err(refuse(format!(
+        return Err(GoNostrBinary::refuse(format!(
             "content of {} bytes exceeds 65535",
             event.content.len()
         )));
     }
     if event.tags.len() > usize::from(u16::MAX) {
-        return Err(refuse(format!("{} tags exceed 65535", event.tags.len())));
+        return Err(GoNostrBinary::refuse(format!(
+            "{} tags exceed 65535",
+            event.tags.len()
+        )));
     }
     for tag in &event.tags {
         if tag.len() > usize::from(u8::MAX) {
-            return Err(refuse(format!("a tag of {} items exceeds 255", tag.len())));
+            return Err(GoNostrBinary::refuse(format!(
+                "a tag of {} items exceeds 255",
+                tag.len()
+            )));
         }
         if let Some(v) = tag.iter().find(|v| v.len() > usize::from(u16::MAX)) {
-            return Err(refuse(format!(
+            return Err(GoNostrBinary::refuse(format!(
                 "a tag item of {} bytes exceeds 65535",
                 v.len()
             )));
@@ -99,8 +96,10 @@ fn check(event: &Event) -> Result<(), EncodeError> {
     Ok(())
 }
 
-impl Codec for GoNostrBinary {
-    fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+impl Layout for GoNostrBinary {
+    const ID: &'static str = PROFILE.id;
+
+    fn write(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         check(event)?;
         out.extend_from_slice(&event.id);
         out.extend_from_slice(&event.pubkey);
@@ -121,34 +120,41 @@ impl Codec for GoNostrBinary {
         Ok(())
     }
 
-    fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        Ok(parse::<String>(bytes, limits)?.into_event())
-    }
-
-    fn borrowed(&self) -> Option<&dyn BorrowDecode> {
-        Some(self)
-    }
-}
-
-impl BorrowDecode for GoNostrBinary {
-    fn select_contract(&self) -> SelectContract {
-        SelectContract::Preverified
-    }
-
-    fn decode_ref<'a>(
-        &self,
+    fn parse<'a, S: Text<'a>>(
         bytes: &'a [u8],
         limits: &Limits,
-    ) -> Result<EventRef<'a>, DecodeError> {
-        Ok(parse::<Cow<'a, str>>(bytes, limits)?.into_ref())
+    ) -> Result<Parts<'a, S>, DecodeError> {
+        check_event_size(bytes, limits)?;
+        let mut r = Reader::new(bytes);
+        let id = r.array::<32>()?;
+        let pubkey = r.array::<32>()?;
+        let sig = r.array::<64>()?;
+        let created_at = u64::from(u32::from_be_bytes(*r.array::<4>()?));
+        let kind = u16be(&mut r)?;
+        let len = u16be(&mut r)?;
+        let content = S::from(r.str(usize::from(len))?);
+        let tags = read_tags(
+            &mut r,
+            limits,
+            |r| Ok(u64::from(u16be(r)?)),
+            |r| Ok(u64::from(r.u8()?)),
+            3,
+            |r, _| item(r, limits),
+        )?;
+        r.finish()?;
+        Ok(Parts {
+            id,
+            pubkey,
+            sig,
+            created_at,
+            kind,
+            tags,
+            content,
+        })
     }
 
     /// Fixed offsets: pubkey at 32, kind at 132. Only the header is checked.
-    fn kind_and_pubkey(
-        &self,
-        bytes: &[u8],
-        limits: &Limits,
-    ) -> Result<(u16, [u8; 32]), DecodeError> {
+    fn prefix(bytes: &[u8], limits: &Limits) -> Result<(u16, [u8; 32]), DecodeError> {
         check_event_size(bytes, limits)?;
         if bytes.len() < HEADER + 2 {
             return Err(DecodeError::at(DecodeErrorKind::Truncated, bytes.len()));
@@ -158,67 +164,35 @@ impl BorrowDecode for GoNostrBinary {
     }
 }
 
-type Parsed<'a, S> = Parts<'a, S, &'a str>;
+/// One tag item: `u16 BE len`, the bytes, a zero pad byte.
+fn item<'a, S: Text<'a>>(r: &mut Reader<'a>, limits: &Limits) -> Result<S, DecodeError> {
+    let at = r.offset();
+    let len = usize::from(u16be(r)?);
+    if len > limits.max_value_bytes {
+        return Err(DecodeError::at(
+            DecodeErrorKind::LimitExceeded(Limit::ValueBytes),
+            at,
+        ));
+    }
+    let s = S::from(r.str(len)?);
+    if r.u8()? != 0 {
+        return Err(DecodeError::at(
+            DecodeErrorKind::NonCanonical,
+            r.offset() - 1,
+        ));
+    }
+    Ok(s)
+}
 
 fn u16be(r: &mut Reader<'_>) -> Result<u16, DecodeError> {
     Ok(u16::from_be_bytes(*r.array::<2>()?))
 }
 
-fn parse<'a, S: From<&'a str>>(
-    bytes: &'a [u8],
-    limits: &Limits,
-) -> Result<Parsed<'a, S>, DecodeError> {
-    check_event_size(bytes, limits)?;
-    let mut r = Reader::new(bytes);
-    let id = r.array::<32>()?;
-    let pubkey = r.array::<32>()?;
-    let sig = r.array::<64>()?;
-    let created_at = u64::from(u32::from_be_bytes(*r.array::<4>()?));
-    let kind = u16be(&mut r)?;
-    let len = u16be(&mut r)?;
-    let content = r.str(usize::from(len))?;
-    let n_tags = u16be(&mut r)?;
-    let n_tags = r.count(u64::from(n_tags), 1, limits.max_tags, "tags")?;
-    let mut tags = Vec::with_capacity(n_tags);
-    for _ in 0..n_tags {
-        let n = r.u8()?;
-        let n = r.count(u64::from(n), 3, limits.max_values_per_tag, "values per tag")?;
-        let mut tag = Vec::with_capacity(n);
-        for _ in 0..n {
-            let at = r.offset();
-            let len = usize::from(u16be(&mut r)?);
-            if len > limits.max_value_bytes {
-                return Err(DecodeError::at(
-                    DecodeErrorKind::LimitExceeded("tag value bytes"),
-                    at,
-                ));
-            }
-            tag.push(S::from(r.str(len)?));
-            if r.u8()? != 0 {
-                return Err(DecodeError::at(
-                    DecodeErrorKind::NonCanonical,
-                    r.offset() - 1,
-                ));
-            }
-        }
-        tags.push(tag);
-    }
-    r.finish()?;
-    Ok(Parts {
-        id,
-        pubkey,
-        sig,
-        created_at,
-        kind,
-        tags,
-        content,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::nostr_test_support::{self as support, golden_event, unhex};
+    use crate::codec::Codec;
+    use crate::profiles::test_support::{self as support, golden_event, unhex};
 
     fn golden_bytes() -> Vec<u8> {
         let e_value = "61 62".repeat(32);
@@ -234,16 +208,9 @@ mod tests {
     }
 
     #[test]
-    fn golden_vector() {
-        let mut out = Vec::new();
-        GoNostrBinary.encode(&golden_event(), &mut out).unwrap();
-        assert_eq!(support::hex(&out), support::hex(&golden_bytes()));
-        let limits = Limits::default();
-        assert_eq!(GoNostrBinary.decode(&out, &limits).unwrap(), golden_event());
-        assert_eq!(
-            GoNostrBinary.kind_and_pubkey(&out, &limits).unwrap(),
-            (1, [0x22; 32])
-        );
+    fn conforms() {
+        let (total, json) = support::conformance(&GoNostrBinary, &golden_bytes(), true);
+        eprintln!("gonostr-binary: {total} bytes vs json {json}");
     }
 
     #[test]
@@ -263,26 +230,17 @@ mod tests {
     }
 
     #[test]
-    fn generated_round_trip() {
-        let (refused, total, json) = support::round_trip_generated(&GoNostrBinary, true);
-        assert_eq!(refused, 0);
-        eprintln!("gonostr-binary: {total} bytes vs json {json}");
-    }
-
-    #[test]
-    fn truncations_and_trailing_bytes() {
-        support::truncations_fail(&GoNostrBinary, &golden_bytes());
-    }
-
-    #[test]
     fn limits() {
-        support::limits_enforced(&GoNostrBinary, golden_event());
         let limits = Limits::default();
         let mut huge = golden_bytes()[..HEADER].to_vec();
         huge[134..136].copy_from_slice(&[0, 0]);
         huge.extend_from_slice(&[0xff, 0xff]);
         let err = GoNostrBinary.decode(&huge, &limits).unwrap_err();
-        assert_eq!(err.kind, DecodeErrorKind::LimitExceeded("tags"), "{err}");
+        assert_eq!(
+            err.kind,
+            DecodeErrorKind::LimitExceeded(Limit::Tags),
+            "{err}"
+        );
         huge[136..138].copy_from_slice(&[0x00, 0x01]);
         huge.extend_from_slice(&[0xff]);
         let err = GoNostrBinary.decode(&huge, &limits).unwrap_err();

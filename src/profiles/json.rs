@@ -18,8 +18,9 @@
 //! robustness report counts these `accepted-noncanonical`; the value never
 //! changes.
 
+use crate::codec::hostile::{HostileInputs, Nest, repeat, replace_first};
 use crate::codec::{
-    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
+    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit, Limits, Profile,
 };
 use crate::model::Event;
 use crate::validate::{ValidationError, parse_event_json_at};
@@ -40,8 +41,8 @@ pub const PROFILE: Profile = Profile {
 pub struct Json;
 
 impl Codec for Json {
-    fn hostile(&self) -> Option<&dyn crate::codec::HostileInputs> {
-        Some(&crate::codec::hostile::Json)
+    fn hostile(&self) -> Option<&dyn HostileInputs> {
+        Some(self)
     }
 
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
@@ -58,7 +59,10 @@ impl Codec for Json {
 /// The decode error kind for a structural JSON error.
 pub fn kind_of(e: &ValidationError) -> DecodeErrorKind {
     match e {
-        ValidationError::LimitExceeded { what, .. } => DecodeErrorKind::LimitExceeded(what),
+        ValidationError::LimitExceeded { what, .. } => match Limit::named(what) {
+            Some(limit) => DecodeErrorKind::LimitExceeded(limit),
+            None => DecodeErrorKind::Invalid(e.code()),
+        },
         ValidationError::MalformedJson(m) if m.contains("EOF") => DecodeErrorKind::Truncated,
         ValidationError::MalformedJson(m) if m.contains("unicode") || m.contains("UTF-8") => {
             DecodeErrorKind::BadUtf8
@@ -72,10 +76,71 @@ pub fn kind_of(e: &ValidationError) -> DecodeErrorKind {
 
 /// The conformance checks shared by `json`, `json-sonic` and `json-simd`,
 /// which share one byte layout and one set of field rules.
+/// Hostile inputs. JSON (RFC 8259).
+impl HostileInputs for Json {
+    fn format(&self) -> &'static str {
+        "json"
+    }
+
+    fn nesting_bomb(&self, shape: Nest, depth: usize, out: &mut Vec<u8>) {
+        let (open, close): (&[u8], &[u8]) = match shape {
+            Nest::Array => (b"[", b"]"),
+            Nest::Map => (br#"{"a":"#, b"}"),
+        };
+        repeat(out, open, depth);
+        out.push(b'0');
+        repeat(out, close, depth);
+    }
+
+    fn length_bombs(&self) -> Vec<(&'static str, Vec<u8>)> {
+        vec![
+            ("kind-2^64", br#"{"kind":18446744073709551616}"#.to_vec()),
+            (
+                "created-at-exponent-2^32-1",
+                br#"{"created_at":1e4294967295}"#.to_vec(),
+            ),
+            (
+                "digits-4096",
+                [&br#"{"kind":"#[..], &[b'9'; 4096], b"}"].concat(),
+            ),
+        ]
+    }
+
+    fn variants(&self, golden: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
+        let mut v = Vec::new();
+        let mut push = |name, bytes: Option<Vec<u8>>| {
+            if let Some(b) = bytes {
+                v.push((name, b));
+            }
+        };
+        push(
+            "duplicate-kind",
+            replace_first(golden, br#""kind":"#, br#""kind":7,"kind":"#),
+        );
+        push(
+            "unknown-field",
+            replace_first(golden, br#""kind":"#, br#""x":null,"kind":"#),
+        );
+        push(
+            "whitespace",
+            replace_first(golden, br#""kind":"#, br#" "kind" : "#),
+        );
+        push(
+            "escaped-letter",
+            replace_first(golden, br#""content":"g"#, br#""content":"\u0067"#),
+        );
+        push(
+            "leading-zero",
+            replace_first(golden, br#""kind":"#, br#""kind":0"#),
+        );
+        v
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod shared_tests {
     use super::*;
-    use crate::profiles::nostr_test_support::{self as support, golden_event};
+    use crate::profiles::test_support::{self as support, golden_event};
 
     /// The golden event's exact bytes, written out by hand from the layout.
     pub const GOLDEN: &str = concat!(
@@ -166,7 +231,7 @@ pub(crate) mod shared_tests {
             if precise {
                 want
             } else {
-                LimitExceeded("nesting depth")
+                LimitExceeded(Limit::Depth)
             }
         };
         let cases: &[(String, DecodeErrorKind)] = &[
@@ -254,5 +319,12 @@ pub(crate) mod shared_tests {
     fn json_profile() {
         let (total, json) = check(&Json, true);
         eprintln!("json: {total} bytes vs json {json}");
+    }
+
+    #[test]
+    fn bombs_have_the_exact_bytes() {
+        use crate::codec::hostile::bomb;
+        assert_eq!(bomb(&Json, Nest::Array, 3), b"[[[0]]]");
+        assert_eq!(bomb(&Json, Nest::Map, 2), br#"{"a":{"a":0}}"#);
     }
 }

@@ -45,7 +45,7 @@ use std::cell::RefCell;
 use simd_json::{Buffers, ErrorType};
 
 use crate::codec::{
-    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
+    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit, Limits, Profile,
 };
 use crate::model::Event;
 use crate::profiles::json::kind_of;
@@ -73,7 +73,7 @@ thread_local! {
 
 impl Codec for JsonSimd {
     fn hostile(&self) -> Option<&dyn crate::codec::HostileInputs> {
-        Some(&crate::codec::hostile::Json)
+        Some(&super::json::Json)
     }
 
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
@@ -123,7 +123,7 @@ fn check_depth(bytes: &[u8], limits: &Limits) -> Result<(), DecodeError> {
                 depth += 1;
                 if depth > limits.max_depth {
                     return Err(DecodeError::at(
-                        DecodeErrorKind::LimitExceeded("nesting depth"),
+                        DecodeErrorKind::LimitExceeded(Limit::Depth),
                         i,
                     ));
                 }
@@ -159,7 +159,7 @@ mod tests {
         let err = JsonSimd.decode(&bomb, &limits).unwrap_err();
         assert_eq!(
             err,
-            DecodeError::at(DecodeErrorKind::LimitExceeded("nesting depth"), 3)
+            DecodeError::at(DecodeErrorKind::LimitExceeded(Limit::Depth), 3)
         );
         // Brackets inside strings do not count.
         assert!(check_depth(br#"{"content":"[[[[[[","tags":[["a"]]}"#, &limits).is_ok());

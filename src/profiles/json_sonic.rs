@@ -54,7 +54,7 @@ pub struct JsonSonic;
 
 impl Codec for JsonSonic {
     fn hostile(&self) -> Option<&dyn crate::codec::HostileInputs> {
-        Some(&crate::codec::hostile::Json)
+        Some(&super::json::Json)
     }
 
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {

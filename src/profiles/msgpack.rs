@@ -54,8 +54,9 @@
 use serde::de::DeserializeSeed;
 
 use super::positional::{Positional, PositionalSeed};
+use crate::codec::hostile::{HostileInputs, Nest, repeat};
 use crate::codec::{
-    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
+    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit, Limits, Profile,
     check_event_size,
 };
 use crate::model::Event;
@@ -76,8 +77,8 @@ pub const PROFILE: Profile = Profile {
 pub struct MsgPack;
 
 impl Codec for MsgPack {
-    fn hostile(&self) -> Option<&dyn crate::codec::HostileInputs> {
-        Some(&crate::codec::hostile::MsgPack)
+    fn hostile(&self) -> Option<&dyn HostileInputs> {
+        Some(self)
     }
 
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
@@ -113,7 +114,7 @@ fn classify(e: &rmp_serde::decode::Error) -> DecodeErrorKind {
         E::TypeMismatch(_) => DecodeErrorKind::Invalid("type mismatch"),
         E::LengthMismatch(_) => DecodeErrorKind::Invalid("event array length"),
         E::OutOfRange => DecodeErrorKind::Invalid("integer out of range"),
-        E::DepthLimitExceeded => DecodeErrorKind::LimitExceeded("depth"),
+        E::DepthLimitExceeded => DecodeErrorKind::LimitExceeded(Limit::Depth),
         _ => DecodeErrorKind::Invalid("malformed messagepack"),
     }
 }
@@ -148,10 +149,62 @@ fn bin_on_wire(input: &[u8], at: usize, len: usize) -> Result<(), DecodeError> {
     Err(DecodeError::at(DecodeErrorKind::BadUtf8, at + bad))
 }
 
+/// Hostile inputs. MessagePack.
+impl HostileInputs for MsgPack {
+    fn format(&self) -> &'static str {
+        "msgpack"
+    }
+
+    fn nesting_bomb(&self, shape: Nest, depth: usize, out: &mut Vec<u8>) {
+        let unit: &[u8] = match shape {
+            Nest::Array => &[0x91],
+            Nest::Map => &[0x81, 0x00],
+        };
+        repeat(out, unit, depth);
+        out.push(0xc0);
+    }
+
+    fn length_bombs(&self) -> Vec<(&'static str, Vec<u8>)> {
+        let u32max = [0xff; 4];
+        vec![
+            ("array32-2^32-1", [&[0xdd][..], &u32max].concat()),
+            ("map32-2^32-1", [&[0xdf][..], &u32max].concat()),
+            ("bin32-2^32-1", [&[0xc6][..], &u32max].concat()),
+            ("str32-2^32-1", [&[0xdb][..], &u32max].concat()),
+            ("ext32-2^32-1", [&[0xc9][..], &u32max, &[0x01]].concat()),
+            ("event-id-2^32-1", [&[0x97, 0xc6][..], &u32max].concat()),
+            (
+                "event-tags-2^32-1",
+                [
+                    &[0x97, 0xc4, 0x00, 0xc4, 0x00, 0x00, 0x00, 0xdd][..],
+                    &u32max,
+                ]
+                .concat(),
+            ),
+        ]
+    }
+
+    fn variants(&self, golden: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
+        match golden.split_first() {
+            Some((&head, body)) if head & 0xf0 == 0x90 => vec![
+                (
+                    "array16-outer",
+                    [&[0xdc, 0x00, head & 0x0f][..], body].concat(),
+                ),
+                (
+                    "array32-outer",
+                    [&[0xdd, 0, 0, 0, head & 0x0f][..], body].concat(),
+                ),
+            ],
+            _ => Vec::new(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::positional::tests::{conformance, json_total};
+    use crate::profiles::test_support::conformance;
 
     fn golden() -> Vec<u8> {
         let h = |s: &str| {
@@ -182,9 +235,8 @@ mod tests {
     fn conforms() {
         let golden = golden();
         assert_eq!(golden.len(), 1 + 34 + 34 + 5 + 1 + 1 + 37 + 10 + 9 + 4 + 66);
-        let (unrepresentable, total) = conformance(&MsgPack, &golden);
-        assert_eq!(unrepresentable, 0);
-        println!("msgpack: {total} bytes vs json {}", json_total());
+        let (total, json) = conformance(&MsgPack, &golden, true);
+        println!("msgpack: {total} bytes vs json {json}");
     }
 
     #[test]
@@ -200,14 +252,14 @@ mod tests {
         g.extend([0xdd, 0xff, 0xff, 0xff, 0xff]);
         assert_eq!(
             MsgPack.decode(&g, &l).unwrap_err().kind,
-            DecodeErrorKind::LimitExceeded("tags")
+            DecodeErrorKind::LimitExceeded(Limit::Tags)
         );
         // one tag declaring 2^32-1 values
         g.truncate(1 + 34 + 34 + 5 + 1);
         g.extend([0x91, 0xdd, 0xff, 0xff, 0xff, 0xff]);
         assert_eq!(
             MsgPack.decode(&g, &l).unwrap_err().kind,
-            DecodeErrorKind::LimitExceeded("values per tag")
+            DecodeErrorKind::LimitExceeded(Limit::ValuesPerTag)
         );
         // one value declaring a 4 GiB string
         g.truncate(1 + 34 + 34 + 5 + 1);
@@ -294,5 +346,11 @@ mod tests {
         // out-of-range positions are errors, not panics
         assert!(bin_on_wire(&[], 7, 3).is_err());
         assert!(bin_on_wire(&[0xc4], 0, usize::MAX).is_err());
+    }
+
+    #[test]
+    fn bombs_have_the_exact_bytes() {
+        use crate::codec::hostile::bomb;
+        assert_eq!(bomb(&MsgPack, Nest::Map, 1), [0x81, 0x00, 0xc0]);
     }
 }

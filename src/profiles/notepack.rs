@@ -14,7 +14,7 @@
 //!
 //! Hex policy (the upstream heuristic, which is exact for our model): a tag
 //! element that is non-empty, even-length, lowercase hex
-//! ([`is_lower_hex`]) is written as bytes (`is_bytes = 1`, `len` = decoded
+//! ([`is_lower_hex`](crate::model::hex::is_lower_hex)) is written as bytes (`is_bytes = 1`, `len` = decoded
 //! length), whatever its length; every other element, including the empty
 //! string, is UTF-8 text. Decoding re-emits bytes as lowercase hex, so the
 //! round trip is exact. Content is never hex-packed.
@@ -43,15 +43,12 @@
 //!
 //! The `notepack_` + base64 string form is not part of this profile.
 
-use std::borrow::Cow;
-
-use crate::codec::write::{Form, put_hex_or_text, put_uvarint as put_varint};
+use crate::codec::write::{Form, put_hex_or_text, put_uvarint};
 use crate::codec::{
-    BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
-    Parts, Profile, Reader, SelectContract, check_event_size,
+    Capabilities, DecodeError, DecodeErrorKind, EncodeError, Family, Layout, Limits, Parts,
+    Profile, Reader, Text, check_event_size, hex_or_text, read_tags,
 };
-use crate::model::hex::{self, is_lower_hex};
-use crate::model::{Event, EventRef};
+use crate::model::Event;
 
 /// The registry entry.
 pub const PROFILE: Profile = Profile {
@@ -73,24 +70,26 @@ pub struct Notepack;
 
 fn put_element(out: &mut Vec<u8>, s: &str) {
     put_hex_or_text(out, s, 1, |out, form| match form {
-        Form::Hex(n) => put_varint(out, (n as u64) << 1 | 1),
-        Form::Text(n) => put_varint(out, (n as u64) << 1),
+        Form::Hex(n) => put_uvarint(out, (n as u64) << 1 | 1),
+        Form::Text(n) => put_uvarint(out, (n as u64) << 1),
     });
 }
 
-impl Codec for Notepack {
-    fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+impl Layout for Notepack {
+    const ID: &'static str = PROFILE.id;
+
+    fn write(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         out.push(VERSION);
         out.extend_from_slice(&event.id);
         out.extend_from_slice(&event.pubkey);
         out.extend_from_slice(&event.sig);
-        put_varint(out, event.created_at);
-        put_varint(out, u64::from(event.kind));
-        put_varint(out, event.content.len() as u64);
+        put_uvarint(out, event.created_at);
+        put_uvarint(out, u64::from(event.kind));
+        put_uvarint(out, event.content.len() as u64);
         out.extend_from_slice(event.content.as_bytes());
-        put_varint(out, event.tags.len() as u64);
+        put_uvarint(out, event.tags.len() as u64);
         for tag in &event.tags {
-            put_varint(out, tag.len() as u64);
+            put_uvarint(out, tag.len() as u64);
             for value in tag {
                 put_element(out, value);
             }
@@ -98,33 +97,38 @@ impl Codec for Notepack {
         Ok(())
     }
 
-    fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        Ok(parse::<String>(bytes, limits)?.into_event())
-    }
-
-    fn borrowed(&self) -> Option<&dyn BorrowDecode> {
-        Some(self)
-    }
-}
-
-impl BorrowDecode for Notepack {
-    fn select_contract(&self) -> SelectContract {
-        SelectContract::Preverified
-    }
-
-    fn decode_ref<'a>(
-        &self,
+    fn parse<'a, S: Text<'a>>(
         bytes: &'a [u8],
         limits: &Limits,
-    ) -> Result<EventRef<'a>, DecodeError> {
-        Ok(parse::<Cow<'a, str>>(bytes, limits)?.into_ref())
+    ) -> Result<Parts<'a, S>, DecodeError> {
+        let mut r = header(bytes, limits)?;
+        let id = r.array::<32>()?;
+        let pubkey = r.array::<32>()?;
+        let sig = r.array::<64>()?;
+        let created_at = r.uvarint(true)?;
+        let kind = kind(&mut r)?;
+        let len = r.uvarint(true)?;
+        let len = r.fits(len, 1)?;
+        let content = S::from(r.str(len)?);
+        let uvarint = |r: &mut Reader<'a>| r.uvarint(true);
+        let tags = read_tags(&mut r, limits, uvarint, uvarint, 1, |r, _| {
+            element(r, limits)
+        })?;
+        r.finish()?;
+        Ok(Parts {
+            id,
+            pubkey,
+            sig,
+            created_at,
+            kind,
+            tags,
+            content,
+        })
     }
 
-    fn kind_and_pubkey(
-        &self,
-        bytes: &[u8],
-        limits: &Limits,
-    ) -> Result<(u16, [u8; 32]), DecodeError> {
+    /// Kind after the fixed fields and the `created_at` varint. Only the
+    /// prefix is checked.
+    fn prefix(bytes: &[u8], limits: &Limits) -> Result<(u16, [u8; 32]), DecodeError> {
         let mut r = header(bytes, limits)?;
         r.array::<32>()?;
         let pubkey = *r.array::<32>()?;
@@ -133,8 +137,6 @@ impl BorrowDecode for Notepack {
         Ok((kind(&mut r)?, pubkey))
     }
 }
-
-type Parsed<'a, S> = Parts<'a, S, &'a str>;
 
 fn header<'a>(bytes: &'a [u8], limits: &Limits) -> Result<Reader<'a>, DecodeError> {
     check_event_size(bytes, limits)?;
@@ -154,77 +156,18 @@ fn kind(r: &mut Reader<'_>) -> Result<u16, DecodeError> {
     u16::try_from(k).map_err(|_| DecodeError::at(DecodeErrorKind::Invalid("kind above 65535"), at))
 }
 
-fn parse<'a, S: From<&'a str> + From<String>>(
-    bytes: &'a [u8],
-    limits: &Limits,
-) -> Result<Parsed<'a, S>, DecodeError> {
-    let mut r = header(bytes, limits)?;
-    let id = r.array::<32>()?;
-    let pubkey = r.array::<32>()?;
-    let sig = r.array::<64>()?;
-    let created_at = r.uvarint(true)?;
-    let kind = kind(&mut r)?;
-    let len = r.uvarint(true)?;
-    let len = r.count(len, 1, usize::MAX, "content bytes")?;
-    let content = r.str(len)?;
-    let n_tags = r.uvarint(true)?;
-    let n_tags = r.count(n_tags, 1, limits.max_tags, "tags")?;
-    let mut tags = Vec::with_capacity(n_tags);
-    for _ in 0..n_tags {
-        let n = r.uvarint(true)?;
-        let n = r.count(n, 1, limits.max_values_per_tag, "values per tag")?;
-        let mut tag = Vec::with_capacity(n);
-        for _ in 0..n {
-            tag.push(element(&mut r, limits)?);
-        }
-        tags.push(tag);
-    }
-    r.finish()?;
-    Ok(Parts {
-        id,
-        pubkey,
-        sig,
-        created_at,
-        kind,
-        tags,
-        content,
-    })
-}
-
-fn element<'a, S: From<&'a str> + From<String>>(
-    r: &mut Reader<'a>,
-    limits: &Limits,
-) -> Result<S, DecodeError> {
+fn element<'a, S: Text<'a>>(r: &mut Reader<'a>, limits: &Limits) -> Result<S, DecodeError> {
     let at = r.offset();
     let raw = r.uvarint(true)?;
-    let is_bytes = raw & 1 == 1;
-    let len = raw >> 1;
-    let text_len = if is_bytes { len.saturating_mul(2) } else { len };
-    if text_len > limits.max_value_bytes as u64 {
-        return Err(DecodeError::at(
-            DecodeErrorKind::LimitExceeded("tag value bytes"),
-            at,
-        ));
-    }
-    let len = r.count(len, 1, usize::MAX, "tag value bytes")?;
-    if is_bytes {
-        if len == 0 {
-            return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
-        }
-        Ok(S::from(hex::encode(r.take(len)?)))
-    } else {
-        let s = r.str(len)?;
-        if is_lower_hex(s) {
-            return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
-        }
-        Ok(S::from(s))
-    }
+    hex_or_text(r, at, raw >> 1, raw & 1 == 1, 1, limits.max_value_bytes)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::nostr_test_support::{self as support, golden_event, unhex};
+    use crate::codec::Codec;
+    use crate::model::hex;
+    use crate::profiles::test_support::{self as support, golden_event, unhex};
 
     fn golden_bytes() -> Vec<u8> {
         unhex(&format!(
@@ -240,31 +183,13 @@ mod tests {
     }
 
     #[test]
-    fn golden_vector() {
-        let mut out = Vec::new();
-        Notepack.encode(&golden_event(), &mut out).unwrap();
-        assert_eq!(support::hex(&out), support::hex(&golden_bytes()));
-        assert_eq!(
-            Notepack.decode(&out, &Limits::default()).unwrap(),
-            golden_event()
-        );
-    }
-
-    #[test]
-    fn generated_round_trip() {
-        let (refused, total, json) = support::round_trip_generated(&Notepack, true);
-        assert_eq!(refused, 0);
+    fn conforms() {
+        let (total, json) = support::conformance(&Notepack, &golden_bytes(), true);
         eprintln!("notepack: {total} bytes vs json {json}");
     }
 
     #[test]
-    fn truncations_and_trailing_bytes() {
-        support::truncations_fail(&Notepack, &golden_bytes());
-    }
-
-    #[test]
     fn limits() {
-        support::limits_enforced(&Notepack, golden_event());
         let mut huge = golden_bytes()[..129].to_vec();
         huge.extend_from_slice(&[0x00, 0x01, 0x00]);
         huge.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0x0f]);

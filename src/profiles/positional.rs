@@ -51,7 +51,7 @@ use serde::de::{self, DeserializeSeed, EnumAccess, SeqAccess, VariantAccess, Vis
 use serde::ser::{SerializeSeq, SerializeTuple};
 use serde::{Serialize, Serializer};
 
-use crate::codec::{DecodeError, DecodeErrorKind, Limits};
+use crate::codec::{DecodeError, DecodeErrorKind, Limit, Limits};
 use crate::model::{Event, hex};
 
 /// One tag value on the wire.
@@ -98,7 +98,7 @@ pub fn restore(value: TagValue<'_>, limits: &Limits) -> Result<String, DecodeErr
         TagValue::Bytes([]) => Err(DecodeErrorKind::NonCanonical),
         TagValue::Bytes(b) => {
             if b.len().saturating_mul(2) > limits.max_value_bytes {
-                return Err(DecodeErrorKind::LimitExceeded("tag value bytes"));
+                return Err(DecodeErrorKind::LimitExceeded(Limit::ValueBytes));
             }
             let mut s = String::with_capacity(b.len() * 2);
             hex::encode_into_string(b, &mut s);
@@ -106,7 +106,7 @@ pub fn restore(value: TagValue<'_>, limits: &Limits) -> Result<String, DecodeErr
         }
         TagValue::Text(t) => {
             if t.len() > limits.max_value_bytes {
-                return Err(DecodeErrorKind::LimitExceeded("tag value bytes"));
+                return Err(DecodeErrorKind::LimitExceeded(Limit::ValueBytes));
             }
             Ok(t.to_owned())
         }
@@ -307,7 +307,7 @@ impl<'l, const TAGGED: bool> PositionalSeed<'l, TAGGED> {
                 Ok(())
             }
             None => Err(self.fail(
-                DecodeErrorKind::LimitExceeded("decoded bytes exceed input"),
+                DecodeErrorKind::LimitExceeded(Limit::EventBytes),
                 "amplification",
             )),
         }
@@ -446,13 +446,13 @@ impl<'de, const TAGGED: bool> Visitor<'de> for TagsSeed<'_, '_, TAGGED> {
         let s = self.0;
         let max = s.limits.max_tags;
         if seq.size_hint().is_some_and(|n| n > max) {
-            return Err(s.fail(DecodeErrorKind::LimitExceeded("tags"), "tags"));
+            return Err(s.fail(DecodeErrorKind::LimitExceeded(Limit::Tags), "tags"));
         }
         let mut tags = Vec::with_capacity(s.cap(seq.size_hint(), max));
         while let Some(tag) = seq.next_element_seed(TagSeed(s))? {
             s.charge(1)?;
             if tags.len() == max {
-                return Err(s.fail(DecodeErrorKind::LimitExceeded("tags"), "tags"));
+                return Err(s.fail(DecodeErrorKind::LimitExceeded(Limit::Tags), "tags"));
             }
             tags.push(tag);
         }
@@ -481,12 +481,18 @@ impl<'de, const TAGGED: bool> Visitor<'de> for TagSeed<'_, '_, TAGGED> {
         let s = self.0;
         let max = s.limits.max_values_per_tag;
         if seq.size_hint().is_some_and(|n| n > max) {
-            return Err(s.fail(DecodeErrorKind::LimitExceeded("values per tag"), "values"));
+            return Err(s.fail(
+                DecodeErrorKind::LimitExceeded(Limit::ValuesPerTag),
+                "values",
+            ));
         }
         let mut values = Vec::with_capacity(s.cap(seq.size_hint(), max));
         while let Some(v) = seq.next_element_seed(ValueSeed(s))? {
             if values.len() == max {
-                return Err(s.fail(DecodeErrorKind::LimitExceeded("values per tag"), "values"));
+                return Err(s.fail(
+                    DecodeErrorKind::LimitExceeded(Limit::ValuesPerTag),
+                    "values",
+                ));
             }
             values.push(v);
         }
@@ -577,126 +583,8 @@ impl<'de, const TAGGED: bool> DeserializeSeed<'de> for TextValue<'_, '_, TAGGED>
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
-    use crate::codec::Codec;
-
-    /// The golden event of the profile tests.
-    pub(crate) fn golden_event() -> Event {
-        Event {
-            id: [0x11; 32],
-            pubkey: [0x22; 32],
-            sig: [0x33; 64],
-            created_at: 1_700_000_000,
-            kind: 1,
-            tags: vec![
-                vec!["e".into(), "ab".repeat(32)],
-                vec!["p".into(), "ABCDEF".into()],
-                vec!["t".into(), "nostr".into()],
-            ],
-            content: "hi\n".into(),
-        }
-    }
-
-    /// Shared checks: generated corpus round trip (returns not-representable
-    /// count and total size), decode→encode identity, truncations, trailing
-    /// byte, and the tag limit.
-    pub(crate) fn conformance(codec: &dyn Codec, golden: &[u8]) -> (usize, usize) {
-        let limits = Limits::default();
-        let mut out = Vec::new();
-        codec.encode(&golden_event(), &mut out).unwrap();
-        assert_eq!(out, golden, "golden bytes");
-        assert_eq!(codec.decode(golden, &limits).unwrap(), golden_event());
-        for n in 0..golden.len() {
-            assert!(codec.decode(&golden[..n], &limits).is_err(), "prefix {n}");
-        }
-        let mut long = golden.to_vec();
-        long.push(0);
-        assert!(codec.decode(&long, &limits).is_err(), "trailing byte");
-        let two = Limits {
-            max_tags: 2,
-            ..Limits::default()
-        };
-        assert_eq!(
-            codec.decode(golden, &two).unwrap_err().kind,
-            DecodeErrorKind::LimitExceeded("tags")
-        );
-        let short = Limits {
-            max_value_bytes: 10,
-            ..Limits::default()
-        };
-        assert_eq!(
-            codec.decode(golden, &short).unwrap_err().kind,
-            DecodeErrorKind::LimitExceeded("tag value bytes")
-        );
-        let small = Limits {
-            max_event_bytes: golden.len() - 1,
-            ..Limits::default()
-        };
-        assert!(codec.decode(golden, &small).is_err());
-
-        mutation_sweep(codec, golden, false);
-
-        let mut not_representable = 0;
-        let mut total = 0;
-        for e in crate::corpus::generate::generate(1, 300) {
-            let mut buf = vec![0xaa];
-            match codec.encode(&e, &mut buf) {
-                Ok(()) => {
-                    assert_eq!(buf[0], 0xaa, "encode appends");
-                    let bytes = &buf[1..];
-                    total += bytes.len();
-                    let back = codec.decode(bytes, &limits).unwrap();
-                    assert_eq!(back, e);
-                    let mut again = Vec::new();
-                    codec.encode(&back, &mut again).unwrap();
-                    assert_eq!(again, bytes, "decode→encode identity");
-                }
-                Err(_) => not_representable += 1,
-            }
-        }
-        (not_representable, total)
-    }
-
-    /// 20,000 random 1–4 byte mutations of the golden bytes (fixed xorshift
-    /// seed): decoding never panics, and whatever decodes re-encodes (to the
-    /// same bytes when `identity`: a decoder that accepts only canonical input).
-    pub(crate) fn mutation_sweep(codec: &dyn Codec, golden: &[u8], identity: bool) {
-        let limits = Limits::default();
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        for round in 0..20_000 {
-            let mut m = golden.to_vec();
-            for _ in 0..=next() % 4 {
-                let i = usize::try_from(next() % m.len() as u64).unwrap();
-                m[i] = next().to_le_bytes()[0];
-            }
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                codec.decode(&m, &limits)
-            }));
-            let decoded = r.unwrap_or_else(|_| panic!("round {round} panicked"));
-            if let Ok(e) = decoded {
-                let mut out = Vec::new();
-                codec.encode(&e, &mut out).unwrap();
-                if identity {
-                    assert_eq!(out, m, "round {round}: accepted non-canonical input");
-                }
-            }
-        }
-    }
-
-    /// Total JSON size of the generated corpus.
-    pub(crate) fn json_total() -> usize {
-        crate::corpus::generate::generate(1, 300)
-            .iter()
-            .map(|e| e.to_json().len())
-            .sum()
-    }
 
     #[test]
     fn hex_policy() {

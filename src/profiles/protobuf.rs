@@ -44,7 +44,7 @@
 //! and the fixed-length checks on id, pubkey and sig (`Invalid`).
 
 use crate::codec::{
-    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
+    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit, Limits, Profile,
     Reader, check_event_size,
 };
 use crate::model::Event;
@@ -308,7 +308,10 @@ pub(super) fn scan(bytes: &[u8], limits: &Limits, shape: Shape) -> Result<(), De
             5 => {
                 tags += 1;
                 if tags > limits.max_tags {
-                    return Err(DecodeError::at(DecodeErrorKind::LimitExceeded("tags"), at));
+                    return Err(DecodeError::at(
+                        DecodeErrorKind::LimitExceeded(Limit::Tags),
+                        at,
+                    ));
                 }
                 scan_tag(body, limits, shape).map_err(|e| shifted(e, body_at))?;
             }
@@ -335,7 +338,7 @@ fn scan_tag(body: &[u8], limits: &Limits, shape: Shape) -> Result<(), DecodeErro
         values += 1;
         if values > limits.max_values_per_tag {
             return Err(DecodeError::at(
-                DecodeErrorKind::LimitExceeded("values per tag"),
+                DecodeErrorKind::LimitExceeded(Limit::ValuesPerTag),
                 at,
             ));
         }
@@ -381,7 +384,7 @@ fn scan_value(body: &[u8], limits: &Limits, packing: bool) -> Result<(), DecodeE
 fn value_len(len: usize, limits: &Limits, at: usize) -> Result<(), DecodeError> {
     if len > limits.max_value_bytes {
         return Err(DecodeError::at(
-            DecodeErrorKind::LimitExceeded("tag value bytes"),
+            DecodeErrorKind::LimitExceeded(Limit::ValueBytes),
             at,
         ));
     }
@@ -397,7 +400,7 @@ fn key(r: &mut Reader<'_>) -> Result<(u64, u64), DecodeError> {
 /// A length-delimited body, bounded by the remaining input.
 fn len_body<'a>(r: &mut Reader<'a>) -> Result<(usize, &'a [u8]), DecodeError> {
     let len = r.uvarint(true)?;
-    let len = r.count(len, 1, usize::MAX, "length")?;
+    let len = r.fits(len, 1)?;
     let at = r.offset();
     Ok((at, r.take(len)?))
 }
@@ -409,7 +412,7 @@ fn shifted(e: DecodeError, by: usize) -> DecodeError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::nostr_test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, unhex};
 
     fn golden_bytes() -> Vec<u8> {
         unhex(&format!(
@@ -426,20 +429,8 @@ mod tests {
     }
 
     #[test]
-    fn golden_vector() {
-        let mut out = Vec::new();
-        Protobuf.encode(&golden_event(), &mut out).unwrap();
-        assert_eq!(support::hex(&out), support::hex(&golden_bytes()));
-        assert_eq!(
-            Protobuf.decode(&out, &Limits::default()).unwrap(),
-            golden_event()
-        );
-    }
-
-    #[test]
-    fn generated_round_trip() {
-        let (refused, total, json) = support::round_trip_generated(&Protobuf, true);
-        assert_eq!(refused, 0);
+    fn conforms() {
+        let (total, json) = support::conformance(&Protobuf, &golden_bytes(), false);
         eprintln!("protobuf: {total} bytes vs json {json}");
     }
 
@@ -465,25 +456,7 @@ mod tests {
     }
 
     #[test]
-    fn truncations_and_trailing_bytes() {
-        let golden = golden_bytes();
-        let limits = Limits::default();
-        for n in 0..golden.len() {
-            assert!(
-                Protobuf.decode(&golden[..n], &limits).is_err(),
-                "prefix {n}"
-            );
-        }
-        // Protobuf has no end marker: a trailing byte is the start of another
-        // field, and fails as such.
-        let mut longer = golden.clone();
-        longer.push(0);
-        assert!(Protobuf.decode(&longer, &limits).is_err());
-    }
-
-    #[test]
     fn limits() {
-        support::limits_enforced(&Protobuf, golden_event());
         // A tag declaring a 4 GiB body in a few bytes.
         let mut huge = golden_bytes()[..68].to_vec();
         huge.extend_from_slice(&[0x2a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x0a]);
@@ -498,7 +471,7 @@ mod tests {
         }
         assert_eq!(
             Protobuf.decode(&many, &Limits::default()).unwrap_err().kind,
-            DecodeErrorKind::LimitExceeded("tags")
+            DecodeErrorKind::LimitExceeded(Limit::Tags)
         );
     }
 

@@ -92,7 +92,7 @@ fn from_hex<const N: usize>(s: &str, at: usize) -> Result<[u8; N], DecodeError> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::nostr_test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, unhex};
 
     fn ascii_hex(s: &str) -> String {
         support::hex(s.as_bytes())
@@ -113,43 +113,13 @@ mod tests {
     }
 
     #[test]
-    fn golden_vector() {
-        let mut out = Vec::new();
-        ProtobufHexStrings
-            .encode(&golden_event(), &mut out)
-            .unwrap();
-        assert_eq!(support::hex(&out), support::hex(&golden_bytes()));
-        assert_eq!(
-            ProtobufHexStrings.decode(&out, &Limits::default()).unwrap(),
-            golden_event()
-        );
-    }
-
-    #[test]
-    fn generated_round_trip() {
-        let (refused, total, json) = support::round_trip_generated(&ProtobufHexStrings, true);
-        assert_eq!(refused, 0);
+    fn conforms() {
+        let (total, json) = support::conformance(&ProtobufHexStrings, &golden_bytes(), false);
         eprintln!("protobuf-hexstrings: {total} bytes vs json {json}");
     }
 
     #[test]
-    fn truncations_and_trailing_bytes() {
-        let golden = golden_bytes();
-        let limits = Limits::default();
-        for n in 0..golden.len() {
-            assert!(
-                ProtobufHexStrings.decode(&golden[..n], &limits).is_err(),
-                "prefix {n}"
-            );
-        }
-        let mut longer = golden.clone();
-        longer.push(0);
-        assert!(ProtobufHexStrings.decode(&longer, &limits).is_err());
-    }
-
-    #[test]
     fn limits() {
-        support::limits_enforced(&ProtobufHexStrings, golden_event());
         let mut huge = golden_bytes()[..132].to_vec();
         huge.extend_from_slice(&[0x2a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x0a]);
         assert_eq!(

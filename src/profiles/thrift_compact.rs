@@ -76,7 +76,7 @@ use binostr_generated::thrift::protocol::{
 use binostr_generated::thrift::{self, ProtocolError, ProtocolErrorKind, TransportErrorKind};
 
 use crate::codec::{
-    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
+    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit, Limits, Profile,
     check_event_size,
 };
 use crate::model::Event;
@@ -273,7 +273,7 @@ impl<'a> BoundedCompact<'a> {
 
     /// Peeks the `u32` varint length of a binary/string and checks it
     /// against `max` and the remaining input.
-    fn check_len(&mut self, max: usize, what: &'static str, hex: bool) -> thrift::Result<()> {
+    fn check_len(&mut self, max: usize, what: Limit, hex: bool) -> thrift::Result<()> {
         let at = self.pos.get();
         let mut len: u64 = 0;
         let mut end = None;
@@ -299,12 +299,12 @@ impl<'a> BoundedCompact<'a> {
     }
 
     /// The length bound and limit name for the string the current field holds.
-    fn string_bound(&self) -> (usize, &'static str, bool) {
+    fn string_bound(&self) -> (usize, Limit, bool) {
         if self.structs == 2 {
             let hex = self.last_field[1] == 1;
-            (self.limits.max_value_bytes, "tag value bytes", hex)
+            (self.limits.max_value_bytes, Limit::ValueBytes, hex)
         } else {
-            (usize::MAX, "event bytes", false)
+            (usize::MAX, Limit::EventBytes, false)
         }
     }
 }
@@ -320,7 +320,7 @@ impl TInputProtocol for BoundedCompact<'_> {
     fn read_struct_begin(&mut self) -> thrift::Result<Option<TStructIdentifier>> {
         if self.structs == 2 {
             let at = self.pos.get();
-            return self.fail(DecodeErrorKind::LimitExceeded("depth"), at);
+            return self.fail(DecodeErrorKind::LimitExceeded(Limit::Depth), at);
         }
         self.last_field[self.structs] = 0;
         self.structs += 1;
@@ -403,15 +403,15 @@ impl TInputProtocol for BoundedCompact<'_> {
         let list = self.inner.read_list_begin()?;
         self.lists += 1;
         let (max, what, elem) = match self.lists {
-            1 => (self.limits.max_tags, "tags", TType::List),
+            1 => (self.limits.max_tags, Limit::Tags, TType::List),
             _ => (
                 self.limits.max_values_per_tag,
-                "values per tag",
+                Limit::ValuesPerTag,
                 TType::Struct,
             ),
         };
         if self.lists + 1 > self.limits.max_depth && list.size != 0 {
-            return self.fail(DecodeErrorKind::LimitExceeded("depth"), at);
+            return self.fail(DecodeErrorKind::LimitExceeded(Limit::Depth), at);
         }
         if list.size < 0 {
             return self.fail(DecodeErrorKind::Invalid("negative list size"), at);
@@ -462,7 +462,7 @@ impl TInputProtocol for BoundedCompact<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::nostr_test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, unhex};
 
     /// Checked by hand against the compact protocol spec.
     fn golden_bytes() -> Vec<u8> {
@@ -492,25 +492,9 @@ mod tests {
     }
 
     #[test]
-    fn golden_vector() {
-        let out = encode(&golden_event());
-        assert_eq!(support::hex(&out), support::hex(&golden_bytes()));
-        assert_eq!(
-            ThriftCompact.decode(&out, &Limits::default()).unwrap(),
-            golden_event()
-        );
-    }
-
-    #[test]
-    fn generated_round_trip() {
-        let (refused, total, json) = support::round_trip_generated(&ThriftCompact, true);
-        assert_eq!(refused, 0);
+    fn conforms() {
+        let (total, json) = support::conformance(&ThriftCompact, &golden_bytes(), true);
         eprintln!("thrift-compact: {total} bytes vs json {json}");
-    }
-
-    #[test]
-    fn truncations_and_trailing_bytes() {
-        support::truncations_fail(&ThriftCompact, &golden_bytes());
     }
 
     /// The 134-byte prefix holding fields 1-3 (id, pubkey, sig).
@@ -520,7 +504,6 @@ mod tests {
 
     #[test]
     fn limits() {
-        support::limits_enforced(&ThriftCompact, golden_event());
         // A 4 GiB content length in five bytes.
         let mut huge = head();
         huge.extend_from_slice(&[0x16, 0x02, 0x15, 0x02, 0x19, 0x09, 0x18]);
@@ -544,7 +527,7 @@ mod tests {
             ..Limits::default()
         };
         let err = ThriftCompact.decode(&golden_bytes(), &shallow).unwrap_err();
-        assert_eq!(err.kind, DecodeErrorKind::LimitExceeded("depth"));
+        assert_eq!(err.kind, DecodeErrorKind::LimitExceeded(Limit::Depth));
     }
 
     /// The runtime crate alone panics on a list size of -1 (five bytes):

@@ -17,7 +17,7 @@
 
 use serde::de::{self, DeserializeSeed, Deserializer};
 
-use super::{Limits, ValidationError};
+use super::{Limit, Limits, ValidationError};
 use crate::model::Event;
 
 mod visitors;
@@ -163,7 +163,7 @@ pub(crate) fn check_size(bytes: &[u8], limits: &Limits) -> Result<(), (Validatio
     if bytes.len() > limits.max_event_bytes {
         return Err((
             ValidationError::LimitExceeded {
-                what: "event bytes",
+                what: Limit::EventBytes.name(),
                 limit: limits.max_event_bytes,
                 actual: bytes.len(),
             },

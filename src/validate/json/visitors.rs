@@ -9,7 +9,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 
 use super::{Record, RecordKind};
 use crate::model::{Event, hex};
-use crate::validate::{Limits, ValidationError};
+use crate::validate::{Limit, Limits, ValidationError};
 
 /// Limits and the typed-error side channel shared by the visitors of one parse.
 pub(super) struct Ctx {
@@ -266,9 +266,9 @@ fn wrong_tags() -> ValidationError {
     wrong_type("tags", "an array of arrays of strings")
 }
 
-fn limit(what: &'static str, limit: usize, actual: usize) -> ValidationError {
+fn limit(what: Limit, limit: usize, actual: usize) -> ValidationError {
     ValidationError::LimitExceeded {
-        what,
+        what: what.name(),
         limit,
         actual,
     }
@@ -289,7 +289,7 @@ impl<'de> Want<'de> for TagsWant {
         let mut tags = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(max).min(64));
         while let Some(tag) = seq.next_element_seed(Seed(ctx, TagWant))? {
             if tags.len() == max {
-                return Err(ctx.fail(limit("tags", max, max + 1)));
+                return Err(ctx.fail(limit(Limit::Tags, max, max + 1)));
             }
             tags.push(tag);
         }
@@ -310,7 +310,7 @@ impl<'de> Want<'de> for TagWant {
         let mut values = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(max).min(16));
         while let Some(value) = seq.next_element_seed(Seed(ctx, ValueWant))? {
             if values.len() == max {
-                return Err(ctx.fail(limit("values per tag", max, max + 1)));
+                return Err(ctx.fail(limit(Limit::ValuesPerTag, max, max + 1)));
             }
             values.push(value);
         }
@@ -339,7 +339,7 @@ impl Want<'_> for ValueWant {
 fn check_value(ctx: &Ctx, s: &str) -> Result<(), ValidationError> {
     let max = ctx.limits.max_value_bytes;
     if s.len() > max {
-        return Err(limit("tag value bytes", max, s.len()));
+        return Err(limit(Limit::ValueBytes, max, s.len()));
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
-//! Shared assertions for the Nostr-specific profile tests (test builds only).
+//! The golden event and the checks every profile's unit tests share (test
+//! builds only).
 
-use crate::codec::{Codec, DecodeErrorKind, Limits};
+use crate::codec::{Codec, DecodeErrorKind, Limit, Limits};
 use crate::model::Event;
 
 /// The hand-made golden event shared by the profile tests.
@@ -34,6 +35,21 @@ pub fn unhex(s: &str) -> Vec<u8> {
         "bad hex literal"
     );
     out
+}
+
+/// `golden` is the encoding of [`golden_event`], and decodes back to it,
+/// owned and borrowed.
+pub fn golden_matches(codec: &dyn Codec, golden: &[u8]) {
+    let limits = Limits::default();
+    let mut out = Vec::new();
+    codec.encode(&golden_event(), &mut out).unwrap();
+    assert_eq!(hex(&out), hex(golden), "golden bytes");
+    assert_eq!(codec.decode(golden, &limits).unwrap(), golden_event());
+    if let Some(b) = codec.borrowed() {
+        let view = b.decode_ref(golden, &limits).unwrap();
+        assert_eq!(view.to_owned_event(), golden_event());
+        assert_eq!(b.kind_and_pubkey(golden, &limits), Ok((1, [0x22; 32])));
+    }
 }
 
 /// Round trip of the 300 generated events: every event round-trips exactly
@@ -81,8 +97,8 @@ pub fn round_trip_generated(codec: &dyn Codec, deterministic: bool) -> (usize, u
     (refused, total, json)
 }
 
-/// Every strict prefix fails; one extra byte fails.
-pub fn truncations_fail(codec: &dyn Codec, golden: &[u8]) {
+/// Every strict prefix of `golden` fails to decode, owned and borrowed.
+pub fn prefixes_fail(codec: &dyn Codec, golden: &[u8]) {
     let limits = Limits::default();
     for n in 0..golden.len() {
         assert!(codec.decode(&golden[..n], &limits).is_err(), "prefix {n}");
@@ -93,9 +109,15 @@ pub fn truncations_fail(codec: &dyn Codec, golden: &[u8]) {
             );
         }
     }
+}
+
+/// [`prefixes_fail`], and one byte more is `TrailingBytes` at the end of
+/// `golden`.
+pub fn truncations_fail(codec: &dyn Codec, golden: &[u8]) {
+    prefixes_fail(codec, golden);
     let mut longer = golden.to_vec();
     longer.push(0);
-    let err = codec.decode(&longer, &limits).unwrap_err();
+    let err = codec.decode(&longer, &Limits::default()).unwrap_err();
     assert_eq!(err.kind, DecodeErrorKind::TrailingBytes, "{err}");
     assert_eq!(err.offset, golden.len());
 }
@@ -110,7 +132,11 @@ pub fn limits_enforced(codec: &dyn Codec, mut e: Event) {
         ..Limits::default()
     };
     let err = codec.decode(&bytes, &tight).unwrap_err();
-    assert_eq!(err.kind, DecodeErrorKind::LimitExceeded("tags"), "{err}");
+    assert_eq!(
+        err.kind,
+        DecodeErrorKind::LimitExceeded(Limit::Tags),
+        "{err}"
+    );
     let small = Limits {
         max_event_bytes: bytes.len() - 1,
         ..Limits::default()
@@ -118,7 +144,7 @@ pub fn limits_enforced(codec: &dyn Codec, mut e: Event) {
     let err = codec.decode(&bytes, &small).unwrap_err();
     assert_eq!(
         err.kind,
-        DecodeErrorKind::LimitExceeded("event bytes"),
+        DecodeErrorKind::LimitExceeded(Limit::EventBytes),
         "{err}"
     );
     let values = Limits {
@@ -128,7 +154,7 @@ pub fn limits_enforced(codec: &dyn Codec, mut e: Event) {
     let err = codec.decode(&bytes, &values).unwrap_err();
     assert_eq!(
         err.kind,
-        DecodeErrorKind::LimitExceeded("values per tag"),
+        DecodeErrorKind::LimitExceeded(Limit::ValuesPerTag),
         "{err}"
     );
     let value_bytes = Limits {
@@ -138,7 +164,7 @@ pub fn limits_enforced(codec: &dyn Codec, mut e: Event) {
     let err = codec.decode(&bytes, &value_bytes).unwrap_err();
     assert_eq!(
         err.kind,
-        DecodeErrorKind::LimitExceeded("tag value bytes"),
+        DecodeErrorKind::LimitExceeded(Limit::ValueBytes),
         "{err}"
     );
 }
@@ -149,4 +175,58 @@ pub fn is_bounded_failure(kind: DecodeErrorKind) -> bool {
         kind,
         DecodeErrorKind::Truncated | DecodeErrorKind::LimitExceeded(_)
     )
+}
+
+/// 20,000 random 1–4 byte mutations of the golden bytes (fixed xorshift
+/// seed): decoding never panics, and whatever decodes re-encodes (to the
+/// same bytes when `identity`: a decoder that accepts only canonical input).
+pub fn mutation_sweep(codec: &dyn Codec, golden: &[u8], identity: bool) {
+    let limits = Limits::default();
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for round in 0..20_000 {
+        let mut m = golden.to_vec();
+        for _ in 0..=next() % 4 {
+            let i = usize::try_from(next() % m.len() as u64).unwrap();
+            m[i] = next().to_le_bytes()[0];
+        }
+        let r =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| codec.decode(&m, &limits)));
+        let decoded = r.unwrap_or_else(|_| panic!("round {round} panicked"));
+        if let Ok(e) = decoded {
+            let mut out = Vec::new();
+            codec.encode(&e, &mut out).unwrap();
+            if identity {
+                assert_eq!(out, m, "round {round}: accepted non-canonical input");
+            }
+        }
+    }
+}
+
+/// The shared checks in one call: the golden both ways, every prefix fails,
+/// one byte more is `TrailingBytes` at the end of `golden` (any error when
+/// the format cannot tell, `exact_end: false`), limits, a mutation sweep,
+/// and every generated event round-trips byte for byte. Returns (encoded
+/// bytes, json bytes) of the generated events.
+pub fn conformance(codec: &dyn Codec, golden: &[u8], exact_end: bool) -> (usize, usize) {
+    golden_matches(codec, golden);
+    if exact_end {
+        truncations_fail(codec, golden);
+    } else {
+        prefixes_fail(codec, golden);
+        let mut longer = golden.to_vec();
+        longer.push(0);
+        let decoded = codec.decode(&longer, &Limits::default());
+        assert!(decoded.is_err(), "trailing byte");
+    }
+    limits_enforced(codec, golden_event());
+    mutation_sweep(codec, golden, false);
+    let (refused, total, json) = round_trip_generated(codec, true);
+    assert_eq!(refused, 0, "every generated event is representable");
+    (total, json)
 }
