@@ -1,7 +1,8 @@
 //! Every wire profile, each in its own module, and the one registry.
 //!
 //! Benches, tests, reports and the CLI iterate [`PROFILES`]; nothing else
-//! lists profiles. Adding a profile is one module plus one line here.
+//! lists profiles. Adding a profile is one module, one line here and its
+//! regenerated golden (`CONTRIBUTING.md`).
 
 use crate::codec::Profile;
 
