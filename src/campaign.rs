@@ -138,6 +138,15 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
         &dir.join("campaign.json"),
         &(serde_json::to_string_pretty(&record)? + "\n"),
     )?;
+    // The registry as this campaign measured it, for readers that must not
+    // depend on the registry of a later checkout (the results page).
+    let registry = dir.join("registry.json");
+    if !registry.exists() {
+        write_atomically(
+            &registry,
+            &(serde_json::to_string_pretty(&profiles::table())? + "\n"),
+        )?;
+    }
     if missing.is_empty() {
         println!("{}: all {} runs are present", dir.display(), opts.runs);
         return Ok(dir);

@@ -40,6 +40,9 @@ pub use create::{CreateError, Signed, create};
 pub use key::{KeySource, SigningKey};
 pub use verify::{Failure, FailureClass, Verification, verify};
 
+/// Git state; `dirty` is outside the directories the manifest covers.
+pub use crate::campaign::host::Git;
+
 /// Version of the manifest layout.
 pub const SCHEMA: u64 = 1;
 /// NIP-94 file metadata.
@@ -71,16 +74,6 @@ pub struct Manifest {
     pub corpus: SignedCorpus,
     /// Every covered file, sorted by path.
     pub files: Vec<FileEntry>,
-}
-
-/// Git state.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Git {
-    /// `HEAD` commit, 40 hex.
-    pub commit: String,
-    /// Whether tracked files outside the covered directories differ from `HEAD`.
-    pub dirty: bool,
 }
 
 /// Toolchain versions.

@@ -77,6 +77,25 @@ pub fn enabled() -> impl Iterator<Item = &'static Profile> {
     PROFILES.iter().filter(|p| p.enabled)
 }
 
+/// The registry as `binostr profiles --json` prints it and a campaign
+/// records it (`registry.json`): one object per profile, in registry order.
+pub fn table() -> Vec<serde_json::Value> {
+    PROFILES
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "id": p.id,
+                "family": p.family,
+                "enabled": p.enabled,
+                "deterministic": p.capabilities.deterministic,
+                "self_describing": p.capabilities.self_describing,
+                "borrowed_view": p.codec.borrowed().is_some(),
+                "native_batch": p.codec.batch().is_some(),
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,7 +16,7 @@ mod json;
 
 pub(crate) use json::check_size;
 pub use json::{
-    Record, RecordKind, Rejected, deserialize_event, parse_event_json, parse_event_json_at,
+    ParseRejection, Record, RecordKind, deserialize_event, parse_event_json, parse_event_json_at,
     parse_record,
 };
 

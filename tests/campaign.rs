@@ -116,6 +116,23 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
         serde_json::from_slice(&read(&run1.join("contract.json"))).unwrap();
     assert_eq!(contract["contract"]["corpus"]["count"], 20);
     assert_eq!(contract["contract"]["campaign_profile"], "smoke");
+    // The registry as measured: the enabled profiles are those sized.
+    let registry: serde_json::Value =
+        serde_json::from_slice(&read(&label.join("registry.json"))).unwrap();
+    assert_eq!(
+        registry,
+        serde_json::Value::Array(binostr::profiles::table())
+    );
+    let sized: BTreeSet<String> = String::from_utf8(read(&run1.join("sizes.csv")))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap().to_owned())
+        .collect();
+    let enabled: BTreeSet<String> = binostr::profiles::enabled()
+        .map(|p| p.id.to_owned())
+        .collect();
+    assert_eq!(sized, enabled);
     let rounds = String::from_utf8(read(&run1.join("rounds.csv"))).unwrap();
     let groups: BTreeSet<(&str, &str)> = rounds
         .lines()

@@ -9,14 +9,15 @@ and checks that:
   - its embedded data are the campaign's records (summary.csv, sizes.csv)
     and its default mix is the generator's published shares
     (KIND_SHARES in src/corpus/generate.rs);
-  - the tables hold every enabled registry profile (`binostr profiles
-    --json`) and every summary row of each workload;
+  - the tables hold every enabled profile of the registry the campaign
+    measured (its registry.json, whose enabled profiles must be those of
+    run-1/sizes.csv) and every summary row of each workload;
   - sorting by a column changes the order to that column's order;
   - the calculator shows, for the default mix and for a changed one, the
     numbers calc_reference.py recomputes from the records;
 then saves a screenshot.
 
-Usage: scripts/page/browser_test.py [--root DIR] [--binostr BIN] [--screenshot PNG] LABEL
+Usage: scripts/page/browser_test.py [--root DIR] [--screenshot PNG] LABEL
 """
 
 from __future__ import annotations
@@ -154,11 +155,17 @@ def check_static(html: str, rec: ref.Records, root: Path) -> dict:
     return data
 
 
-def enabled_profiles(binostr: str | None, root: Path) -> list[str]:
-    cmd = [binostr, "profiles", "--json"] if binostr else \
-        ["cargo", "run", "--release", "--locked", "--quiet", "--", "profiles", "--json"]
-    reg = json.loads(subprocess.run(cmd, cwd=root, check=True, capture_output=True, text=True).stdout)
-    return [p["id"] for p in reg if p["enabled"]]
+def enabled_profiles(root: Path, label: str) -> list[str]:
+    """The enabled profiles of the campaign's registry.json, checked against
+    the profiles its first run measured."""
+    camp = root / "results/campaigns" / label
+    reg = json.loads((camp / "registry.json").read_text())
+    enabled = [p["id"] for p in reg if p["enabled"]]
+    with open(camp / "run-1/sizes.csv", newline="") as f:
+        measured = {row["profile"] for row in csv.DictReader(f)}
+    if set(enabled) != measured:
+        fail(f"{camp}/registry.json enables {sorted(enabled)}, run-1/sizes.csv measured {sorted(measured)}")
+    return enabled
 
 
 def calc_values(d: WebDriver) -> dict[str, dict]:
@@ -189,7 +196,6 @@ def compare(page: dict, want: dict, what: str) -> int:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", default=".", type=Path)
-    ap.add_argument("--binostr", help="binostr binary (default: cargo run --release)")
     ap.add_argument("--screenshot", type=Path, help="where to save a PNG of the page's top")
     ap.add_argument("--chromium", default="/usr/lib/chromium/chromium"
                     if Path("/usr/lib/chromium/chromium").exists() else shutil.which("chromium"))
@@ -205,7 +211,7 @@ def main() -> None:
         fail("chromium and chromedriver are needed (Debian: apt-get install chromium chromium-driver)")
     rec = ref.Records(root, a.label)
     data = check_static(page.read_text(), rec, root)
-    enabled = enabled_profiles(a.binostr, root)
+    enabled = enabled_profiles(root, a.label)
 
     port = free_port()
     profile_dir = tempfile.mkdtemp(prefix="binostr-chromium-")

@@ -4,8 +4,6 @@
 # Chromium (scripts/page/browser_test.py).
 #   scripts/page/check.sh [--install] [--screenshot PNG] LABEL
 # --install: apt-get install chromium and chromium-driver when missing (root).
-# BINOSTR_BIN names the binostr binary (for `binostr profiles --json`);
-# unset, `cargo run --release` runs it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 install=0
@@ -37,7 +35,5 @@ if ! cmp -s "$out/index.html" "$committed"; then
   exit 1
 fi
 echo "page-check: $committed is what the code builds ($(wc -c <"$committed") bytes)"
-bin=()
-[[ -n "${BINOSTR_BIN:-}" ]] && bin=(--binostr "$BINOSTR_BIN")
-python3 scripts/page/browser_test.py "${bin[@]}" "${shot[@]}" "$label"
+python3 scripts/page/browser_test.py "${shot[@]}" "$label"
 echo "page-check: $((SECONDS - start)) s"

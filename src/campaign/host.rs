@@ -81,13 +81,16 @@ pub fn load_average() -> Vec<f64> {
         .unwrap_or_default()
 }
 
-/// The git commit of the working tree and whether tracked files outside
-/// `results/` differ from it (`unknown` and dirty outside a git checkout).
+/// The git commit of the working tree and whether tracked files differ from
+/// it, outside what the record excludes (a run: `results/`; a manifest: the
+/// directories it covers). [`Git::detect`] gives `unknown` and dirty outside
+/// a git checkout.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Git {
     /// Commit hash.
     pub commit: String,
-    /// Tracked files outside `results/` are modified.
+    /// Tracked files outside the excluded directories are modified.
     pub dirty: bool,
 }
 

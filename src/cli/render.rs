@@ -9,20 +9,7 @@ use crate::corpus::audit::AuditReport;
 use crate::corpus::select;
 
 pub(super) fn print_profiles(json: bool) -> Result<()> {
-    let rows: Vec<serde_json::Value> = crate::profiles::PROFILES
-        .iter()
-        .map(|p| {
-            serde_json::json!({
-                "id": p.id,
-                "family": p.family,
-                "enabled": p.enabled,
-                "deterministic": p.capabilities.deterministic,
-                "self_describing": p.capabilities.self_describing,
-                "borrowed_view": p.codec.borrowed().is_some(),
-                "native_batch": p.codec.batch().is_some(),
-            })
-        })
-        .collect();
+    let rows = crate::profiles::table();
     if json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(());

@@ -48,7 +48,7 @@ pub struct Record {
 /// A failed [`deserialize_event`]: the parser's error, and the typed rule
 /// that was broken when the failure was a field rule rather than syntax.
 #[derive(Debug)]
-pub struct Rejected<E> {
+pub struct ParseRejection<E> {
     /// The NIP-01 field rule or limit that failed, if one did.
     pub rule: Option<ValidationError>,
     /// The deserializer's error (carries the backend's position).
@@ -64,11 +64,11 @@ pub struct Rejected<E> {
 pub fn deserialize_event<'de, D: Deserializer<'de>>(
     d: D,
     limits: &Limits,
-) -> Result<Event, Rejected<D::Error>> {
+) -> Result<Event, ParseRejection<D::Error>> {
     let ctx = Ctx::new(limits);
     Seed(&ctx, EventWant)
         .deserialize(d)
-        .map_err(|error| Rejected {
+        .map_err(|error| ParseRejection {
             rule: ctx.rule.take(),
             error,
         })

@@ -37,7 +37,7 @@ enum Command {
     Page {
         /// Campaign label.
         label: String,
-        /// Repository root holding results/ and paper/profiles.csv.
+        /// Repository root holding results/ and paper/.
         #[arg(long, default_value = ".")]
         root: PathBuf,
         /// Write index.html into this directory instead.

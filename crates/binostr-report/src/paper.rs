@@ -32,11 +32,19 @@ pub fn render(c: &Campaign) -> Result<Vec<(&'static str, String)>> {
 
 /// Languages of the interop matrix, Rust first (from the campaign's
 /// `decode` rows), then the interop harnesses' `language` column.
-pub const LANGUAGES: [&str; 4] = ["rust", "python", "js", "go"];
+pub const LANGUAGES: [&str; 5] = ["rust", "python", "js", "go", "kotlin"];
+
+/// SDK languages the matrix names but nothing here measures, and why: a
+/// column of "not measured here", not a missing library.
+pub const NOT_MEASURED: [(&str, &str); 1] =
+    [("swift", "no Swift toolchain in this machine's Debian")];
+
+/// The matrix cell of a language in [`NOT_MEASURED`].
+pub const NOT_MEASURED_CELL: &str = "not measured here";
 
 /// One format's row of the language matrix: per language, the fastest
 /// library decoding to the semantic event, as (library, ns per event).
-pub type MatrixRow = (String, [Option<(String, f64)>; 4]);
+pub type MatrixRow = (String, [Option<(String, f64)>; LANGUAGES.len()]);
 
 /// The language x format decode matrix, sorted by the Rust time (formats
 /// Rust does not measure last, by name). Rows timing a library's own
@@ -44,7 +52,7 @@ pub type MatrixRow = (String, [Option<(String, f64)>; 4]);
 /// they skip the conversion every other row pays.
 pub fn language_matrix(c: &Campaign) -> Vec<MatrixRow> {
     let host = c.primary_host();
-    let mut formats: BTreeMap<String, [Option<(String, f64)>; 4]> = BTreeMap::new();
+    let mut formats: BTreeMap<String, [Option<(String, f64)>; LANGUAGES.len()]> = BTreeMap::new();
     for r in &c.interop {
         let Some(lang) = LANGUAGES.iter().position(|l| *l == r.language) else {
             continue;
@@ -72,26 +80,28 @@ pub fn language_matrix(c: &Campaign) -> Vec<MatrixRow> {
 }
 
 fn matrix_csv(c: &Campaign) -> String {
+    let mut header = vec!["format".to_owned()];
+    header.extend(LANGUAGES.iter().map(|l| format!("{l}_ns")));
+    header.extend(NOT_MEASURED.iter().map(|(l, _)| (*l).to_owned()));
+    header.extend(LANGUAGES[1..].iter().map(|l| format!("{l}_library")));
     csv(
-        "format,rust_ns,python_ns,js_ns,go_ns,python_library,js_library,go_library",
+        &header.join(","),
         language_matrix(c).into_iter().map(|(format, cells)| {
-            let ns = |i: usize| cells[i].as_ref().map(|(_, ns)| *ns);
             // pgfplotstable reads no quoted fields: commas become semicolons.
-            let lib = |i: usize| {
-                cells[i].as_ref().map_or(String::new(), |(l, _)| {
+            let lib = |cell: &Option<(String, f64)>| {
+                cell.as_ref().map_or(String::new(), |(l, _)| {
                     l.replace(',', ";").replace('"', "'")
                 })
             };
-            vec![
-                format,
-                fixed_opt(ns(0), NS),
-                fixed_opt(ns(1), NS),
-                fixed_opt(ns(2), NS),
-                fixed_opt(ns(3), NS),
-                lib(1),
-                lib(2),
-                lib(3),
-            ]
+            let mut row = vec![format];
+            row.extend(
+                cells
+                    .iter()
+                    .map(|cell| fixed_opt(cell.as_ref().map(|(_, ns)| *ns), NS)),
+            );
+            row.extend(NOT_MEASURED.iter().map(|_| NOT_MEASURED_CELL.to_owned()));
+            row.extend(cells[1..].iter().map(lib));
+            row
         }),
     )
 }

@@ -165,7 +165,7 @@ fn read_run(label: &str, k: u32, dir: PathBuf) -> Result<Run> {
 }
 
 /// A run-record CSV: its file name and its documented columns and types.
-pub struct Table {
+pub struct CsvSchema {
     /// File name inside `run-K/`.
     pub file: &'static str,
     /// Columns in order, with their types.
@@ -186,7 +186,7 @@ pub enum Kind {
 use Kind::{Int, Real, Str};
 
 /// `samples.csv`: one row per Criterion sample.
-pub const SAMPLES: Table = Table {
+pub const SAMPLES: CsvSchema = CsvSchema {
     file: "samples.csv",
     columns: &[
         ("workload", Str),
@@ -202,7 +202,7 @@ pub const SAMPLES: Table = Table {
 };
 
 /// `ratios.csv`: the paired ratio of every comparison in every round.
-pub const RATIOS: Table = Table {
+pub const RATIOS: CsvSchema = CsvSchema {
     file: "ratios.csv",
     columns: &[
         ("workload", Str),
@@ -217,7 +217,7 @@ pub const RATIOS: Table = Table {
 };
 
 /// `rounds.csv`: every pass of every interleaved round.
-pub const ROUNDS: Table = Table {
+pub const ROUNDS: CsvSchema = CsvSchema {
     file: "rounds.csv",
     columns: &[
         ("group", Str),
@@ -234,7 +234,7 @@ pub const ROUNDS: Table = Table {
 };
 
 /// `instructions.csv` (optional): callgrind instruction counts.
-pub const INSTRUCTIONS: Table = Table {
+pub const INSTRUCTIONS: CsvSchema = CsvSchema {
     file: "instructions.csv",
     columns: &[
         ("workload", Str),
@@ -247,7 +247,7 @@ pub const INSTRUCTIONS: Table = Table {
 };
 
 /// `sizes.csv`: encoded sizes per profile and subset.
-pub const SIZES: Table = Table {
+pub const SIZES: CsvSchema = CsvSchema {
     file: "sizes.csv",
     columns: &[
         ("profile", Str),
@@ -262,7 +262,7 @@ pub const SIZES: Table = Table {
 };
 
 /// `latency.csv`: per-event latency percentiles.
-pub const LATENCY: Table = Table {
+pub const LATENCY: CsvSchema = CsvSchema {
     file: "latency.csv",
     columns: &[
         ("workload", Str),
@@ -278,7 +278,7 @@ pub const LATENCY: Table = Table {
 };
 
 /// `alloc.csv`: allocation counts per workload.
-pub const ALLOC: Table = Table {
+pub const ALLOC: CsvSchema = CsvSchema {
     file: "alloc.csv",
     columns: &[
         ("workload", Str),
@@ -290,7 +290,7 @@ pub const ALLOC: Table = Table {
 };
 
 /// `rss.csv`: peak resident set per workload.
-pub const RSS: Table = Table {
+pub const RSS: CsvSchema = CsvSchema {
     file: "rss.csv",
     columns: &[
         ("workload", Str),
@@ -300,7 +300,7 @@ pub const RSS: Table = Table {
     ],
 };
 
-impl Table {
+impl CsvSchema {
     fn schema(&self) -> SchemaRef {
         let fields = self.columns.iter().map(|&(name, kind)| {
             let dtype = match kind {
@@ -329,13 +329,13 @@ impl Table {
         })
     }
 
-    /// Like [`Table::scan`], but a run without the file is an error.
+    /// Like [`CsvSchema::scan`], but a run without the file is an error.
     pub fn scan_required(&self, runs: &[Run]) -> Result<LazyFrame> {
         self.scan_with(runs, |path| bail!("{} is missing", path.display()))?
             .ok_or_else(|| anyhow::anyhow!("no run has {}", self.file))
     }
 
-    /// Like [`Table::scan`], but silent about runs without the file (an
+    /// Like [`CsvSchema::scan`], but silent about runs without the file (an
     /// optional record).
     pub fn scan_optional(&self, runs: &[Run]) -> Result<Option<LazyFrame>> {
         self.scan_with(runs, |_| Ok(()))

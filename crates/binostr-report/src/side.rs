@@ -11,7 +11,7 @@ use polars::prelude::*;
 use serde::Deserialize;
 
 use crate::frame::{f64s, strs};
-use crate::records::{self, Run, Table};
+use crate::records::{self, CsvSchema, Run};
 
 /// The host and key cells of one group, and its value medians.
 pub type KeyedValues = (Vec<String>, Vec<f64>);
@@ -19,7 +19,7 @@ pub type KeyedValues = (Vec<String>, Vec<f64>);
 /// Text key columns and per-run medians of the value columns of `table`, one
 /// row per host and key, sorted by host then key; `None` when no run has it.
 pub fn medians(
-    table: &Table,
+    table: &CsvSchema,
     runs: &[Run],
     keys: &[&str],
     values: &[&str],
@@ -318,7 +318,7 @@ pub struct Interop {
 }
 
 /// `results/interop/*.csv`.
-pub const INTEROP: Table = Table {
+pub const INTEROP: CsvSchema = CsvSchema {
     file: "<language>.csv",
     columns: &[
         ("language", records::Kind::Str),

@@ -421,10 +421,16 @@ fn language_section(out: &mut String, c: &Campaign) {
     let _ = writeln!(
         out,
         "## Decode by language (ns/event, fastest library to the event)\n\n\
-         Rust: this campaign's `decode` median (host {}); Python, JavaScript, Go: \
+         Rust: this campaign's `decode` median (host {}); Python, JavaScript, Go, Kotlin: \
          `results/interop/<language>.csv`, each timed by its own harness on the same \
-         corpus selection, on whatever load that host had (see each harness's README).\n",
-        c.primary_host()
+         corpus selection, on whatever load that host had (see each harness's README). \
+         {}\n",
+        c.primary_host(),
+        crate::paper::NOT_MEASURED
+            .iter()
+            .map(|(l, why)| format!("{l}: {}, {why}.", crate::paper::NOT_MEASURED_CELL))
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     let rows: Vec<Vec<String>> = matrix
         .into_iter()
@@ -439,7 +445,7 @@ fn language_section(out: &mut String, c: &Campaign) {
         .collect();
     md_table(
         out,
-        &["format", "Rust", "Python", "JavaScript", "Go"],
+        &["format", "Rust", "Python", "JavaScript", "Go", "Kotlin"],
         &rows,
     );
     let _ = writeln!(out);

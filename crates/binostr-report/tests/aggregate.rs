@@ -465,6 +465,11 @@ fn language_matrix_takes_the_fastest_library_to_the_event() {
         ),
     )
     .unwrap();
+    fs::write(
+        interop.join("kotlin.csv"),
+        format!("{header}kotlin,json,jackson-databind,2.23.0,4000,5000\n"),
+    )
+    .unwrap();
     // Check and torture files beside the timings are not timings.
     fs::write(
         interop.join("checks-python.csv"),
@@ -474,14 +479,17 @@ fn language_matrix_takes_the_fastest_library_to_the_event() {
     binostr_report::aggregate(tmp.path(), &labels(&["q1"]), true).unwrap();
     assert_eq!(
         read(tmp.path().join("paper/generated/interop-matrix.csv")),
-        "format,rust_ns,python_ns,js_ns,go_ns,python_library,js_library,go_library\n\
-         event2,50.00,,,300.00,,,nostr-go\n\
-         json,100.00,5000.00,,,json (stdlib),,\n\
-         cbor-packed,,1500.00,,,cbrrr,,\n"
+        "format,rust_ns,python_ns,js_ns,go_ns,kotlin_ns,swift,\
+         python_library,js_library,go_library,kotlin_library\n\
+         event2,50.00,,,300.00,,not measured here,,,nostr-go,\n\
+         json,100.00,5000.00,,,4000.00,not measured here,json (stdlib),,,jackson-databind\n\
+         cbor-packed,,1500.00,,,,not measured here,cbrrr,,,\n"
     );
     let md = read(tmp.path().join("results/campaigns/q1/summary/summary.md"));
     assert!(
-        md.contains("| json | 100 (binostr) | 5000 (json (stdlib)) | - | - |"),
+        md.contains(
+            "| json | 100 (binostr) | 5000 (json (stdlib)) | - | - | 4000 (jackson-databind) |"
+        ),
         "{md}"
     );
 }

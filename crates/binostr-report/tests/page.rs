@@ -11,23 +11,24 @@ use common::*;
 use sha2::{Digest, Sha256};
 
 const HOST: &str = "hostA/Synthetic CPU";
-const REGISTRY: &str = "profile,family,enabled,deterministic,self_describing,borrowed_view\n\
-    json,nostr-baseline,yes,yes,yes,no\n\
-    json-simd,nostr-baseline,yes,yes,yes,no\n\
-    event2,nostr-specific,yes,yes,no,yes\n\
-    cbor-intmap,open-standard,no,yes,yes,no\n";
+const REGISTRY: &str = r#"[
+  {"id": "json", "family": "nostr-baseline", "enabled": true, "deterministic": true, "self_describing": true, "borrowed_view": false, "native_batch": false},
+  {"id": "json-simd", "family": "nostr-baseline", "enabled": true, "deterministic": true, "self_describing": true, "borrowed_view": false, "native_batch": false},
+  {"id": "event2", "family": "nostr-specific", "enabled": true, "deterministic": true, "self_describing": false, "borrowed_view": true, "native_batch": false},
+  {"id": "cbor-intmap", "family": "open-standard", "enabled": false, "deterministic": true, "self_describing": true, "borrowed_view": false, "native_batch": false}
+]
+"#;
 const SVG: &str = "<svg width=\"10\" height=\"10\" viewBox=\"0 0 10 10\" \
     xmlns=\"http://www.w3.org/2000/svg\"><text x=\"1\" y=\"5\">decode plot</text></svg>\n";
 
-/// A campaign `q1` with its plots directory and the registry table.
+/// A campaign `q1` with its plots directory and its registry.
 fn setup(root: &Path) {
     write_campaign(root, "q1", HOST, &standard_benches());
     binostr_report::aggregate(root, &["q1".to_owned()], false).unwrap();
     let plots = root.join("results/campaigns/q1/summary/plots");
     fs::create_dir_all(&plots).unwrap();
     fs::write(plots.join("decode.svg"), SVG).unwrap();
-    fs::create_dir_all(root.join("paper")).unwrap();
-    fs::write(root.join("paper/profiles.csv"), REGISTRY).unwrap();
+    fs::write(root.join("results/campaigns/q1/registry.json"), REGISTRY).unwrap();
 }
 
 fn page(root: &Path) -> String {
@@ -115,7 +116,7 @@ fn the_page_holds_every_profile_and_its_records() {
         .find("results/campaigns/q1/run-2/samples.csv")
         .unwrap();
     assert!(files[at..].contains(&sha), "samples.csv hash");
-    assert!(files.contains("paper/profiles.csv"));
+    assert!(files.contains("results/campaigns/q1/registry.json"));
     assert!(files.contains("summary/plots/decode.svg"));
 }
 
@@ -175,12 +176,12 @@ fn a_signed_campaign_shows_its_key_and_how_to_verify() {
 fn missing_inputs_are_named() {
     let tmp = tempfile::tempdir().unwrap();
     setup(tmp.path());
-    fs::remove_file(tmp.path().join("paper/profiles.csv")).unwrap();
+    fs::remove_file(tmp.path().join("results/campaigns/q1/registry.json")).unwrap();
     let e = format!(
         "{:#}",
         binostr_report::page(tmp.path(), "q1", None).unwrap_err()
     );
-    assert!(e.contains("paper/profiles.csv is missing"), "{e}");
+    assert!(e.contains("q1/registry.json is missing"), "{e}");
     setup(tmp.path());
     fs::remove_dir_all(tmp.path().join("results/campaigns/q1/summary/plots")).unwrap();
     let e = format!(

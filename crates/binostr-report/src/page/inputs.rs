@@ -11,15 +11,16 @@ use sha2::{Digest, Sha256};
 
 use crate::campaign::Campaign;
 use crate::frame::strs;
-use crate::records::{self, Kind, Table};
+use crate::records::{self, CsvSchema, Kind};
 
-/// `paper/profiles.csv`: the registry as a table (`binostr profiles --json`
-/// through `scripts/profile-tables.py`; CI checks it against the registry).
-pub const REGISTRY: &str = "paper/profiles.csv";
+/// The campaign's `registry.json`: the registry as the campaign measured it
+/// (`binostr profiles --json`, written by `binostr campaign`), so a profile
+/// added to a later checkout does not change an earlier campaign's page.
+pub const REGISTRY: &str = "registry.json";
 
 /// One registry entry.
-#[derive(Clone, Debug)]
-pub struct Profile {
+#[derive(Clone, Debug, Deserialize)]
+pub struct RegistryEntry {
     /// Profile id.
     pub id: String,
     /// Family.
@@ -30,7 +31,7 @@ pub struct Profile {
 
 /// One row of `results/interop/checks-<language>.csv`.
 #[derive(Clone, Debug)]
-pub struct Check {
+pub struct InteropCheck {
     /// The file's language part (`python`, `js`, `js-corpus`, `go`).
     pub language: String,
     /// Profile id.
@@ -46,7 +47,7 @@ pub struct Check {
     pub vectors: String,
 }
 
-const CHECKS: Table = Table {
+const CHECKS: CsvSchema = CsvSchema {
     file: "checks-<language>.csv",
     columns: &[
         ("profile", Kind::Str),
@@ -86,9 +87,9 @@ pub struct Source {
 /// Everything the page reads besides the campaign.
 pub struct Inputs {
     /// The registry, in registry order.
-    pub registry: Vec<Profile>,
+    pub registry: Vec<RegistryEntry>,
     /// Interop checks, by file then row.
-    pub checks: Vec<Check>,
+    pub checks: Vec<InteropCheck>,
     /// `summary/plots/*.svg`: file stem and SVG text, by name.
     pub plots: Vec<(String, String)>,
     /// The key that signed `manifest.event.json`, when it exists.
@@ -155,7 +156,7 @@ impl Inputs {
             read.push(reference);
         }
 
-        let registry_path = root.join(REGISTRY);
+        let registry_path = dir.join(REGISTRY);
         let registry = read_registry(&registry_path)?;
         read.push(registry_path);
 
@@ -254,7 +255,7 @@ impl Inputs {
     }
 
     /// The registry entry of `id`.
-    pub fn profile(&self, id: &str) -> Option<&Profile> {
+    pub fn profile(&self, id: &str) -> Option<&RegistryEntry> {
         self.registry.iter().find(|p| p.id == id)
     }
 }
@@ -270,40 +271,30 @@ pub fn hex(bytes: &[u8]) -> String {
     s
 }
 
-const REGISTRY_HEADER: &str = "profile,family,enabled,deterministic,self_describing,borrowed_view";
-
-fn read_registry(path: &Path) -> Result<Vec<Profile>> {
+fn read_registry(path: &Path) -> Result<Vec<RegistryEntry>> {
     if !path.exists() {
         bail!(
-            "{} is missing: it is the registry as a table (`just profile-tables` writes it)",
+            "{} is missing: it is the registry as the campaign measured it; \
+             `binostr campaign` with the campaign's label writes it (measuring nothing when every run is present)",
             path.display()
         );
     }
     let text = read_text(path)?;
-    let mut lines = text.lines();
-    let header = lines.next().unwrap_or_default();
-    if header != REGISTRY_HEADER {
-        bail!(
-            "{}: header at byte 0 is {header:?}, expected {REGISTRY_HEADER:?}",
-            path.display()
-        );
-    }
-    let mut out = Vec::new();
-    for (i, line) in lines.enumerate() {
-        let cells: Vec<&str> = line.split(',').collect();
-        if cells.len() != 6 || !matches!(cells[2], "yes" | "no") {
-            bail!("{}: line {} is malformed: {line:?}", path.display(), i + 2);
-        }
-        out.push(Profile {
-            id: cells[0].to_owned(),
-            family: cells[1].to_owned(),
-            enabled: cells[2] == "yes",
-        });
+    let out: Vec<RegistryEntry> = serde_json::from_str(&text).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: line {} column {}: {e}",
+            path.display(),
+            e.line(),
+            e.column()
+        )
+    })?;
+    if out.is_empty() {
+        bail!("{}: the registry is empty", path.display());
     }
     Ok(out)
 }
 
-fn read_checks(path: &Path, language: &str) -> Result<Vec<Check>> {
+fn read_checks(path: &Path, language: &str) -> Result<Vec<InteropCheck>> {
     let df = CHECKS.scan_file(path)?.collect()?;
     let profile = strs(&df, "profile")?;
     let library = strs(&df, "library")?;
@@ -312,7 +303,7 @@ fn read_checks(path: &Path, language: &str) -> Result<Vec<Check>> {
     let status = strs(&df, "status")?;
     let reason = strs(&df, "reason")?;
     Ok((0..df.height())
-        .map(|i| Check {
+        .map(|i| InteropCheck {
             language: language.to_owned(),
             profile: profile[i].clone(),
             library: format!("{} {}", library[i], version[i]),

@@ -10,7 +10,7 @@ use crate::campaign::Campaign;
 use crate::checks::INSTRUCTION_TOLERANCE_PCT;
 use crate::fmt::{NS, PCT, RATIO, fixed};
 use crate::instr::agreement;
-use crate::paper::{LANGUAGES, language_matrix, size_pcts};
+use crate::paper::{LANGUAGES, NOT_MEASURED, NOT_MEASURED_CELL, language_matrix, size_pcts};
 use crate::summary::REFERENCE;
 use crate::write::resolution;
 
@@ -652,6 +652,11 @@ pub fn interop(c: &Campaign, inputs: &Inputs, profiles: &[String]) -> String {
                 .iter()
                 .map(|l| (format!("{l} ns"), Sort::Num, String::new())),
         );
+        cols.extend(
+            NOT_MEASURED
+                .iter()
+                .map(|(l, why)| ((*l).to_owned(), Sort::Text, (*why).to_owned())),
+        );
         let mut t = Table {
             id: "t-languages".into(),
             columns: cols,
@@ -672,6 +677,7 @@ pub fn interop(c: &Campaign, inputs: &Inputs, profiles: &[String]) -> String {
                     .class("n")
                 })
             }));
+            row.extend(NOT_MEASURED.iter().map(|_| Cell::text(NOT_MEASURED_CELL)));
             t.row(None, &format, row);
         }
         out.push_str(&t.render("all"));
