@@ -14,7 +14,7 @@ use crate::claims::{self, CLAIM_WORKLOADS, Claim};
 use crate::instr::{self, Instr};
 use crate::paired::{self, Paired, Rounds};
 use crate::records::{self, Run};
-use crate::side::{Interop, Reference, Robustness, Side};
+use crate::side::{Interop, ProfileTable, Reference, Robustness, Side};
 use crate::summary::{self, REFERENCE, Row};
 use crate::wall::{self, Wall};
 
@@ -55,6 +55,10 @@ pub struct Campaign {
     pub interop: Vec<Interop>,
     /// Side-by-side comparisons with another implementation.
     pub reference: Vec<Reference>,
+    /// `results/evolution/evolution.csv` (empty when absent).
+    pub evolution: ProfileTable,
+    /// `results/maintenance/maintenance.csv` (empty when absent).
+    pub maintenance: ProfileTable,
     /// Missing optional inputs, reported on stderr and in `summary.md`.
     pub warnings: Vec<String>,
     /// Paired-ratio estimates, sorted by key.
@@ -121,6 +125,18 @@ impl Campaign {
         )?;
         let interop = crate::side::read_interop(&root.join("results/interop"), &mut warnings)?;
         let reference = crate::side::read_reference(root, &mut warnings)?;
+        let evolution = ProfileTable::read(
+            root,
+            crate::side::EVOLUTION_FILE,
+            &crate::side::EVOLUTION_COLUMNS,
+            &mut warnings,
+        )?;
+        let maintenance = ProfileTable::read(
+            root,
+            crate::side::MAINTENANCE_FILE,
+            &crate::side::MAINTENANCE_COLUMNS,
+            &mut warnings,
+        )?;
         let index = rows.iter().enumerate().map(|(i, r)| (r.key(), i)).collect();
         let paired_index = paired
             .iter()
@@ -135,6 +151,8 @@ impl Campaign {
             robustness,
             interop,
             reference,
+            evolution,
+            maintenance,
             warnings,
             paired,
             instr,

@@ -9,6 +9,7 @@ use anyhow::{Result, bail};
 use crate::campaign::Campaign;
 use crate::fmt::{NS, PCT, RATIO, fixed, fixed_opt};
 use crate::names::{macro_suffix, tex_escape};
+use crate::side::ProfileTable;
 use crate::stats::median;
 use crate::summary::{BASELINE, REFERENCE};
 
@@ -27,6 +28,8 @@ pub fn render(c: &Campaign) -> Result<Vec<(&'static str, String)>> {
         ("interop.csv", interop_csv(c)),
         ("interop-matrix.csv", matrix_csv(c)),
         ("reference.csv", reference_csv(c)),
+        ("evolution.csv", evolution_csv(c)),
+        ("maintenance.csv", maintenance_csv(c)),
     ])
 }
 
@@ -392,6 +395,73 @@ fn reference_csv(c: &Campaign) -> String {
                 fixed(r.new_ns, 1),
                 fixed(r.ref_ns, 1),
             ]
+        }),
+    )
+}
+
+/// The rows of a suite's per-profile table for the profiles this campaign
+/// measured, in the table's order.
+fn measured_rows<'a>(c: &Campaign, table: &'a ProfileTable) -> Vec<&'a Vec<String>> {
+    let measured = c.profiles(c.primary_host());
+    table
+        .rows
+        .iter()
+        .filter(|r| measured.iter().any(|p| *p == r[0]))
+        .collect()
+}
+
+/// The range-growth cases of the evolution table in one cell: `exact` when
+/// every case round-trips, else each other outcome with its cases, e.g.
+/// `refused: created_at_2e32 tag_300_values`.
+pub fn range_summary(table: &ProfileTable, row: &[String]) -> String {
+    let mut by: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (h, v) in table.header.iter().zip(row) {
+        if let Some(case) = h.strip_prefix("range_")
+            && v != "exact"
+        {
+            by.entry(v.as_str()).or_default().push(case);
+        }
+    }
+    if by.is_empty() {
+        return "exact".into();
+    }
+    by.into_iter()
+        .map(|(outcome, cases)| format!("{outcome}: {}", cases.join(" ")))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Evolution per measured profile: forward (a newer writer's extra field
+/// and element), backward, the version on the wire and range growth.
+fn evolution_csv(c: &Campaign) -> String {
+    let t = &c.evolution;
+    csv(
+        "profile,forward_field,forward_element,backward,version,unknown_version,range",
+        measured_rows(c, t).into_iter().map(|r| {
+            let cell = |col: &str| t.cell(r, col).unwrap_or_default().to_owned();
+            vec![
+                r[0].clone(),
+                cell("forward_field"),
+                cell("forward_element"),
+                cell("backward"),
+                cell("version"),
+                cell("unknown_version"),
+                range_summary(t, r),
+            ]
+        }),
+    )
+}
+
+/// Maintenance cost per measured profile, as `binostr maintenance` computed it.
+fn maintenance_csv(c: &Campaign) -> String {
+    let t = &c.maintenance;
+    csv(
+        "profile,module_lines,generated_lines,crates,schema_compiler,ecosystems,spec_status,spec_ref",
+        measured_rows(c, t).into_iter().map(|r| {
+            crate::side::MAINTENANCE_COLUMNS
+                .iter()
+                .map(|col| t.cell(r, col).unwrap_or_default().to_owned())
+                .collect()
         }),
     )
 }

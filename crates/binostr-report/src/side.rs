@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use polars::prelude::*;
 use serde::Deserialize;
 
@@ -431,3 +431,106 @@ pub fn read_reference(root: &Path, warnings: &mut Vec<String>) -> Result<Vec<Ref
         })
         .collect()
 }
+
+/// `results/evolution/evolution.csv` (`binostr evolution`).
+pub const EVOLUTION_FILE: &str = "results/evolution/evolution.csv";
+
+/// `results/maintenance/maintenance.csv` (`binostr maintenance`).
+pub const MAINTENANCE_FILE: &str = "results/maintenance/maintenance.csv";
+
+/// A per-profile table written by a `binostr` suite outside the campaign
+/// (evolution, maintenance): its header and its rows as text, one per
+/// profile, first column `profile`.
+#[derive(Clone, Debug, Default)]
+pub struct ProfileTable {
+    /// Column names.
+    pub header: Vec<String>,
+    /// Rows, each as long as the header.
+    pub rows: Vec<Vec<String>>,
+}
+
+impl ProfileTable {
+    /// Reads `file` under `root`, requiring `columns`; empty (with a
+    /// warning) when absent. Cells are plain: a quote is an error.
+    pub fn read(
+        root: &Path,
+        file: &str,
+        columns: &[&str],
+        warnings: &mut Vec<String>,
+    ) -> Result<Self> {
+        let path = root.join(file);
+        if !path.exists() {
+            warnings.push(format!(
+                "{} is missing: its paper table is empty",
+                path.display()
+            ));
+            return Ok(Self::default());
+        }
+        let text =
+            fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+        let mut lines = text.lines();
+        let header: Vec<String> = lines
+            .next()
+            .unwrap_or_default()
+            .split(',')
+            .map(str::to_owned)
+            .collect();
+        if header.first().map(String::as_str) != Some("profile") {
+            bail!(
+                "{}: header at byte 0 does not start with `profile`",
+                path.display()
+            );
+        }
+        if let Some(missing) = columns.iter().find(|c| !header.iter().any(|h| h == *c)) {
+            bail!(
+                "{}: header at byte 0 has no column `{missing}`",
+                path.display()
+            );
+        }
+        let mut rows = Vec::new();
+        let mut offset = text.find('\n').map_or(text.len(), |i| i + 1);
+        for (i, line) in lines.enumerate() {
+            let row: Vec<String> = line.split(',').map(str::to_owned).collect();
+            if line.contains('"') || row.len() != header.len() {
+                bail!(
+                    "{}: line {} (byte {offset}) has {} plain cells, expected {}",
+                    path.display(),
+                    i + 2,
+                    row.len(),
+                    header.len()
+                );
+            }
+            offset += line.len() + 1;
+            rows.push(row);
+        }
+        Ok(Self { header, rows })
+    }
+
+    /// The cell of `column` in `row`.
+    pub fn cell<'a>(&self, row: &'a [String], column: &str) -> Option<&'a str> {
+        let i = self.header.iter().position(|h| h == column)?;
+        row.get(i).map(String::as_str)
+    }
+}
+
+/// Columns the evolution table must have (besides its `range_*` cases).
+pub const EVOLUTION_COLUMNS: [&str; 6] = [
+    "profile",
+    "forward_field",
+    "forward_element",
+    "backward",
+    "version",
+    "unknown_version",
+];
+
+/// Columns the maintenance table must have.
+pub const MAINTENANCE_COLUMNS: [&str; 8] = [
+    "profile",
+    "module_lines",
+    "generated_lines",
+    "crates",
+    "schema_compiler",
+    "ecosystems",
+    "spec_status",
+    "spec_ref",
+];

@@ -329,6 +329,16 @@ pub fn summary_md(c: &Campaign) -> String {
         host_section(&mut out, c, &host);
     }
     language_section(&mut out, c);
+    suite_section(
+        &mut out,
+        "Evolution (`results/evolution/`, `binostr evolution`)",
+        &c.evolution,
+    );
+    suite_section(
+        &mut out,
+        "Maintenance cost (`results/maintenance/`, `binostr maintenance`)",
+        &c.maintenance,
+    );
     let _ = writeln!(out, "## All rows\n");
     let header: Vec<&str> = crate::write::SUMMARY_HEADER.split(',').collect();
     let rows: Vec<Vec<String>> = c.rows.iter().map(cells).collect();
@@ -448,6 +458,17 @@ fn language_section(out: &mut String, c: &Campaign) {
         &["format", "Rust", "Python", "JavaScript", "Go", "Kotlin"],
         &rows,
     );
+    let _ = writeln!(out);
+}
+
+/// A suite's per-profile table as it was written, every profile included.
+fn suite_section(out: &mut String, title: &str, table: &crate::side::ProfileTable) {
+    if table.rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "## {title}\n");
+    let header: Vec<&str> = table.header.iter().map(String::as_str).collect();
+    md_table(out, &header, &table.rows);
     let _ = writeln!(out);
 }
 

@@ -801,3 +801,57 @@ fn instructions_per_event_and_their_agreement() {
     .unwrap();
     assert!(json["hosts"][0]["runs"][0]["corpus"]["seed"].is_null());
 }
+
+#[test]
+fn evolution_and_maintenance_tables_keep_the_measured_profiles() {
+    let tmp = tempfile::tempdir().unwrap();
+    standard(tmp.path());
+    let evo = tmp.path().join("results/evolution");
+    fs::create_dir_all(&evo).unwrap();
+    fs::write(
+        evo.join("evolution.csv"),
+        "profile,enabled,forward_field,forward_element,backward,version,unknown_version,\
+         range_created_at_2e32,range_kind_65535,range_tags_70000\n\
+         json,true,rejected,n/a,ok,none,n/a,exact,exact,exact\n\
+         event2,true,rejected,n/a,by-construction,none,n/a,refused,exact,refused\n\
+         cbor-intmap,false,rejected,n/a,ok,none,n/a,exact,exact,exact\n",
+    )
+    .unwrap();
+    let maint = tmp.path().join("results/maintenance");
+    fs::create_dir_all(&maint).unwrap();
+    fs::write(
+        maint.join("maintenance.csv"),
+        "profile,module_lines,generated_lines,crates,schema_compiler,ecosystems,spec_status,spec_ref,extra\n\
+         event2,300,0,0,none,2,informal,FORMATS.md,x\n\
+         json,109,0,11,none,4,ietf-rfc,RFC 8259,y\n",
+    )
+    .unwrap();
+    binostr_report::aggregate(tmp.path(), &labels(&["q1"]), true).unwrap();
+    assert_eq!(
+        read(tmp.path().join("paper/generated/evolution.csv")),
+        "profile,forward_field,forward_element,backward,version,unknown_version,range\n\
+         json,rejected,n/a,ok,none,n/a,exact\n\
+         event2,rejected,n/a,by-construction,none,n/a,refused: created_at_2e32 tags_70000\n"
+    );
+    assert_eq!(
+        read(tmp.path().join("paper/generated/maintenance.csv")),
+        "profile,module_lines,generated_lines,crates,schema_compiler,ecosystems,spec_status,spec_ref\n\
+         event2,300,0,0,none,2,informal,FORMATS.md\n\
+         json,109,0,11,none,4,ietf-rfc,RFC 8259\n"
+    );
+    let md = read(tmp.path().join("results/campaigns/q1/summary/summary.md"));
+    assert!(md.contains("| cbor-intmap | false | rejected |"), "{md}");
+
+    // A malformed row is an error naming the line and its byte offset.
+    fs::write(
+        maint.join("maintenance.csv"),
+        "profile,module_lines,generated_lines,crates,schema_compiler,ecosystems,spec_status,spec_ref\n\
+         json,109,0\n",
+    )
+    .unwrap();
+    let e = format!(
+        "{:#}",
+        binostr_report::aggregate(tmp.path(), &labels(&["q1"]), true).unwrap_err()
+    );
+    assert!(e.contains("maintenance.csv: line 2 (byte 92)"), "{e}");
+}
