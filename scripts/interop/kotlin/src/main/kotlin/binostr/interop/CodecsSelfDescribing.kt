@@ -33,7 +33,8 @@ private fun unsignedBig(v: Long): BigInteger = BigInteger(java.lang.Long.toUnsig
 class JacksonCbor : Codec("cbor-packed", "jackson-dataformat-cbor", CBORFactory::class.java) {
     private val factory = CBORFactory()
 
-    override val note = "streaming CBORParser: array lengths are not checked against 7 by the library (the adapter does)"
+    override val note = "streaming CBORParser: array lengths are not checked against 7 by the library (the adapter does); " +
+        "text written with writeUTF8String (writeString chunks long strings as indefinite-length)"
 
     override fun decode(b: ByteArray): Event {
         (factory.createParser(b) as CBORParser).use { p ->
@@ -76,6 +77,16 @@ class JacksonCbor : Codec("cbor-packed", "jackson-dataformat-cbor", CBORFactory:
         return p.bigIntegerValue
     }
 
+    /**
+     * Text as UTF-8 bytes with a definite length: CBORGenerator.writeString(String)
+     * writes a long string (thousands of characters) as an indefinite-length
+     * string of chunks, which our canonical decoder refuses (README.md, findings).
+     */
+    private fun text(g: com.fasterxml.jackson.core.JsonGenerator, s: String) {
+        val b = s.toByteArray(Charsets.UTF_8)
+        g.writeUTF8String(b, 0, b.size)
+    }
+
     override fun encode(e: Event): ByteArray {
         val out = ByteArrayOutputStream()
         factory.createGenerator(out).use { g ->
@@ -86,11 +97,11 @@ class JacksonCbor : Codec("cbor-packed", "jackson-dataformat-cbor", CBORFactory:
             g.writeStartArray(null, e.tags.size)
             for (t in e.tags) {
                 g.writeStartArray(null, t.size)
-                for (v in t) if (Hex.isLower(v)) g.writeBinary(Hex.decode(v)) else g.writeString(v)
+                for (v in t) if (Hex.isLower(v)) g.writeBinary(Hex.decode(v)) else text(g, v)
                 g.writeEndArray()
             }
             g.writeEndArray()
-            g.writeString(e.content)
+            text(g, e.content)
             g.writeBinary(e.sig)
             g.writeEndArray()
         }
