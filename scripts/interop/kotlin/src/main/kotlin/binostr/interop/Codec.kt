@@ -43,6 +43,6 @@ object Versions {
 fun codecs(repo: File): List<Codec> = listOf(
     JacksonJson("json"), JacksonJson("json-sonic"), JacksonJson("json-simd"),
     KotlinxJson("json"),
-    JacksonCbor(), MsgpackCore(), ProtobufJava(), FlatbuffersJava(),
-    AvroGeneric(File(repo, "schemas/event.avsc")), MongoBson(), ThriftCompact(),
+    JacksonCbor(), MsgpackCore(), ProtobufJava(), FlatbuffersJava(), FlexbuffersJava(),
+    AvroGeneric(File(repo, "schemas/event.avsc")), MongoBson(), ThriftCompact(), DampcakeBencode(),
 )
