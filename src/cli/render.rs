@@ -20,6 +20,7 @@ pub(super) fn print_profiles(json: bool) -> Result<()> {
                 "self_describing": p.capabilities.self_describing,
                 "borrowed_view": p.codec.borrowed().is_some(),
                 "native_batch": p.codec.batch().is_some(),
+                "maintenance": p.maintenance,
             })
         })
         .collect();
