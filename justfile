@@ -50,6 +50,10 @@ campaign-real label profile="quick":
 vectors:
     cargo run --release -- vectors -o vectors/interop-v1.json
 
+# Maintenance cost per profile (lines, crates, schema compiler, ecosystems, spec) -> results/maintenance/.
+maintenance:
+    cargo run --release --quiet -- maintenance --root . --out results/maintenance
+
 # Decode, re-encode and time the vectors in Python, JavaScript, Go and Kotlin.
 interop:
     for lang in python js go kotlin; do \

@@ -149,11 +149,13 @@ pub mod ascii;
 pub mod framing;
 pub mod hostile;
 mod layout;
+pub mod maintenance;
 mod reader;
 pub mod write;
 
 pub use hostile::HostileInputs;
 pub use layout::{Layout, Parts, Text, hex_or_text, read_tags};
+pub use maintenance::{Maintenance, Schema, Spec};
 pub use reader::{Reader, utf8};
 
 /// The family a profile belongs to, as in the paper's tables.
@@ -197,6 +199,8 @@ pub struct Profile {
     pub enabled: bool,
     /// The implementation.
     pub codec: &'static dyn Codec,
+    /// Sources, schema, crates and specification (`binostr maintenance`).
+    pub maintenance: Maintenance,
 }
 
 impl std::fmt::Debug for Profile {

@@ -7,6 +7,7 @@
 //! | [`cli`] | the `binostr` command line |
 //! | [`vectors`] | interop vectors: signed events with their bytes under every profile |
 //! | [`torture`] | the robustness suite: hostile inputs, isolated runs, outcome tables |
+//! | [`maintenance`] | the computed maintenance cost of every profile (lines, crates, schema compiler, ecosystems, spec) |
 //! | [`mod@bench`] | measurements over the registry (sizes) |
 //! | [`manifest`] | the signed results manifest: SHA-256 of every result file, a BIP-340-signed Nostr event, offline verification |
 //! | [`corpus`] | import, audit, generation, calibration and seeded selection of event corpora |
@@ -22,6 +23,7 @@ pub mod cli;
 pub mod codec;
 pub mod corpus;
 pub mod files;
+pub mod maintenance;
 pub mod manifest;
 pub mod model;
 pub mod profiles;

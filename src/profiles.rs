@@ -91,6 +91,7 @@ pub fn table() -> Vec<serde_json::Value> {
                 "self_describing": p.capabilities.self_describing,
                 "borrowed_view": p.codec.borrowed().is_some(),
                 "native_batch": p.codec.batch().is_some(),
+                "maintenance": p.maintenance,
             })
         })
         .collect()

@@ -131,6 +131,23 @@ pub(super) enum Command {
     /// The signed results manifest of a campaign: create it, verify it.
     #[command(subcommand)]
     Manifest(ManifestCommand),
+    /// The maintenance cost of every registry profile, computed from the
+    /// checkout: module and generated lines, external crates (`cargo tree`),
+    /// schema compiler, languages with a working library (the interop
+    /// results) and specification status. Writes OUT/maintenance.{json,csv}
+    /// and OUT/README.md.
+    Maintenance {
+        /// Repository root (a checkout).
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        root: PathBuf,
+        /// Output directory (default: ROOT/results/maintenance).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Write nothing; exit non-zero, naming each file that differs from
+        /// what the checkout computes.
+        #[arg(long)]
+        check: bool,
+    },
     /// Write the interop vectors (signed events with their bytes under every
     /// enabled profile), or check a file against them.
     Vectors {

@@ -12,12 +12,14 @@ use crate::files::write_atomically;
 
 mod codec;
 mod corpus;
+mod maintenance;
 mod manifest;
 mod torture;
 
 use codec::{run_decode, run_encode, run_sizes};
 use corpus::run_corpus;
 pub use corpus::selection_record_path;
+use maintenance::run_maintenance;
 use manifest::run_manifest;
 use torture::run_torture;
 
@@ -95,6 +97,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         Command::Sizes { json, all, inputs } => run_sizes(json, all, &inputs),
         Command::Torture(t) => run_torture(t),
         Command::Manifest(m) => run_manifest(m),
+        Command::Maintenance { root, out, check } => run_maintenance(&root, out, check),
         Command::Vectors { output, check } => run_vectors(output.as_deref(), check.as_deref()),
     }
 }

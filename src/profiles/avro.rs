@@ -75,6 +75,15 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Avro,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &[],
+        schema: crate::codec::Schema::Document {
+            path: "schemas/event.avsc",
+        },
+        crates: &[],
+        spec: crate::codec::maintenance::AVRO,
+    },
 };
 
 /// Avro binary datum of `binostr.Event`.

@@ -71,6 +71,13 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Bencode,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &[],
+        schema: crate::codec::Schema::None,
+        crates: &[],
+        spec: crate::codec::maintenance::BENCODE,
+    },
 };
 
 /// Bencode, positional list, raw id/pubkey/sig.

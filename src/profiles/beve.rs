@@ -70,6 +70,13 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Beve,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &[],
+        schema: crate::codec::Schema::None,
+        crates: &["beve", "serde"],
+        spec: crate::codec::maintenance::BEVE,
+    },
 };
 
 /// BEVE via the `beve` crate, positional layout.

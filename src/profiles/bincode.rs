@@ -59,6 +59,13 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Bincode,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &["src/profiles/positional.rs"],
+        schema: crate::codec::Schema::None,
+        crates: &["bincode", "serde"],
+        spec: crate::codec::maintenance::BINCODE,
+    },
 };
 
 /// The byte limit given to bincode's decoder (16 MiB), a backstop above

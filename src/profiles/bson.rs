@@ -74,6 +74,13 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Bson,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &[],
+        schema: crate::codec::Schema::None,
+        crates: &["bson"],
+        spec: crate::codec::maintenance::BSON,
+    },
 };
 
 /// The `bson` crate's raw documents.

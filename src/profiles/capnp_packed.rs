@@ -77,6 +77,16 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &CapnpPacked,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &[],
+        schema: crate::codec::Schema::Committed {
+            path: "schemas/event.capnp",
+            generated: &["crates/binostr-generated/src/event_capnp.rs"],
+        },
+        crates: &["capnp"],
+        spec: crate::codec::maintenance::CAPNP,
+    },
 };
 
 /// Cap'n Proto, packed serialization.

@@ -27,6 +27,16 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: false,
     codec: &CapnpUnpacked,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &["src/profiles/capnp_packed.rs"],
+        schema: crate::codec::Schema::Committed {
+            path: "schemas/event.capnp",
+            generated: &["crates/binostr-generated/src/event_capnp.rs"],
+        },
+        crates: &["capnp"],
+        spec: crate::codec::maintenance::CAPNP,
+    },
 };
 
 /// Cap'n Proto, unpacked serialization.

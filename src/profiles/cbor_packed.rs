@@ -63,6 +63,15 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &CborPacked,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &["src/profiles/positional.rs"],
+        schema: crate::codec::Schema::Document {
+            path: "schemas/event.cddl",
+        },
+        crates: &["minicbor"],
+        spec: crate::codec::maintenance::CBOR,
+    },
 };
 
 /// Deterministic CBOR, positional array.

@@ -42,6 +42,15 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: false,
     codec: &CborStringMap,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &["src/profiles/cbor_packed.rs", "src/profiles/positional.rs"],
+        schema: crate::codec::Schema::Document {
+            path: "schemas/event.cddl",
+        },
+        crates: &["minicbor"],
+        spec: crate::codec::maintenance::CBOR,
+    },
 };
 
 /// Deterministic CBOR, text-keyed map with hex strings.

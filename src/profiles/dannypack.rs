@@ -58,6 +58,13 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &DannyPack,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &[],
+        schema: crate::codec::Schema::None,
+        crates: &[],
+        spec: crate::codec::maintenance::DANNYPACK,
+    },
 };
 
 const HEADER: usize = 138;

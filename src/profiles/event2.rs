@@ -66,6 +66,13 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Event2,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &[],
+        schema: crate::codec::Schema::None,
+        crates: &[],
+        spec: crate::codec::maintenance::EVENT2,
+    },
 };
 
 /// mleku's event2 binary codec.

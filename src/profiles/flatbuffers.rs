@@ -85,6 +85,16 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &FlatBuffers,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &[],
+        schema: crate::codec::Schema::Committed {
+            path: "schemas/event.fbs",
+            generated: &["crates/binostr-generated/src/event_generated.rs"],
+        },
+        crates: &["flatbuffers"],
+        spec: crate::codec::maintenance::FLATBUFFERS,
+    },
 };
 
 /// FlatBuffers, size-prefixed, verified on decode.

@@ -108,6 +108,13 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &FlexBuffers,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &["src/profiles/positional.rs"],
+        schema: crate::codec::Schema::None,
+        crates: &["flexbuffers", "serde"],
+        spec: crate::codec::maintenance::FLEXBUFFERS,
+    },
 };
 
 /// FlexBuffers via the `flexbuffers` crate.

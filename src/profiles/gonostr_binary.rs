@@ -53,6 +53,13 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &GoNostrBinary,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &[],
+        schema: crate::codec::Schema::None,
+        crates: &[],
+        spec: crate::codec::maintenance::GONOSTR_BINARY,
+    },
 };
 
 const HEADER: usize = 136;

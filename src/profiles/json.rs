@@ -35,6 +35,13 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Json,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &["src/validate/json.rs"],
+        schema: crate::codec::Schema::None,
+        crates: &["serde", "serde_json"],
+        spec: crate::codec::maintenance::JSON,
+    },
 };
 
 /// serde_json, NIP-01 field order.

@@ -61,6 +61,13 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &JsonSimd,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &["src/profiles/json.rs", "src/validate/json.rs"],
+        schema: crate::codec::Schema::None,
+        crates: &["serde", "simd-json"],
+        spec: crate::codec::maintenance::JSON,
+    },
 };
 
 /// simd-json, NIP-01 field order.

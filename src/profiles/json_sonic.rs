@@ -47,6 +47,13 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &JsonSonic,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &["src/profiles/json.rs", "src/validate/json.rs"],
+        schema: crate::codec::Schema::None,
+        crates: &["serde", "sonic-rs"],
+        spec: crate::codec::maintenance::JSON,
+    },
 };
 
 /// sonic-rs, NIP-01 field order.

@@ -71,6 +71,13 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &MsgPack,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &["src/profiles/positional.rs"],
+        schema: crate::codec::Schema::None,
+        crates: &["rmp-serde", "serde"],
+        spec: crate::codec::maintenance::MSGPACK,
+    },
 };
 
 /// MessagePack via rmp-serde.

@@ -116,6 +116,17 @@ impl<const TYPE_FIRST: bool> Netstring<TYPE_FIRST> {
         },
         enabled: true,
         codec: &Netstring::<TYPE_FIRST>,
+        maintenance: crate::codec::Maintenance {
+            sources: &[file!()],
+            shared: &[],
+            schema: crate::codec::Schema::None,
+            crates: &[],
+            spec: if TYPE_FIRST {
+                crate::codec::maintenance::OTNETSTRING
+            } else {
+                crate::codec::maintenance::TNETSTRING
+            },
+        },
     };
 
     /// The list's type character.

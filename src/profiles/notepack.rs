@@ -60,6 +60,13 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Notepack,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &[],
+        schema: crate::codec::Schema::None,
+        crates: &[],
+        spec: crate::codec::maintenance::NOTEPACK,
+    },
 };
 
 /// The only version byte upstream writes.

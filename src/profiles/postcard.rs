@@ -55,6 +55,13 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Postcard,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &["src/profiles/positional.rs"],
+        schema: crate::codec::Schema::None,
+        crates: &["postcard", "serde"],
+        spec: crate::codec::maintenance::POSTCARD,
+    },
 };
 
 /// postcard 1.

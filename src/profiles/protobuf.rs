@@ -67,6 +67,16 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Protobuf,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &[],
+        schema: crate::codec::Schema::BuildScript {
+            path: "schemas/event.proto",
+            out: "binostr.rs",
+        },
+        crates: &["prost"],
+        spec: crate::codec::maintenance::PROTOBUF,
+    },
 };
 
 /// prost, message `binostr.Event`.

@@ -39,6 +39,16 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: false,
     codec: &ProtobufHexStrings,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &["src/profiles/protobuf.rs"],
+        schema: crate::codec::Schema::BuildScript {
+            path: "schemas/event.proto",
+            out: "binostr.rs",
+        },
+        crates: &["prost"],
+        spec: crate::codec::maintenance::PROTOBUF,
+    },
 };
 
 /// prost, message `binostr.HexEvent`.

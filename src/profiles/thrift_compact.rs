@@ -92,6 +92,16 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &ThriftCompact,
+    maintenance: crate::codec::Maintenance {
+        sources: &[file!()],
+        shared: &[],
+        schema: crate::codec::Schema::Committed {
+            path: "schemas/event.thrift",
+            generated: &["crates/binostr-generated/src/event.rs"],
+        },
+        crates: &["thrift"],
+        spec: crate::codec::maintenance::THRIFT_COMPACT,
+    },
 };
 
 /// Thrift compact protocol via the generated code.
