@@ -90,9 +90,11 @@ fn put_len(out: &mut Vec<u8>, n: usize) {
 
 impl Codec for Avro {
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        let created_at = i64::try_from(event.created_at).map_err(|_| EncodeError {
-            profile: PROFILE.id,
-            reason: "created_at above i64::MAX (Avro long is signed)".into(),
+        let created_at = i64::try_from(event.created_at).map_err(|_| {
+            EncodeError::new(
+                PROFILE.id,
+                "created_at above i64::MAX (Avro long is signed)",
+            )
         })?;
         out.extend_from_slice(&event.id);
         out.extend_from_slice(&event.pubkey);
@@ -158,15 +160,7 @@ impl Codec for Avro {
         let content = r.str(len)?.to_owned();
         let sig = *r.array::<64>()?;
         r.finish()?;
-        Ok(Event {
-            id,
-            pubkey,
-            sig,
-            created_at,
-            kind,
-            tags,
-            content,
-        })
+        Ok(Event::new(id, pubkey, sig, created_at, kind, tags, content))
     }
 }
 

@@ -92,10 +92,7 @@ impl Codec for Beve {
     }
 
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        let failed = |e: beve::Error| EncodeError {
-            profile: PROFILE.id,
-            reason: e.to_string(),
-        };
+        let failed = |e: beve::Error| EncodeError::new(PROFILE.id, e.to_string());
         if out.is_empty() {
             return beve::to_vec_into(out, &Wire(event)).map_err(|e| {
                 out.clear();

@@ -84,12 +84,8 @@ impl Writer for Append<'_> {
 
 impl Codec for Bincode {
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        bincode::serde::encode_into_writer(Positional::<true>(event), Append(out), CONFIG).map_err(
-            |e| EncodeError {
-                profile: PROFILE.id,
-                reason: e.to_string(),
-            },
-        )
+        bincode::serde::encode_into_writer(Positional::<true>(event), Append(out), CONFIG)
+            .map_err(|e| EncodeError::new(PROFILE.id, e.to_string()))
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {

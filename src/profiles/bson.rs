@@ -97,10 +97,7 @@ fn binary(bytes: &[u8]) -> RawBinaryRef<'_> {
 }
 
 fn refuse(reason: &str) -> EncodeError {
-    EncodeError {
-        profile: PROFILE.id,
-        reason: reason.into(),
-    }
+    EncodeError::new(PROFILE.id, reason)
 }
 
 impl Codec for Bson {

@@ -24,8 +24,8 @@
 
 use minicbor::Encoder;
 
-use super::cbor_packed::{Cbor, check_size};
-use super::positional::{TagValue, restore_packed, with_tag_value};
+use super::cbor_packed::{Cbor, EncResult, write_tags};
+use super::positional::restore_packed;
 use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
 };
@@ -46,8 +46,6 @@ pub const PROFILE: Profile = Profile {
 /// Deterministic CBOR, integer-keyed map.
 pub struct CborIntMap;
 
-type EncResult = Result<(), minicbor::encode::Error<std::convert::Infallible>>;
-
 fn write_event(event: &Event, out: &mut Vec<u8>) -> EncResult {
     let mut e = Encoder::new(out);
     e.map(7)?
@@ -59,17 +57,8 @@ fn write_event(event: &Event, out: &mut Vec<u8>) -> EncResult {
         .u64(event.created_at)?
         .u8(4)?
         .u16(event.kind)?
-        .u8(5)?
-        .array(event.tags.len() as u64)?;
-    for tag in &event.tags {
-        e.array(tag.len() as u64)?;
-        for v in tag {
-            with_tag_value(v, |tv| match tv {
-                TagValue::Bytes(b) => e.bytes(b).map(|_| ()),
-                TagValue::Text(t) => e.str(t).map(|_| ()),
-            })?;
-        }
-    }
+        .u8(5)?;
+    write_tags(&mut e, &event.tags)?;
     e.u8(6)?.str(&event.content)?.u8(7)?.bytes(&event.sig)?;
     Ok(())
 }
@@ -90,16 +79,11 @@ impl Codec for CborIntMap {
     }
 
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        write_event(event, out).map_err(|e| EncodeError {
-            profile: PROFILE.id,
-            reason: e.to_string(),
-        })
+        write_event(event, out).map_err(|e| EncodeError::new(PROFILE.id, e.to_string()))
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        check_size(bytes, limits)?;
-        let mut d = Cbor::new(bytes);
-        d.map_head(7)?;
+        let mut d = Cbor::event_map(bytes, limits)?;
         key(&mut d, 1)?;
         let id = *d.fixed::<32>()?;
         key(&mut d, 2)?;
@@ -115,15 +99,7 @@ impl Codec for CborIntMap {
         key(&mut d, 7)?;
         let sig = *d.fixed::<64>()?;
         d.finish()?;
-        Ok(Event {
-            id,
-            pubkey,
-            sig,
-            created_at,
-            kind,
-            tags,
-            content,
-        })
+        Ok(Event::new(id, pubkey, sig, created_at, kind, tags, content))
     }
 }
 

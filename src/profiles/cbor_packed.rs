@@ -49,7 +49,7 @@ use super::positional::{TagValue, check_text, restore, restore_packed, with_tag_
 use crate::codec::hostile::{HostileInputs, Nest, repeat};
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit,
-    Limits, Profile, SelectContract, check_event_size,
+    Limits, Parts, Profile, SelectContract, Text, check_event_size,
 };
 use crate::model::{Event, EventRef};
 
@@ -68,7 +68,8 @@ pub const PROFILE: Profile = Profile {
 /// Deterministic CBOR, positional array.
 pub struct CborPacked;
 
-type EncResult = Result<(), minicbor::encode::Error<std::convert::Infallible>>;
+/// What the CBOR profiles' writers return.
+pub(super) type EncResult = Result<(), minicbor::encode::Error<std::convert::Infallible>>;
 
 fn write_event(event: &Event, out: &mut Vec<u8>) -> EncResult {
     let mut e = Encoder::new(out);
@@ -76,9 +77,17 @@ fn write_event(event: &Event, out: &mut Vec<u8>) -> EncResult {
         .bytes(&event.id)?
         .bytes(&event.pubkey)?
         .u64(event.created_at)?
-        .u16(event.kind)?
-        .array(event.tags.len() as u64)?;
-    for tag in &event.tags {
+        .u16(event.kind)?;
+    write_tags(&mut e, &event.tags)?;
+    e.str(&event.content)?.bytes(&event.sig)?;
+    Ok(())
+}
+
+/// The tag array: per tag an array of values, packed hex as byte strings
+/// and the rest as text (`cbor-packed`, `cbor-intmap`).
+pub(super) fn write_tags(e: &mut Encoder<&mut Vec<u8>>, tags: &[Vec<String>]) -> EncResult {
+    e.array(tags.len() as u64)?;
+    for tag in tags {
         e.array(tag.len() as u64)?;
         for v in tag {
             with_tag_value(v, |tv| match tv {
@@ -87,7 +96,6 @@ fn write_event(event: &Event, out: &mut Vec<u8>) -> EncResult {
             })?;
         }
     }
-    e.str(&event.content)?.bytes(&event.sig)?;
     Ok(())
 }
 
@@ -97,23 +105,11 @@ impl Codec for CborPacked {
     }
 
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        write_event(event, out).map_err(|e| EncodeError {
-            profile: PROFILE.id,
-            reason: e.to_string(),
-        })
+        write_event(event, out).map_err(|e| EncodeError::new(PROFILE.id, e.to_string()))
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        let p = decode_parts(bytes, limits, restore_packed)?;
-        Ok(Event {
-            id: *p.id,
-            pubkey: *p.pubkey,
-            sig: *p.sig,
-            created_at: p.created_at,
-            kind: p.kind,
-            tags: p.tags,
-            content: p.content.to_owned(),
-        })
+        Ok(decode_parts(bytes, limits, restore_packed)?.into_event())
     }
 
     fn borrowed(&self) -> Option<&dyn BorrowDecode> {
@@ -138,15 +134,7 @@ impl BorrowDecode for CborPacked {
             TagValue::Text(t) => check_text(v).map(|()| Cow::Borrowed(t)),
             bytes => restore(bytes, l).map(Cow::Owned),
         })?;
-        Ok(EventRef {
-            id: Cow::Borrowed(p.id),
-            pubkey: Cow::Borrowed(p.pubkey),
-            sig: Cow::Borrowed(p.sig),
-            created_at: p.created_at,
-            kind: p.kind,
-            tags: p.tags,
-            content: Cow::Borrowed(p.content),
-        })
+        Ok(p.into_ref())
     }
 
     fn kind_and_pubkey(
@@ -154,9 +142,7 @@ impl BorrowDecode for CborPacked {
         bytes: &[u8],
         limits: &Limits,
     ) -> Result<(u16, [u8; 32]), DecodeError> {
-        check_size(bytes, limits)?;
-        let mut d = Cbor::new(bytes);
-        d.event_head()?;
+        let mut d = Cbor::event_array(bytes, limits)?;
         d.fixed::<32>()?;
         let pubkey = *d.fixed::<32>()?;
         d.uint()?;
@@ -165,29 +151,12 @@ impl BorrowDecode for CborPacked {
     }
 }
 
-struct Parts<'b, V> {
-    id: &'b [u8; 32],
-    pubkey: &'b [u8; 32],
-    sig: &'b [u8; 64],
-    created_at: u64,
-    kind: u16,
-    tags: Vec<Vec<V>>,
-    content: &'b str,
-}
-
-pub(super) fn check_size(bytes: &[u8], limits: &Limits) -> Result<(), DecodeError> {
-    check_event_size(bytes, limits)?;
-    Ok(())
-}
-
-fn decode_parts<'b, V>(
+fn decode_parts<'b, V: Text<'b>>(
     bytes: &'b [u8],
     limits: &Limits,
     value: impl Fn(TagValue<'b>, &Limits) -> Result<V, DecodeErrorKind>,
 ) -> Result<Parts<'b, V>, DecodeError> {
-    check_size(bytes, limits)?;
-    let mut d = Cbor::new(bytes);
-    d.event_head()?;
+    let mut d = Cbor::event_array(bytes, limits)?;
     let id = d.fixed::<32>()?;
     let pubkey = d.fixed::<32>()?;
     let created_at = d.uint()?;
@@ -196,15 +165,8 @@ fn decode_parts<'b, V>(
     let content = d.text()?;
     let sig = d.fixed::<64>()?;
     d.finish()?;
-    Ok(Parts {
-        id,
-        pubkey,
-        sig,
-        created_at,
-        kind,
-        tags,
-        content,
-    })
+    let content = V::from(content);
+    Ok(Parts::new(id, pubkey, sig, created_at, kind, tags, content))
 }
 
 /// Length of the shortest CBOR head for argument `v`.
@@ -225,10 +187,30 @@ pub(super) struct Cbor<'b> {
 }
 
 impl<'b> Cbor<'b> {
-    pub(super) fn new(bytes: &'b [u8]) -> Self {
+    fn new(bytes: &'b [u8]) -> Self {
         Self {
             d: Decoder::new(bytes),
         }
+    }
+
+    /// A decoder over `bytes`, within `limits.max_event_bytes`, past the
+    /// head of the 7-element event array (`cbor-packed`).
+    #[inline]
+    fn event_array(bytes: &'b [u8], limits: &Limits) -> Result<Self, DecodeError> {
+        check_event_size(bytes, limits)?;
+        let mut d = Self::new(bytes);
+        d.event_head()?;
+        Ok(d)
+    }
+
+    /// [`Cbor::event_array`] for the 7-entry event map of `cbor-intmap` and
+    /// `cbor-stringmap`.
+    #[inline]
+    pub(super) fn event_map(bytes: &'b [u8], limits: &Limits) -> Result<Self, DecodeError> {
+        check_event_size(bytes, limits)?;
+        let mut d = Self::new(bytes);
+        d.map_head(7)?;
+        Ok(d)
     }
 
     pub(super) fn err(&self, kind: DecodeErrorKind, at: usize) -> DecodeError {
@@ -343,7 +325,7 @@ impl<'b> Cbor<'b> {
     }
 
     /// A definite map head with exactly `n` pairs.
-    pub(super) fn map_head(&mut self, n: u64) -> Result<(), DecodeError> {
+    fn map_head(&mut self, n: u64) -> Result<(), DecodeError> {
         let at = self.definite()?;
         let len = self
             .d

@@ -25,7 +25,7 @@
 
 use minicbor::Encoder;
 
-use super::cbor_packed::{Cbor, check_size};
+use super::cbor_packed::{Cbor, EncResult};
 use super::positional::{TagValue, restore};
 use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
@@ -56,8 +56,6 @@ const KEYS: [&str; 7] = [
     "content",
     "created_at",
 ];
-
-type EncResult = Result<(), minicbor::encode::Error<std::convert::Infallible>>;
 
 fn hex_str<'a>(bytes: &[u8], buf: &'a mut [u8; 128]) -> &'a str {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
@@ -111,16 +109,11 @@ impl Codec for CborStringMap {
     }
 
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        write_event(event, out).map_err(|e| EncodeError {
-            profile: PROFILE.id,
-            reason: e.to_string(),
-        })
+        write_event(event, out).map_err(|e| EncodeError::new(PROFILE.id, e.to_string()))
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        check_size(bytes, limits)?;
-        let mut d = Cbor::new(bytes);
-        d.map_head(7)?;
+        let mut d = Cbor::event_map(bytes, limits)?;
         key(&mut d, "id")?;
         let id = hex_field::<32>(&mut d)?;
         key(&mut d, "sig")?;
@@ -139,15 +132,7 @@ impl Codec for CborStringMap {
         key(&mut d, "created_at")?;
         let created_at = d.uint()?;
         d.finish()?;
-        Ok(Event {
-            id,
-            pubkey,
-            sig,
-            created_at,
-            kind,
-            tags,
-            content,
-        })
+        Ok(Event::new(id, pubkey, sig, created_at, kind, tags, content))
     }
 }
 

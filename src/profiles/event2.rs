@@ -52,7 +52,7 @@
 use crate::codec::write::put_uvarint;
 use crate::codec::{
     Capabilities, DecodeError, DecodeErrorKind, EncodeError, Family, Layout, Limit, Limits, Parts,
-    Profile, Reader, Text, check_event_size, read_tags,
+    Profile, Reader, Text, read_tags,
 };
 use crate::model::{Event, hex};
 
@@ -176,7 +176,6 @@ impl Layout for Event2 {
         bytes: &'a [u8],
         limits: &Limits,
     ) -> Result<Parts<'a, S>, DecodeError> {
-        check_event_size(bytes, limits)?;
         let mut r = Reader::new(bytes);
         let id = r.array::<32>()?;
         let pubkey = r.array::<32>()?;
@@ -195,21 +194,12 @@ impl Layout for Event2 {
         let content = S::from(r.str(len)?);
         let sig = r.array::<64>()?;
         r.finish()?;
-        Ok(Parts {
-            id,
-            pubkey,
-            sig,
-            created_at,
-            kind,
-            tags,
-            content,
-        })
+        Ok(Parts::new(id, pubkey, sig, created_at, kind, tags, content))
     }
 
     /// Pubkey at 32; kind after the `created_at` varint. Only the prefix is
     /// checked.
-    fn prefix(bytes: &[u8], limits: &Limits) -> Result<(u16, [u8; 32]), DecodeError> {
-        check_event_size(bytes, limits)?;
+    fn prefix(bytes: &[u8], _: &Limits) -> Result<(u16, [u8; 32]), DecodeError> {
         let mut r = Reader::new(bytes);
         r.take(32)?;
         let pubkey = *r.array::<32>()?;

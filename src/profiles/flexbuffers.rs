@@ -122,10 +122,7 @@ impl Codec for FlexBuffers {
         let mut s = flexbuffers::FlexbufferSerializer::new();
         Positional::<false>(event)
             .serialize(&mut s)
-            .map_err(|e| EncodeError {
-                profile: PROFILE.id,
-                reason: e.to_string(),
-            })?;
+            .map_err(|e| EncodeError::new(PROFILE.id, e.to_string()))?;
         out.extend_from_slice(s.view());
         Ok(())
     }

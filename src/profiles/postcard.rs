@@ -84,12 +84,8 @@ impl postcard::ser_flavors::Flavor for Append<'_> {
 
 impl Codec for Postcard {
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        postcard::serialize_with_flavor(&Positional::<true>(event), Append(out)).map_err(|e| {
-            EncodeError {
-                profile: PROFILE.id,
-                reason: e.to_string(),
-            }
-        })
+        postcard::serialize_with_flavor(&Positional::<true>(event), Append(out))
+            .map_err(|e| EncodeError::new(PROFILE.id, e.to_string()))
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {

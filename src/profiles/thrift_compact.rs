@@ -99,9 +99,11 @@ pub struct ThriftCompact;
 
 impl Codec for ThriftCompact {
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        let created_at = i64::try_from(event.created_at).map_err(|_| EncodeError {
-            profile: PROFILE.id,
-            reason: "created_at above i64::MAX (thrift has no unsigned i64)".into(),
+        let created_at = i64::try_from(event.created_at).map_err(|_| {
+            EncodeError::new(
+                PROFILE.id,
+                "created_at above i64::MAX (thrift has no unsigned i64)",
+            )
         })?;
         let tags = event
             .tags
@@ -179,15 +181,8 @@ fn from_generated(value: tgen::Event) -> Result<Event, DecodeError> {
                 .collect()
         })
         .collect();
-    Ok(Event {
-        id,
-        pubkey,
-        sig,
-        created_at,
-        kind,
-        tags,
-        content: value.content,
-    })
+    let content = value.content;
+    Ok(Event::new(id, pubkey, sig, created_at, kind, tags, content))
 }
 
 fn thrift_error(e: &thrift::Error, at: usize) -> DecodeError {
