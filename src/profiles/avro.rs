@@ -293,21 +293,17 @@ fn value(r: &mut Reader<'_>, limits: &Limits) -> Result<String, DecodeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, golden_hex};
     use apache_avro::types::Value;
 
     fn golden_bytes() -> Vec<u8> {
-        unhex(&format!(
-            "{} {} 80c49fd50c 02 06 \
-             04 0202 65 0040 {} 00 \
+        golden_hex(
+            "{id} {pubkey} 80c49fd50c 02 06 \
+             04 0202 65 0040 {e} 00 \
              04 0202 70 020c 414243444546 00 \
              04 0202 74 020a 6e6f737472 00 \
-             00 06 68690a {}",
-            "11".repeat(32),
-            "22".repeat(32),
-            "ab".repeat(32),
-            "33".repeat(64),
-        ))
+             00 06 68690a {sig}",
+        )
     }
 
     #[test]

@@ -106,31 +106,18 @@ impl Codec for CborIntMap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::{conformance, mutation_sweep};
+    use crate::profiles::test_support::{conformance, golden_hex, mutation_sweep};
 
-    fn h(s: &str) -> Vec<u8> {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect()
-    }
-
+    /// `a7` map(7), keys `01`..`07` each before its value, as in
+    /// `cbor-packed`.
     fn golden() -> Vec<u8> {
-        let mut g = h("a7015820"); // map(7), 1: bytes(32)
-        g.extend([0x11; 32]);
-        g.extend(h("025820"));
-        g.extend([0x22; 32]);
-        g.extend(h("031a6553f100")); // 3: created_at
-        g.extend(h("0401")); // 4: kind 1
-        g.extend(h("0583")); // 5: 3 tags
-        g.extend(h("8261655820"));
-        g.extend([0xab; 32]);
-        g.extend(h("82617066414243444546"));
-        g.extend(h("826174656e6f737472"));
-        g.extend(h("066368690a")); // 6: "hi\n"
-        g.extend(h("075840")); // 7: bytes(64)
-        g.extend([0x33; 64]);
-        g
+        golden_hex(
+            "a7 01 5820 {id} 02 5820 {pubkey} 03 1a6553f100 04 01 05 83 \
+             82 6165 5820 {e} \
+             82 6170 66414243444546 \
+             82 6174 656e6f737472 \
+             06 6368690a 07 5840 {sig}",
+        )
     }
 
     #[test]

@@ -442,34 +442,22 @@ impl HostileInputs for CborPacked {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::{conformance, golden_event, mutation_sweep};
-
-    fn h(s: &str) -> Vec<u8> {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect()
-    }
+    use crate::profiles::test_support::{
+        conformance, error_after, golden_event, golden_hex, mutation_sweep, unhex,
+    };
 
     const HEAD: usize = 1 + 34 + 34 + 5 + 1;
 
+    /// `87` array(7), `58 20` bytes(32), `1a` uint32, `83` array(3),
+    /// `61`/`66` text of 1/6, `58 40` bytes(64).
     fn golden() -> Vec<u8> {
-        let mut g = h("875820"); // array(7), bytes(32)
-        g.extend([0x11; 32]);
-        g.extend(h("5820"));
-        g.extend([0x22; 32]);
-        g.extend(h("1a6553f100")); // created_at: uint32 0x6553f100
-        g.extend(h("01")); // kind 1
-        g.extend(h("83")); // 3 tags
-        g.extend(h("82616558" /* ["e", bytes(32) */));
-        g.extend(h("20"));
-        g.extend([0xab; 32]);
-        g.extend(h("82617066414243444546")); // ["p", "ABCDEF"]
-        g.extend(h("826174656e6f737472")); // ["t","nostr"]
-        g.extend(h("6368690a")); // "hi\n"
-        g.extend(h("5840"));
-        g.extend([0x33; 64]);
-        g
+        golden_hex(
+            "87 5820 {id} 5820 {pubkey} 1a6553f100 01 83 \
+             82 6165 5820 {e} \
+             82 6170 66414243444546 \
+             82 6174 656e6f737472 \
+             6368690a 5840 {sig}",
+        )
     }
 
     #[test]
@@ -502,7 +490,7 @@ mod tests {
         let g = golden();
         let at = |i: usize, with: &str, skip: usize| {
             let mut v = g[..i].to_vec();
-            v.extend(h(with));
+            v.extend(unhex(with));
             v.extend(&g[i + skip..]);
             CborPacked.decode(&v, &l).unwrap_err()
         };
@@ -528,7 +516,7 @@ mod tests {
         let v = at(HEAD + 1 + 3, "40", 34);
         assert_eq!(v.kind, DecodeErrorKind::NonCanonical);
         // a CBOR tag before the event
-        let mut t = h("c0");
+        let mut t = unhex("c0");
         t.extend(&g);
         assert_eq!(
             CborPacked.decode(&t, &l).unwrap_err().kind,
@@ -538,38 +526,23 @@ mod tests {
 
     #[test]
     fn hostile_lengths_fail_before_allocating() {
-        let l = Limits::default();
-        let mut g = golden();
-        g.truncate(HEAD);
-        g.extend(h("9bffffffffffffffff"));
+        let g = golden();
+        let after = |tail| error_after(&CborPacked, &g, HEAD, tail);
         assert_eq!(
-            CborPacked.decode(&g, &l).unwrap_err().kind,
+            after("9bffffffffffffffff"),
             DecodeErrorKind::LimitExceeded(Limit::Tags)
         );
-        g.truncate(HEAD);
-        g.extend(h("9903e8")); // 1000 tags in 3 bytes
+        // 1000 tags in 3 bytes
+        assert_eq!(after("9903e8"), DecodeErrorKind::Truncated);
         assert_eq!(
-            CborPacked.decode(&g, &l).unwrap_err().kind,
-            DecodeErrorKind::Truncated
-        );
-        g.truncate(HEAD);
-        g.extend(h("819a00010000"));
-        assert_eq!(
-            CborPacked.decode(&g, &l).unwrap_err().kind,
+            after("819a00010000"),
             DecodeErrorKind::LimitExceeded(Limit::ValuesPerTag)
         );
-        g.truncate(HEAD);
-        g.extend(h("81817bffffffffffffffff78"));
         assert_eq!(
-            CborPacked.decode(&g, &l).unwrap_err().kind,
+            after("81817bffffffffffffffff78"),
             DecodeErrorKind::Truncated
         );
-        g.truncate(HEAD);
-        g.extend(h("818162ff00"));
-        assert_eq!(
-            CborPacked.decode(&g, &l).unwrap_err().kind,
-            DecodeErrorKind::BadUtf8
-        );
+        assert_eq!(after("818162ff00"), DecodeErrorKind::BadUtf8);
     }
 
     #[test]

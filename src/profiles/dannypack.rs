@@ -234,20 +234,16 @@ fn value<'a, S: Text<'a>>(r: &mut Reader<'a>, max_text: usize) -> Result<S, Deco
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, golden_hex};
 
     fn golden_bytes() -> Vec<u8> {
-        unhex(&format!(
-            "{} {} {} 00f1536500000000 0100 38 03 \
-             02 0165 a0{} \
+        golden_hex(
+            "{id} {pubkey} {sig} 00f1536500000000 0100 38 03 \
+             02 0165 a0{e} \
              02 0170 06414243444546 \
              02 0174 056e6f737472 \
              03 68690a",
-            "11".repeat(32),
-            "22".repeat(32),
-            "33".repeat(64),
-            "ab".repeat(32),
-        ))
+        )
     }
 
     #[test]

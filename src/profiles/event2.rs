@@ -262,24 +262,20 @@ fn field<'a, S: Text<'a>>(
 mod tests {
     use super::*;
     use crate::codec::Codec;
-    use crate::profiles::test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, golden_hex, unhex};
 
     fn golden() -> Event {
         golden_event()
     }
 
     fn golden_bytes() -> Vec<u8> {
-        unhex(&format!(
-            "{} {} 80e2cfaa06 0100 03 \
-             02 0165 20{} \
+        golden_hex(
+            "{id} {pubkey} 80e2cfaa06 0100 03 \
+             02 0165 20{e} \
              02 0170 06414243444546 \
              02 0174 056e6f737472 \
-             03 68690a {}",
-            "11".repeat(32),
-            "22".repeat(32),
-            "ab".repeat(32),
-            "33".repeat(64),
-        ))
+             03 68690a {sig}",
+        )
     }
 
     #[test]

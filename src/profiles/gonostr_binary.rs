@@ -178,19 +178,15 @@ fn u16be(r: &mut Reader<'_>) -> Result<u16, DecodeError> {
 mod tests {
     use super::*;
     use crate::codec::Codec;
-    use crate::profiles::test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, golden_hex};
 
     fn golden_bytes() -> Vec<u8> {
-        let e_value = "61 62".repeat(32);
-        unhex(&format!(
-            "{} {} {} 6553f100 0001 0003 68690a 0003 \
-             02 0001 65 00 0040 {e_value} 00 \
+        golden_hex(
+            "{id} {pubkey} {sig} 6553f100 0001 0003 68690a 0003 \
+             02 0001 65 00 0040 {e-hex} 00 \
              02 0001 70 00 0006 414243444546 00 \
              02 0001 74 00 0005 6e6f737472 00",
-            "11".repeat(32),
-            "22".repeat(32),
-            "33".repeat(64),
-        ))
+        )
     }
 
     #[test]

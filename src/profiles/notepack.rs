@@ -158,19 +158,15 @@ mod tests {
     use super::*;
     use crate::codec::Codec;
     use crate::model::hex;
-    use crate::profiles::test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, golden_hex};
 
     fn golden_bytes() -> Vec<u8> {
-        unhex(&format!(
-            "01 {} {} {} 80e2cfaa06 01 03 68690a 03 \
-             02 0265 41{} \
+        golden_hex(
+            "01 {id} {pubkey} {sig} 80e2cfaa06 01 03 68690a 03 \
+             02 0265 41{e} \
              02 0270 0c414243444546 \
              02 0274 0a6e6f737472",
-            "11".repeat(32),
-            "22".repeat(32),
-            "33".repeat(64),
-            "ab".repeat(32),
-        ))
+        )
     }
 
     #[test]

@@ -120,37 +120,15 @@ fn classify(e: &postcard::Error) -> DecodeErrorKind {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::conformance;
-
-    fn h(s: &str) -> Vec<u8> {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect()
-    }
+    use crate::profiles::test_support::{
+        conformance, error_after, is_bounded_failure, positional_golden,
+    };
 
     const HEAD: usize = 33 + 33 + 5 + 1;
 
+    /// `created_at` as the LEB128 of 0x6553f100.
     fn golden() -> Vec<u8> {
-        let mut g = h("20");
-        g.extend([0x11; 32]);
-        g.extend(h("20"));
-        g.extend([0x22; 32]);
-        g.extend(h("80e2cfaa06")); // created_at: LEB128 of 0x6553f100
-        g.extend(h("01")); // kind 1
-        g.extend(h("03")); // 3 tags
-        g.extend(h("02" /* 2 values */));
-        g.extend(h("010165" /* Text "e" */));
-        g.extend(h("0020" /* Bytes, 32 */));
-        g.extend([0xab; 32]);
-        g.extend(h("02010170" /* "p" */));
-        g.extend(h("0106414243444546" /* Text "ABCDEF" */));
-        g.extend(h("02010174"));
-        g.extend(h("01056e6f737472"));
-        g.extend(h("0368690a")); // content
-        g.extend(h("40"));
-        g.extend([0x33; 64]);
-        g
+        positional_golden("80e2cfaa06")
     }
 
     #[test]
@@ -163,40 +141,16 @@ mod tests {
 
     #[test]
     fn hostile_lengths_fail_before_allocating() {
-        let l = Limits::default();
-        let mut g = golden();
-        g.truncate(HEAD);
-        g.extend(h("ffffffffffffffffff01"));
+        let g = golden();
+        let after = |tail| error_after(&Postcard, &g, HEAD, tail);
         // postcard itself refuses a count above the bytes left
-        let kind = Postcard.decode(&g, &l).unwrap_err().kind;
-        assert!(
-            matches!(
-                kind,
-                DecodeErrorKind::Truncated | DecodeErrorKind::LimitExceeded(_)
-            ),
-            "{kind:?}"
-        );
-        g.truncate(HEAD);
-        g.extend(h("01ffffffff0f"));
-        // postcard itself refuses a count above the bytes left
-        let kind = Postcard.decode(&g, &l).unwrap_err().kind;
-        assert!(
-            matches!(
-                kind,
-                DecodeErrorKind::Truncated | DecodeErrorKind::LimitExceeded(_)
-            ),
-            "{kind:?}"
-        );
-        g.truncate(HEAD);
-        g.extend(h("010101ffffffff0f78"));
+        for tail in ["ffffffffffffffffff01", "01ffffffff0f"] {
+            let kind = after(tail);
+            assert!(is_bounded_failure(kind), "{kind:?}");
+        }
+        assert_eq!(after("010101ffffffff0f78"), DecodeErrorKind::Truncated);
         assert_eq!(
-            Postcard.decode(&g, &l).unwrap_err().kind,
-            DecodeErrorKind::Truncated
-        );
-        g.truncate(HEAD);
-        g.extend(h("01010200"));
-        assert_eq!(
-            Postcard.decode(&g, &l).unwrap_err().kind,
+            after("01010200"),
             DecodeErrorKind::Invalid("tag value variant")
         );
     }

@@ -457,27 +457,23 @@ impl TInputProtocol for BoundedCompact<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, golden_hex};
 
     /// Checked by hand against the compact protocol spec.
     fn golden_bytes() -> Vec<u8> {
-        unhex(&format!(
-            "18 20 {} \
-             18 20 {} \
-             18 40 {} \
+        golden_hex(
+            "18 20 {id} \
+             18 20 {pubkey} \
+             18 40 {sig} \
              16 80c49fd50c \
              15 02 \
              19 39 \
-               2c 28 01 65 00  18 20 {} 00 \
+               2c 28 01 65 00  18 20 {e} 00 \
                2c 28 01 70 00  28 06 414243444546 00 \
                2c 28 01 74 00  28 05 6e6f737472 00 \
              18 03 68690a \
              00",
-            "11".repeat(32),
-            "22".repeat(32),
-            "33".repeat(64),
-            "ab".repeat(32),
-        ))
+        )
     }
 
     fn encode(e: &Event) -> Vec<u8> {
