@@ -115,42 +115,22 @@ fn classify(e: &bincode::error::DecodeError) -> DecodeErrorKind {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::{
-        conformance, error_after, is_bounded_failure, positional_golden,
-    };
-
-    const HEAD: usize = 33 + 33 + 5 + 1;
+    use crate::profiles::test_support::positional_checks;
+    use DecodeErrorKind::{Invalid, LimitExceeded};
 
     /// `created_at` as `fc` and a u32 LE.
-    fn golden() -> Vec<u8> {
-        positional_golden("fc00f15365")
-    }
-
     #[test]
-    fn conforms() {
-        let golden = golden();
-        assert_eq!(golden.len(), HEAD + 1 + 38 + 12 + 11 + 4 + 65);
-        let (total, json) = conformance(&Bincode, &golden, true);
+    fn conforms_and_refuses_hostile_lengths() {
+        let (total, json) = positional_checks(
+            &Bincode,
+            "fc00f15365",
+            &[
+                ("fdffffffffffffffff", Some(LimitExceeded(Limit::Tags))),
+                ("01fcffffffff", Some(LimitExceeded(Limit::ValuesPerTag))),
+                ("010101fcffffffff78", None),
+                ("01010200", Some(Invalid("tag value variant"))),
+            ],
+        );
         println!("bincode: {total} bytes vs json {json}");
-    }
-
-    #[test]
-    fn hostile_lengths_fail_before_allocating() {
-        let g = golden();
-        let after = |tail| error_after(&Bincode, &g, HEAD, tail);
-        assert_eq!(
-            after("fdffffffffffffffff"),
-            DecodeErrorKind::LimitExceeded(Limit::Tags)
-        );
-        assert_eq!(
-            after("01fcffffffff"),
-            DecodeErrorKind::LimitExceeded(Limit::ValuesPerTag)
-        );
-        let kind = after("010101fcffffffff78");
-        assert!(is_bounded_failure(kind), "{kind:?}");
-        assert_eq!(
-            after("01010200"),
-            DecodeErrorKind::Invalid("tag value variant")
-        );
     }
 }

@@ -120,38 +120,23 @@ fn classify(e: &postcard::Error) -> DecodeErrorKind {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::{
-        conformance, error_after, is_bounded_failure, positional_golden,
-    };
+    use crate::profiles::test_support::positional_checks;
+    use DecodeErrorKind::{Invalid, Truncated};
 
-    const HEAD: usize = 33 + 33 + 5 + 1;
-
-    /// `created_at` as the LEB128 of 0x6553f100.
-    fn golden() -> Vec<u8> {
-        positional_golden("80e2cfaa06")
-    }
-
+    /// `created_at` as the LEB128 of 0x6553f100; postcard itself refuses
+    /// a count above the bytes left.
     #[test]
-    fn conforms() {
-        let golden = golden();
-        assert_eq!(golden.len(), HEAD + 1 + 38 + 12 + 11 + 4 + 65);
-        let (total, json) = conformance(&Postcard, &golden, true);
-        println!("postcard: {total} bytes vs json {json}");
-    }
-
-    #[test]
-    fn hostile_lengths_fail_before_allocating() {
-        let g = golden();
-        let after = |tail| error_after(&Postcard, &g, HEAD, tail);
-        // postcard itself refuses a count above the bytes left
-        for tail in ["ffffffffffffffffff01", "01ffffffff0f"] {
-            let kind = after(tail);
-            assert!(is_bounded_failure(kind), "{kind:?}");
-        }
-        assert_eq!(after("010101ffffffff0f78"), DecodeErrorKind::Truncated);
-        assert_eq!(
-            after("01010200"),
-            DecodeErrorKind::Invalid("tag value variant")
+    fn conforms_and_refuses_hostile_lengths() {
+        let (total, json) = positional_checks(
+            &Postcard,
+            "80e2cfaa06",
+            &[
+                ("ffffffffffffffffff01", None),
+                ("01ffffffff0f", None),
+                ("010101ffffffff0f78", Some(Truncated)),
+                ("01010200", Some(Invalid("tag value variant"))),
+            ],
         );
+        println!("postcard: {total} bytes vs json {json}");
     }
 }

@@ -77,6 +77,29 @@ pub fn error_after(codec: &dyn Codec, golden: &[u8], head: usize, tail: &str) ->
     codec.decode(&bytes, &Limits::default()).unwrap_err().kind
 }
 
+/// The unit checks of a serde positional profile (`bincode`, `postcard`):
+/// each `(tail, kind)` of `hostile`, decoded after the fixed fields of
+/// [`positional_golden`] with `created_at` ([`error_after`]), fails with
+/// `kind` (`None`: any [`is_bounded_failure`]); then [`conformance`].
+/// Returns (encoded bytes, json bytes) of the generated events.
+pub fn positional_checks(
+    codec: &dyn Codec,
+    created_at: &str,
+    hostile: &[(&str, Option<DecodeErrorKind>)],
+) -> (usize, usize) {
+    const HEAD: usize = 33 + 33 + 5 + 1;
+    let golden = positional_golden(created_at);
+    assert_eq!(golden.len(), HEAD + 1 + 38 + 12 + 11 + 4 + 65);
+    for &(tail, want) in hostile {
+        let kind = error_after(codec, &golden, HEAD, tail);
+        match want {
+            Some(want) => assert_eq!(kind, want, "tail {tail}"),
+            None => assert!(is_bounded_failure(kind), "tail {tail}: {kind:?}"),
+        }
+    }
+    conformance(codec, &golden, true)
+}
+
 /// `golden` is the encoding of [`golden_event`], and decodes back to it,
 /// owned and borrowed.
 pub fn golden_matches(codec: &dyn Codec, golden: &[u8]) {
