@@ -57,7 +57,7 @@
 //! reserves that many `Value`s up to the global cap, and per-call [`Limits`]
 //! cannot be applied.
 
-use crate::codec::write::{Form, put_hex_or_text, put_uvarint};
+use crate::codec::write::{Form, put_hex_or_text, put_uvarint, signed_created_at};
 use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit, Limits, Profile,
     Reader, check_event_size,
@@ -90,12 +90,7 @@ fn put_len(out: &mut Vec<u8>, n: usize) {
 
 impl Codec for Avro {
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        let created_at = i64::try_from(event.created_at).map_err(|_| {
-            EncodeError::new(
-                PROFILE.id,
-                "created_at above i64::MAX (Avro long is signed)",
-            )
-        })?;
+        let created_at = signed_created_at(event.created_at, PROFILE.id, "Avro long is signed")?;
         out.extend_from_slice(&event.id);
         out.extend_from_slice(&event.pubkey);
         put_long(out, created_at);

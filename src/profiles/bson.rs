@@ -58,6 +58,7 @@ use bson::raw::{RawArray, RawArrayBuf, RawBinaryRef, RawBsonRef, RawDocument, Ra
 use bson::spec::BinarySubtype;
 
 use crate::codec::hostile::{HostileInputs, Nest, repeat};
+use crate::codec::write::signed_created_at;
 use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit, Limits, Profile,
 };
@@ -106,8 +107,7 @@ impl Codec for Bson {
     }
 
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        let created_at = i64::try_from(event.created_at)
-            .map_err(|_| refuse("created_at above i64::MAX (BSON int64 is signed)"))?;
+        let created_at = signed_created_at(event.created_at, PROFILE.id, "BSON int64 is signed")?;
         let bound = event.tags.iter().fold(256 + event.content.len(), |n, t| {
             t.iter().fold(n + 16, |n, v| n + 16 + v.len())
         });

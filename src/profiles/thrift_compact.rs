@@ -75,6 +75,7 @@ use binostr_generated::thrift::protocol::{
 };
 use binostr_generated::thrift::{self, ProtocolError, ProtocolErrorKind, TransportErrorKind};
 
+use crate::codec::write::signed_created_at;
 use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit, Limits, Profile,
     check_event_size,
@@ -99,12 +100,8 @@ pub struct ThriftCompact;
 
 impl Codec for ThriftCompact {
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        let created_at = i64::try_from(event.created_at).map_err(|_| {
-            EncodeError::new(
-                PROFILE.id,
-                "created_at above i64::MAX (thrift has no unsigned i64)",
-            )
-        })?;
+        let created_at =
+            signed_created_at(event.created_at, PROFILE.id, "thrift has no unsigned i64")?;
         let tags = event
             .tags
             .iter()
