@@ -79,6 +79,16 @@ pub struct EncodeError {
     pub reason: String,
 }
 
+impl EncodeError {
+    /// `profile`'s refusal to encode an event, for `reason`.
+    pub fn new(profile: &'static str, reason: impl Into<String>) -> Self {
+        Self {
+            profile,
+            reason: reason.into(),
+        }
+    }
+}
+
 /// Encode an event and decode it back to an owned [`Event`].
 pub trait Codec: Sync {
     /// Appends the encoding of `event` to `out` (a reused buffer).
@@ -154,7 +164,7 @@ mod reader;
 pub mod write;
 
 pub use hostile::HostileInputs;
-pub use layout::{Layout, Parts, Text, hex_or_text, read_tags};
+pub use layout::{Layout, Parts, Text, fixed_prefix, hex_or_text, read_tags};
 pub use maintenance::{Maintenance, Schema, Spec};
 pub use reader::{Reader, utf8};
 

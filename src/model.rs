@@ -53,6 +53,28 @@ pub struct EventRef<'a> {
 }
 
 impl Event {
+    /// An event from its seven fields, in the order they are declared.
+    #[inline]
+    pub fn new(
+        id: [u8; 32],
+        pubkey: [u8; 32],
+        sig: [u8; 64],
+        created_at: u64,
+        kind: u16,
+        tags: Vec<Vec<String>>,
+        content: String,
+    ) -> Self {
+        Self {
+            id,
+            pubkey,
+            sig,
+            created_at,
+            kind,
+            tags,
+            content,
+        }
+    }
+
     /// Borrows this event as an [`EventRef`] without copying strings.
     pub fn as_ref(&self) -> EventRef<'_> {
         EventRef {

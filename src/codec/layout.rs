@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use super::{
     BorrowDecode, Codec, DecodeError, DecodeErrorKind, EncodeError, HostileInputs, Limit, Limits,
-    NativeBatch, Reader, SelectContract,
+    NativeBatch, Reader, SelectContract, check_event_size,
 };
 use crate::model::hex::{self, is_lower_hex};
 use crate::model::{Event, EventRef};
@@ -39,23 +39,49 @@ pub struct Parts<'a, S> {
     pub content: S,
 }
 
+impl<'a, S> Parts<'a, S> {
+    /// The parts, in the order of [`Event`]'s fields.
+    #[inline]
+    pub fn new(
+        id: &'a [u8; 32],
+        pubkey: &'a [u8; 32],
+        sig: &'a [u8; 64],
+        created_at: u64,
+        kind: u16,
+        tags: Vec<Vec<S>>,
+        content: S,
+    ) -> Self {
+        Self {
+            id,
+            pubkey,
+            sig,
+            created_at,
+            kind,
+            tags,
+            content,
+        }
+    }
+}
+
 impl Parts<'_, String> {
     /// The owned event.
+    #[inline]
     pub fn into_event(self) -> Event {
-        Event {
-            id: *self.id,
-            pubkey: *self.pubkey,
-            sig: *self.sig,
-            created_at: self.created_at,
-            kind: self.kind,
-            tags: self.tags,
-            content: self.content,
-        }
+        Event::new(
+            *self.id,
+            *self.pubkey,
+            *self.sig,
+            self.created_at,
+            self.kind,
+            self.tags,
+            self.content,
+        )
     }
 }
 
 impl<'a> Parts<'a, Cow<'a, str>> {
     /// The borrowed view.
+    #[inline]
     pub fn into_ref(self) -> EventRef<'a> {
         EventRef {
             id: Cow::Borrowed(self.id),
@@ -72,7 +98,8 @@ impl<'a> Parts<'a, Cow<'a, str>> {
 /// A byte layout written by hand. Implementing it makes the profile a
 /// [`Codec`] with a [`BorrowDecode`] view whose selective read is
 /// [`SelectContract::Preverified`]: [`Layout::prefix`] reads only the bytes
-/// before kind and pubkey.
+/// before kind and pubkey. The blanket impls run [`check_event_size`]
+/// before [`Layout::parse`] and [`Layout::prefix`], so neither repeats it.
 pub trait Layout: Sync {
     /// The profile id, named in encoding refusals.
     const ID: &'static str;
@@ -81,13 +108,15 @@ pub trait Layout: Sync {
     /// it was.
     fn write(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError>;
 
-    /// Parses exactly one event from all of `bytes`, enforcing `limits`.
+    /// Parses exactly one event from all of `bytes` (already within
+    /// `limits.max_event_bytes`), enforcing the other `limits`.
     fn parse<'a, S: Text<'a>>(
         bytes: &'a [u8],
         limits: &Limits,
     ) -> Result<Parts<'a, S>, DecodeError>;
 
-    /// Kind and pubkey, from the prefix that holds them.
+    /// Kind and pubkey, from the prefix that holds them (`bytes` already
+    /// within `limits.max_event_bytes`).
     fn prefix(bytes: &[u8], limits: &Limits) -> Result<(u16, [u8; 32]), DecodeError>;
 
     /// See [`Codec::batch`].
@@ -102,10 +131,7 @@ pub trait Layout: Sync {
 
     /// This profile's refusal to encode an event, for `reason`.
     fn refuse(reason: impl Into<String>) -> EncodeError {
-        EncodeError {
-            profile: Self::ID,
-            reason: reason.into(),
-        }
+        EncodeError::new(Self::ID, reason)
     }
 }
 
@@ -115,6 +141,7 @@ impl<L: Layout> Codec for L {
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
+        check_event_size(bytes, limits)?;
         Ok(L::parse::<String>(bytes, limits)?.into_event())
     }
 
@@ -137,6 +164,7 @@ impl<L: Layout> BorrowDecode for L {
         bytes: &'a [u8],
         limits: &Limits,
     ) -> Result<EventRef<'a>, DecodeError> {
+        check_event_size(bytes, limits)?;
         Ok(L::parse::<Cow<'a, str>>(bytes, limits)?.into_ref())
     }
 
@@ -149,8 +177,28 @@ impl<L: Layout> BorrowDecode for L {
         bytes: &[u8],
         limits: &Limits,
     ) -> Result<(u16, [u8; 32]), DecodeError> {
+        check_event_size(bytes, limits)?;
         L::prefix(bytes, limits)
     }
+}
+
+/// [`Layout::prefix`] of a fixed-offset header: the pubkey at 32, the kind's
+/// two bytes at `kind_at` (read by `kind`, e.g. `u16::from_le_bytes`).
+/// Input shorter than `header` bytes is `Truncated` at its end; nothing else
+/// is checked.
+#[inline]
+pub fn fixed_prefix(
+    bytes: &[u8],
+    header: usize,
+    kind_at: usize,
+    kind: impl FnOnce([u8; 2]) -> u16,
+) -> Result<(u16, [u8; 32]), DecodeError> {
+    debug_assert!(header >= 64 && header >= kind_at + 2);
+    if bytes.len() < header {
+        return Err(DecodeError::at(DecodeErrorKind::Truncated, bytes.len()));
+    }
+    let pubkey: [u8; 32] = bytes[32..64].try_into().expect("32 bytes");
+    Ok((kind([bytes[kind_at], bytes[kind_at + 1]]), pubkey))
 }
 
 /// The read side of [`put_hex_or_text`](super::write::put_hex_or_text): a

@@ -1,7 +1,21 @@
-//! Encode-side helpers shared by the hand-written encoders: LEB128 varints
-//! and the one-pass "hex as bytes, else text" value writer.
+//! Encode-side helpers shared by the hand-written encoders: LEB128 varints,
+//! the one-pass "hex as bytes, else text" value writer and the signed
+//! `created_at` of formats without an unsigned 64-bit integer.
 
+use super::EncodeError;
 use crate::model::hex;
+
+/// `created_at` as the `i64` of a format without an unsigned 64-bit integer,
+/// or `profile`'s refusal: "created_at above i64::MAX (`why`)".
+#[inline]
+pub fn signed_created_at(
+    created_at: u64,
+    profile: &'static str,
+    why: &str,
+) -> Result<i64, EncodeError> {
+    i64::try_from(created_at)
+        .map_err(|_| EncodeError::new(profile, format!("created_at above i64::MAX ({why})")))
+}
 
 /// Appends `n` as an unsigned LEB128 varint (minimal: 1 to 10 bytes).
 #[inline]

@@ -57,7 +57,7 @@
 //! reserves that many `Value`s up to the global cap, and per-call [`Limits`]
 //! cannot be applied.
 
-use crate::codec::write::{Form, put_hex_or_text, put_uvarint};
+use crate::codec::write::{Form, put_hex_or_text, put_uvarint, signed_created_at};
 use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit, Limits, Profile,
     Reader, check_event_size,
@@ -99,10 +99,7 @@ fn put_len(out: &mut Vec<u8>, n: usize) {
 
 impl Codec for Avro {
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        let created_at = i64::try_from(event.created_at).map_err(|_| EncodeError {
-            profile: PROFILE.id,
-            reason: "created_at above i64::MAX (Avro long is signed)".into(),
-        })?;
+        let created_at = signed_created_at(event.created_at, PROFILE.id, "Avro long is signed")?;
         out.extend_from_slice(&event.id);
         out.extend_from_slice(&event.pubkey);
         put_long(out, created_at);
@@ -167,15 +164,7 @@ impl Codec for Avro {
         let content = r.str(len)?.to_owned();
         let sig = *r.array::<64>()?;
         r.finish()?;
-        Ok(Event {
-            id,
-            pubkey,
-            sig,
-            created_at,
-            kind,
-            tags,
-            content,
-        })
+        Ok(Event::new(id, pubkey, sig, created_at, kind, tags, content))
     }
 }
 
@@ -308,21 +297,17 @@ fn value(r: &mut Reader<'_>, limits: &Limits) -> Result<String, DecodeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, golden_hex};
     use apache_avro::types::Value;
 
     fn golden_bytes() -> Vec<u8> {
-        unhex(&format!(
-            "{} {} 80c49fd50c 02 06 \
-             04 0202 65 0040 {} 00 \
+        golden_hex(
+            "{id} {pubkey} 80c49fd50c 02 06 \
+             04 0202 65 0040 {e} 00 \
              04 0202 70 020c 414243444546 00 \
              04 0202 74 020a 6e6f737472 00 \
-             00 06 68690a {}",
-            "11".repeat(32),
-            "22".repeat(32),
-            "ab".repeat(32),
-            "33".repeat(64),
-        ))
+             00 06 68690a {sig}",
+        )
     }
 
     #[test]

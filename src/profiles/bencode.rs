@@ -124,7 +124,12 @@ impl Layout for Bencode {
         limits: &Limits,
     ) -> Result<Parts<'a, S>, DecodeError> {
         let mut r = Reader::new(bytes);
-        let head = head(&mut r, limits)?;
+        let Head {
+            id,
+            pubkey,
+            created_at,
+            kind,
+        } = head(&mut r, limits)?;
         if limits.max_depth < 2 {
             return Err(r.error(DecodeErrorKind::LimitExceeded(Limit::Depth)));
         }
@@ -169,15 +174,7 @@ impl Layout for Bencode {
         let sig = fixed::<64>(&mut r, "sig must be a 64-byte string")?;
         r.expect(b'e', "event list has extra elements")?;
         r.finish()?;
-        Ok(Parts {
-            id: head.id,
-            pubkey: head.pubkey,
-            sig,
-            created_at: head.created_at,
-            kind: head.kind,
-            tags,
-            content,
-        })
+        Ok(Parts::new(id, pubkey, sig, created_at, kind, tags, content))
     }
 
     /// The list opener, id, pubkey, created_at and kind, bounds-checked; the
@@ -202,9 +199,6 @@ struct Head<'a> {
 }
 
 fn head<'a>(r: &mut Reader<'a>, limits: &Limits) -> Result<Head<'a>, DecodeError> {
-    if r.remaining() > limits.max_event_bytes {
-        return Err(r.error(DecodeErrorKind::LimitExceeded(Limit::EventBytes)));
-    }
     if limits.max_depth < 1 {
         return Err(r.error(DecodeErrorKind::LimitExceeded(Limit::Depth)));
     }

@@ -99,10 +99,7 @@ impl Codec for Beve {
     }
 
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        let failed = |e: beve::Error| EncodeError {
-            profile: PROFILE.id,
-            reason: e.to_string(),
-        };
+        let failed = |e: beve::Error| EncodeError::new(PROFILE.id, e.to_string());
         if out.is_empty() {
             return beve::to_vec_into(out, &Wire(event)).map_err(|e| {
                 out.clear();
@@ -406,7 +403,7 @@ impl HostileInputs for Beve {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, golden_hex};
 
     /// Checked by hand: `05 1c` = generic array of 7 (compressed size 7<<2);
     /// `14 80` = u8 typed array of 32; `71` = u64 LE; `31` = u16 LE; `05 0c`
@@ -414,19 +411,15 @@ mod tests {
     /// bytes (`01 01` = 2-byte size 64); `02 0c` = string of 3; `14 01 01` =
     /// u8 typed array of 64.
     fn golden_bytes() -> Vec<u8> {
-        unhex(&format!(
-            "051c 1480{} 1480{} 71 00f1536500000000 31 0100 \
+        golden_hex(
+            "051c 1480{id} 1480{pubkey} 71 00f1536500000000 31 0100 \
              050c \
-             3c08 0465 0101{} \
+             3c08 0465 0101{e-hex} \
              3c08 0470 18414243444546 \
              3c08 0474 146e6f737472 \
              020c 68690a \
-             140101{}",
-            "11".repeat(32),
-            "22".repeat(32),
-            "6162".repeat(32),
-            "33".repeat(64),
-        ))
+             140101{sig}",
+        )
     }
 
     #[test]

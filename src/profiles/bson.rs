@@ -58,6 +58,7 @@ use bson::raw::{RawArray, RawArrayBuf, RawBinaryRef, RawBsonRef, RawDocument, Ra
 use bson::spec::BinarySubtype;
 
 use crate::codec::hostile::{HostileInputs, Nest, repeat};
+use crate::codec::write::signed_created_at;
 use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit, Limits, Profile,
 };
@@ -104,10 +105,7 @@ fn binary(bytes: &[u8]) -> RawBinaryRef<'_> {
 }
 
 fn refuse(reason: &str) -> EncodeError {
-    EncodeError {
-        profile: PROFILE.id,
-        reason: reason.into(),
-    }
+    EncodeError::new(PROFILE.id, reason)
 }
 
 impl Codec for Bson {
@@ -116,8 +114,7 @@ impl Codec for Bson {
     }
 
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        let created_at = i64::try_from(event.created_at)
-            .map_err(|_| refuse("created_at above i64::MAX (BSON int64 is signed)"))?;
+        let created_at = signed_created_at(event.created_at, PROFILE.id, "BSON int64 is signed")?;
         let bound = event.tags.iter().fold(256 + event.content.len(), |n, t| {
             t.iter().fold(n + 16, |n, v| n + 16 + v.len())
         });
@@ -367,28 +364,24 @@ impl HostileInputs for Bson {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, golden_hex};
 
     fn golden_bytes() -> Vec<u8> {
-        unhex(&format!(
+        golden_hex(
             "55010000 \
-             05 696400 20000000 00 {} \
-             05 7075626b657900 20000000 00 {} \
+             05 696400 20000000 00 {id} \
+             05 7075626b657900 20000000 00 {pubkey} \
              12 637265617465645f617400 00f1536500000000 \
              10 6b696e6400 01000000 \
              04 7461677300 7b000000 \
-               04 3000 36000000 02 3000 02000000 6500 05 3100 20000000 00 {} 00 \
+               04 3000 36000000 02 3000 02000000 6500 05 3100 20000000 00 {e} 00 \
                04 3100 1c000000 02 3000 02000000 7000 02 3100 07000000 41424344454600 00 \
                04 3200 1b000000 02 3000 02000000 7400 02 3100 06000000 6e6f73747200 00 \
              00 \
              02 636f6e74656e7400 04000000 68690a00 \
-             05 73696700 40000000 00 {} \
+             05 73696700 40000000 00 {sig} \
              00",
-            "11".repeat(32),
-            "22".repeat(32),
-            "ab".repeat(32),
-            "33".repeat(64),
-        ))
+        )
     }
 
     #[test]

@@ -128,10 +128,7 @@ pub(crate) fn encode(
     let size = u32::try_from(message_words(event))
         .ok()
         .filter(|&w| w < 1 << 29)
-        .ok_or_else(|| EncodeError {
-            profile,
-            reason: "event larger than one 4 GiB capnp segment".into(),
-        })?;
+        .ok_or_else(|| EncodeError::new(profile, "event larger than one 4 GiB capnp segment"))?;
     let mut message =
         message::Builder::new(message::HeapAllocator::new().first_segment_words(size));
     let mut root = message.init_root::<event::Builder<'_>>();

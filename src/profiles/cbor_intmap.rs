@@ -24,8 +24,8 @@
 
 use minicbor::Encoder;
 
-use super::cbor_packed::{Cbor, check_size};
-use super::positional::{TagValue, restore_packed, with_tag_value};
+use super::cbor_packed::{Cbor, EncResult, write_tags};
+use super::positional::restore_packed;
 use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
 };
@@ -55,8 +55,6 @@ pub const PROFILE: Profile = Profile {
 /// Deterministic CBOR, integer-keyed map.
 pub struct CborIntMap;
 
-type EncResult = Result<(), minicbor::encode::Error<std::convert::Infallible>>;
-
 fn write_event(event: &Event, out: &mut Vec<u8>) -> EncResult {
     let mut e = Encoder::new(out);
     e.map(7)?
@@ -68,17 +66,8 @@ fn write_event(event: &Event, out: &mut Vec<u8>) -> EncResult {
         .u64(event.created_at)?
         .u8(4)?
         .u16(event.kind)?
-        .u8(5)?
-        .array(event.tags.len() as u64)?;
-    for tag in &event.tags {
-        e.array(tag.len() as u64)?;
-        for v in tag {
-            with_tag_value(v, |tv| match tv {
-                TagValue::Bytes(b) => e.bytes(b).map(|_| ()),
-                TagValue::Text(t) => e.str(t).map(|_| ()),
-            })?;
-        }
-    }
+        .u8(5)?;
+    write_tags(&mut e, &event.tags)?;
     e.u8(6)?.str(&event.content)?.u8(7)?.bytes(&event.sig)?;
     Ok(())
 }
@@ -99,16 +88,11 @@ impl Codec for CborIntMap {
     }
 
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        write_event(event, out).map_err(|e| EncodeError {
-            profile: PROFILE.id,
-            reason: e.to_string(),
-        })
+        write_event(event, out).map_err(|e| EncodeError::new(PROFILE.id, e.to_string()))
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        check_size(bytes, limits)?;
-        let mut d = Cbor::new(bytes);
-        d.map_head(7)?;
+        let mut d = Cbor::event_map(bytes, limits)?;
         key(&mut d, 1)?;
         let id = *d.fixed::<32>()?;
         key(&mut d, 2)?;
@@ -124,46 +108,25 @@ impl Codec for CborIntMap {
         key(&mut d, 7)?;
         let sig = *d.fixed::<64>()?;
         d.finish()?;
-        Ok(Event {
-            id,
-            pubkey,
-            sig,
-            created_at,
-            kind,
-            tags,
-            content,
-        })
+        Ok(Event::new(id, pubkey, sig, created_at, kind, tags, content))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::{conformance, mutation_sweep};
+    use crate::profiles::test_support::{conformance, golden_hex, mutation_sweep};
 
-    fn h(s: &str) -> Vec<u8> {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect()
-    }
-
+    /// `a7` map(7), keys `01`..`07` each before its value, as in
+    /// `cbor-packed`.
     fn golden() -> Vec<u8> {
-        let mut g = h("a7015820"); // map(7), 1: bytes(32)
-        g.extend([0x11; 32]);
-        g.extend(h("025820"));
-        g.extend([0x22; 32]);
-        g.extend(h("031a6553f100")); // 3: created_at
-        g.extend(h("0401")); // 4: kind 1
-        g.extend(h("0583")); // 5: 3 tags
-        g.extend(h("8261655820"));
-        g.extend([0xab; 32]);
-        g.extend(h("82617066414243444546"));
-        g.extend(h("826174656e6f737472"));
-        g.extend(h("066368690a")); // 6: "hi\n"
-        g.extend(h("075840")); // 7: bytes(64)
-        g.extend([0x33; 64]);
-        g
+        golden_hex(
+            "a7 01 5820 {id} 02 5820 {pubkey} 03 1a6553f100 04 01 05 83 \
+             82 6165 5820 {e} \
+             82 6170 66414243444546 \
+             82 6174 656e6f737472 \
+             06 6368690a 07 5840 {sig}",
+        )
     }
 
     #[test]

@@ -49,7 +49,7 @@ use super::positional::{TagValue, check_text, restore, restore_packed, with_tag_
 use crate::codec::hostile::{HostileInputs, Nest, repeat};
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit,
-    Limits, Profile, SelectContract, check_event_size,
+    Limits, Parts, Profile, SelectContract, Text, check_event_size,
 };
 use crate::model::{Event, EventRef};
 
@@ -77,7 +77,8 @@ pub const PROFILE: Profile = Profile {
 /// Deterministic CBOR, positional array.
 pub struct CborPacked;
 
-type EncResult = Result<(), minicbor::encode::Error<std::convert::Infallible>>;
+/// What the CBOR profiles' writers return.
+pub(super) type EncResult = Result<(), minicbor::encode::Error<std::convert::Infallible>>;
 
 fn write_event(event: &Event, out: &mut Vec<u8>) -> EncResult {
     let mut e = Encoder::new(out);
@@ -85,9 +86,17 @@ fn write_event(event: &Event, out: &mut Vec<u8>) -> EncResult {
         .bytes(&event.id)?
         .bytes(&event.pubkey)?
         .u64(event.created_at)?
-        .u16(event.kind)?
-        .array(event.tags.len() as u64)?;
-    for tag in &event.tags {
+        .u16(event.kind)?;
+    write_tags(&mut e, &event.tags)?;
+    e.str(&event.content)?.bytes(&event.sig)?;
+    Ok(())
+}
+
+/// The tag array: per tag an array of values, packed hex as byte strings
+/// and the rest as text (`cbor-packed`, `cbor-intmap`).
+pub(super) fn write_tags(e: &mut Encoder<&mut Vec<u8>>, tags: &[Vec<String>]) -> EncResult {
+    e.array(tags.len() as u64)?;
+    for tag in tags {
         e.array(tag.len() as u64)?;
         for v in tag {
             with_tag_value(v, |tv| match tv {
@@ -96,7 +105,6 @@ fn write_event(event: &Event, out: &mut Vec<u8>) -> EncResult {
             })?;
         }
     }
-    e.str(&event.content)?.bytes(&event.sig)?;
     Ok(())
 }
 
@@ -106,23 +114,11 @@ impl Codec for CborPacked {
     }
 
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        write_event(event, out).map_err(|e| EncodeError {
-            profile: PROFILE.id,
-            reason: e.to_string(),
-        })
+        write_event(event, out).map_err(|e| EncodeError::new(PROFILE.id, e.to_string()))
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        let p = decode_parts(bytes, limits, restore_packed)?;
-        Ok(Event {
-            id: *p.id,
-            pubkey: *p.pubkey,
-            sig: *p.sig,
-            created_at: p.created_at,
-            kind: p.kind,
-            tags: p.tags,
-            content: p.content.to_owned(),
-        })
+        Ok(decode_parts(bytes, limits, restore_packed)?.into_event())
     }
 
     fn borrowed(&self) -> Option<&dyn BorrowDecode> {
@@ -147,15 +143,7 @@ impl BorrowDecode for CborPacked {
             TagValue::Text(t) => check_text(v).map(|()| Cow::Borrowed(t)),
             bytes => restore(bytes, l).map(Cow::Owned),
         })?;
-        Ok(EventRef {
-            id: Cow::Borrowed(p.id),
-            pubkey: Cow::Borrowed(p.pubkey),
-            sig: Cow::Borrowed(p.sig),
-            created_at: p.created_at,
-            kind: p.kind,
-            tags: p.tags,
-            content: Cow::Borrowed(p.content),
-        })
+        Ok(p.into_ref())
     }
 
     fn kind_and_pubkey(
@@ -163,9 +151,7 @@ impl BorrowDecode for CborPacked {
         bytes: &[u8],
         limits: &Limits,
     ) -> Result<(u16, [u8; 32]), DecodeError> {
-        check_size(bytes, limits)?;
-        let mut d = Cbor::new(bytes);
-        d.event_head()?;
+        let mut d = Cbor::event_array(bytes, limits)?;
         d.fixed::<32>()?;
         let pubkey = *d.fixed::<32>()?;
         d.uint()?;
@@ -174,29 +160,12 @@ impl BorrowDecode for CborPacked {
     }
 }
 
-struct Parts<'b, V> {
-    id: &'b [u8; 32],
-    pubkey: &'b [u8; 32],
-    sig: &'b [u8; 64],
-    created_at: u64,
-    kind: u16,
-    tags: Vec<Vec<V>>,
-    content: &'b str,
-}
-
-pub(super) fn check_size(bytes: &[u8], limits: &Limits) -> Result<(), DecodeError> {
-    check_event_size(bytes, limits)?;
-    Ok(())
-}
-
-fn decode_parts<'b, V>(
+fn decode_parts<'b, V: Text<'b>>(
     bytes: &'b [u8],
     limits: &Limits,
     value: impl Fn(TagValue<'b>, &Limits) -> Result<V, DecodeErrorKind>,
 ) -> Result<Parts<'b, V>, DecodeError> {
-    check_size(bytes, limits)?;
-    let mut d = Cbor::new(bytes);
-    d.event_head()?;
+    let mut d = Cbor::event_array(bytes, limits)?;
     let id = d.fixed::<32>()?;
     let pubkey = d.fixed::<32>()?;
     let created_at = d.uint()?;
@@ -205,15 +174,8 @@ fn decode_parts<'b, V>(
     let content = d.text()?;
     let sig = d.fixed::<64>()?;
     d.finish()?;
-    Ok(Parts {
-        id,
-        pubkey,
-        sig,
-        created_at,
-        kind,
-        tags,
-        content,
-    })
+    let content = V::from(content);
+    Ok(Parts::new(id, pubkey, sig, created_at, kind, tags, content))
 }
 
 /// Length of the shortest CBOR head for argument `v`.
@@ -234,10 +196,30 @@ pub(super) struct Cbor<'b> {
 }
 
 impl<'b> Cbor<'b> {
-    pub(super) fn new(bytes: &'b [u8]) -> Self {
+    fn new(bytes: &'b [u8]) -> Self {
         Self {
             d: Decoder::new(bytes),
         }
+    }
+
+    /// A decoder over `bytes`, within `limits.max_event_bytes`, past the
+    /// head of the 7-element event array (`cbor-packed`).
+    #[inline]
+    fn event_array(bytes: &'b [u8], limits: &Limits) -> Result<Self, DecodeError> {
+        check_event_size(bytes, limits)?;
+        let mut d = Self::new(bytes);
+        d.event_head()?;
+        Ok(d)
+    }
+
+    /// [`Cbor::event_array`] for the 7-entry event map of `cbor-intmap` and
+    /// `cbor-stringmap`.
+    #[inline]
+    pub(super) fn event_map(bytes: &'b [u8], limits: &Limits) -> Result<Self, DecodeError> {
+        check_event_size(bytes, limits)?;
+        let mut d = Self::new(bytes);
+        d.map_head(7)?;
+        Ok(d)
     }
 
     pub(super) fn err(&self, kind: DecodeErrorKind, at: usize) -> DecodeError {
@@ -352,7 +334,7 @@ impl<'b> Cbor<'b> {
     }
 
     /// A definite map head with exactly `n` pairs.
-    pub(super) fn map_head(&mut self, n: u64) -> Result<(), DecodeError> {
+    fn map_head(&mut self, n: u64) -> Result<(), DecodeError> {
         let at = self.definite()?;
         let len = self
             .d
@@ -469,34 +451,22 @@ impl HostileInputs for CborPacked {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::{conformance, golden_event, mutation_sweep};
-
-    fn h(s: &str) -> Vec<u8> {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect()
-    }
+    use crate::profiles::test_support::{
+        conformance, error_after, golden_event, golden_hex, mutation_sweep, unhex,
+    };
 
     const HEAD: usize = 1 + 34 + 34 + 5 + 1;
 
+    /// `87` array(7), `58 20` bytes(32), `1a` uint32, `83` array(3),
+    /// `61`/`66` text of 1/6, `58 40` bytes(64).
     fn golden() -> Vec<u8> {
-        let mut g = h("875820"); // array(7), bytes(32)
-        g.extend([0x11; 32]);
-        g.extend(h("5820"));
-        g.extend([0x22; 32]);
-        g.extend(h("1a6553f100")); // created_at: uint32 0x6553f100
-        g.extend(h("01")); // kind 1
-        g.extend(h("83")); // 3 tags
-        g.extend(h("82616558" /* ["e", bytes(32) */));
-        g.extend(h("20"));
-        g.extend([0xab; 32]);
-        g.extend(h("82617066414243444546")); // ["p", "ABCDEF"]
-        g.extend(h("826174656e6f737472")); // ["t","nostr"]
-        g.extend(h("6368690a")); // "hi\n"
-        g.extend(h("5840"));
-        g.extend([0x33; 64]);
-        g
+        golden_hex(
+            "87 5820 {id} 5820 {pubkey} 1a6553f100 01 83 \
+             82 6165 5820 {e} \
+             82 6170 66414243444546 \
+             82 6174 656e6f737472 \
+             6368690a 5840 {sig}",
+        )
     }
 
     #[test]
@@ -529,7 +499,7 @@ mod tests {
         let g = golden();
         let at = |i: usize, with: &str, skip: usize| {
             let mut v = g[..i].to_vec();
-            v.extend(h(with));
+            v.extend(unhex(with));
             v.extend(&g[i + skip..]);
             CborPacked.decode(&v, &l).unwrap_err()
         };
@@ -555,7 +525,7 @@ mod tests {
         let v = at(HEAD + 1 + 3, "40", 34);
         assert_eq!(v.kind, DecodeErrorKind::NonCanonical);
         // a CBOR tag before the event
-        let mut t = h("c0");
+        let mut t = unhex("c0");
         t.extend(&g);
         assert_eq!(
             CborPacked.decode(&t, &l).unwrap_err().kind,
@@ -565,38 +535,23 @@ mod tests {
 
     #[test]
     fn hostile_lengths_fail_before_allocating() {
-        let l = Limits::default();
-        let mut g = golden();
-        g.truncate(HEAD);
-        g.extend(h("9bffffffffffffffff"));
+        let g = golden();
+        let after = |tail| error_after(&CborPacked, &g, HEAD, tail);
         assert_eq!(
-            CborPacked.decode(&g, &l).unwrap_err().kind,
+            after("9bffffffffffffffff"),
             DecodeErrorKind::LimitExceeded(Limit::Tags)
         );
-        g.truncate(HEAD);
-        g.extend(h("9903e8")); // 1000 tags in 3 bytes
+        // 1000 tags in 3 bytes
+        assert_eq!(after("9903e8"), DecodeErrorKind::Truncated);
         assert_eq!(
-            CborPacked.decode(&g, &l).unwrap_err().kind,
-            DecodeErrorKind::Truncated
-        );
-        g.truncate(HEAD);
-        g.extend(h("819a00010000"));
-        assert_eq!(
-            CborPacked.decode(&g, &l).unwrap_err().kind,
+            after("819a00010000"),
             DecodeErrorKind::LimitExceeded(Limit::ValuesPerTag)
         );
-        g.truncate(HEAD);
-        g.extend(h("81817bffffffffffffffff78"));
         assert_eq!(
-            CborPacked.decode(&g, &l).unwrap_err().kind,
+            after("81817bffffffffffffffff78"),
             DecodeErrorKind::Truncated
         );
-        g.truncate(HEAD);
-        g.extend(h("818162ff00"));
-        assert_eq!(
-            CborPacked.decode(&g, &l).unwrap_err().kind,
-            DecodeErrorKind::BadUtf8
-        );
+        assert_eq!(after("818162ff00"), DecodeErrorKind::BadUtf8);
     }
 
     #[test]

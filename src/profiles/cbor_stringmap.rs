@@ -25,7 +25,7 @@
 
 use minicbor::Encoder;
 
-use super::cbor_packed::{Cbor, check_size};
+use super::cbor_packed::{Cbor, EncResult};
 use super::positional::{TagValue, restore};
 use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits, Profile,
@@ -65,8 +65,6 @@ const KEYS: [&str; 7] = [
     "content",
     "created_at",
 ];
-
-type EncResult = Result<(), minicbor::encode::Error<std::convert::Infallible>>;
 
 fn hex_str<'a>(bytes: &[u8], buf: &'a mut [u8; 128]) -> &'a str {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
@@ -120,16 +118,11 @@ impl Codec for CborStringMap {
     }
 
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        write_event(event, out).map_err(|e| EncodeError {
-            profile: PROFILE.id,
-            reason: e.to_string(),
-        })
+        write_event(event, out).map_err(|e| EncodeError::new(PROFILE.id, e.to_string()))
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        check_size(bytes, limits)?;
-        let mut d = Cbor::new(bytes);
-        d.map_head(7)?;
+        let mut d = Cbor::event_map(bytes, limits)?;
         key(&mut d, "id")?;
         let id = hex_field::<32>(&mut d)?;
         key(&mut d, "sig")?;
@@ -148,48 +141,29 @@ impl Codec for CborStringMap {
         key(&mut d, "created_at")?;
         let created_at = d.uint()?;
         d.finish()?;
-        Ok(Event {
-            id,
-            pubkey,
-            sig,
-            created_at,
-            kind,
-            tags,
-            content,
-        })
+        Ok(Event::new(id, pubkey, sig, created_at, kind, tags, content))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::{conformance, mutation_sweep};
+    use crate::profiles::test_support::{conformance, golden_hex, mutation_sweep};
 
-    fn h(s: &str) -> Vec<u8> {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect()
-    }
-
+    /// `a7` map(7), then each text key before its value: `"id"`,
+    /// `"sig"` (`78 40`/`78 80` text of 64/128), `"kind"`, `"tags"`,
+    /// `"pubkey"`, `"content"`, `"created_at"`.
     fn golden() -> Vec<u8> {
-        let mut g = h("a7626964" /* map(7), "id" */);
-        g.extend(h("7840")); // text(64)
-        g.extend(b"11".repeat(32));
-        g.extend(h("63736967" /* "sig" */));
-        g.extend(h("7880")); // text(128)
-        g.extend(b"33".repeat(64));
-        g.extend(h("646b696e6401")); // "kind": 1
-        g.extend(h("647461677383")); // "tags": 3 tags
-        g.extend(h("8261657840")); // ["e", text(64)
-        g.extend(b"ab".repeat(32));
-        g.extend(h("82617066414243444546"));
-        g.extend(h("826174656e6f737472"));
-        g.extend(h("667075626b65797840")); // "pubkey": text(64)
-        g.extend(b"22".repeat(32));
-        g.extend(h("67636f6e74656e746368690a")); // "content": "hi\n"
-        g.extend(h("6a637265617465645f61741a6553f100")); // "created_at"
-        g
+        golden_hex(
+            "a7 626964 7840 {id-hex} 63736967 7880 {sig-hex} \
+             646b696e64 01 6474616773 83 \
+             82 6165 7840 {e-hex} \
+             82 6170 66414243444546 \
+             82 6174 656e6f737472 \
+             66 7075626b6579 7840 {pubkey-hex} \
+             67636f6e74656e74 6368690a \
+             6a637265617465645f6174 1a6553f100",
+        )
     }
 
     #[test]

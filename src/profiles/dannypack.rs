@@ -44,7 +44,7 @@
 use crate::codec::write::{Form, put_hex_or_text, put_uvarint, uvarint_len};
 use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Layout, Limit, Limits,
-    NativeBatch, Parts, Profile, Reader, Text, check_event_size, hex_or_text, read_tags,
+    NativeBatch, Parts, Profile, Reader, Text, fixed_prefix, hex_or_text, read_tags,
 };
 use crate::model::Event;
 
@@ -143,7 +143,6 @@ impl Layout for DannyPack {
         bytes: &'a [u8],
         limits: &Limits,
     ) -> Result<Parts<'a, S>, DecodeError> {
-        check_event_size(bytes, limits)?;
         let mut r = Reader::new(bytes);
         let id = r.array::<32>()?;
         let pubkey = r.array::<32>()?;
@@ -167,25 +166,12 @@ impl Layout for DannyPack {
         }
         let content = value(&mut r, usize::MAX)?;
         r.finish()?;
-        Ok(Parts {
-            id,
-            pubkey,
-            sig,
-            created_at,
-            kind,
-            tags,
-            content,
-        })
+        Ok(Parts::new(id, pubkey, sig, created_at, kind, tags, content))
     }
 
     /// Fixed offsets: pubkey at 32, kind at 136. Only the header is checked.
-    fn prefix(bytes: &[u8], limits: &Limits) -> Result<(u16, [u8; 32]), DecodeError> {
-        check_event_size(bytes, limits)?;
-        if bytes.len() < HEADER {
-            return Err(DecodeError::at(DecodeErrorKind::Truncated, bytes.len()));
-        }
-        let pubkey: [u8; 32] = bytes[32..64].try_into().expect("32 bytes");
-        Ok((u16::from_le_bytes([bytes[136], bytes[137]]), pubkey))
+    fn prefix(bytes: &[u8], _: &Limits) -> Result<(u16, [u8; 32]), DecodeError> {
+        fixed_prefix(bytes, HEADER, 136, u16::from_le_bytes)
     }
 
     fn native_batch(&self) -> Option<&dyn NativeBatch> {
@@ -255,20 +241,16 @@ fn value<'a, S: Text<'a>>(r: &mut Reader<'a>, max_text: usize) -> Result<S, Deco
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, golden_hex};
 
     fn golden_bytes() -> Vec<u8> {
-        unhex(&format!(
-            "{} {} {} 00f1536500000000 0100 38 03 \
-             02 0165 a0{} \
+        golden_hex(
+            "{id} {pubkey} {sig} 00f1536500000000 0100 38 03 \
+             02 0165 a0{e} \
              02 0170 06414243444546 \
              02 0174 056e6f737472 \
              03 68690a",
-            "11".repeat(32),
-            "22".repeat(32),
-            "33".repeat(64),
-            "ab".repeat(32),
-        ))
+        )
     }
 
     #[test]

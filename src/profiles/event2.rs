@@ -52,7 +52,7 @@
 use crate::codec::write::put_uvarint;
 use crate::codec::{
     Capabilities, DecodeError, DecodeErrorKind, EncodeError, Family, Layout, Limit, Limits, Parts,
-    Profile, Reader, Text, check_event_size, read_tags,
+    Profile, Reader, Text, read_tags,
 };
 use crate::model::{Event, hex};
 
@@ -183,7 +183,6 @@ impl Layout for Event2 {
         bytes: &'a [u8],
         limits: &Limits,
     ) -> Result<Parts<'a, S>, DecodeError> {
-        check_event_size(bytes, limits)?;
         let mut r = Reader::new(bytes);
         let id = r.array::<32>()?;
         let pubkey = r.array::<32>()?;
@@ -202,21 +201,12 @@ impl Layout for Event2 {
         let content = S::from(r.str(len)?);
         let sig = r.array::<64>()?;
         r.finish()?;
-        Ok(Parts {
-            id,
-            pubkey,
-            sig,
-            created_at,
-            kind,
-            tags,
-            content,
-        })
+        Ok(Parts::new(id, pubkey, sig, created_at, kind, tags, content))
     }
 
     /// Pubkey at 32; kind after the `created_at` varint. Only the prefix is
     /// checked.
-    fn prefix(bytes: &[u8], limits: &Limits) -> Result<(u16, [u8; 32]), DecodeError> {
-        check_event_size(bytes, limits)?;
+    fn prefix(bytes: &[u8], _: &Limits) -> Result<(u16, [u8; 32]), DecodeError> {
         let mut r = Reader::new(bytes);
         r.take(32)?;
         let pubkey = *r.array::<32>()?;
@@ -279,24 +269,20 @@ fn field<'a, S: Text<'a>>(
 mod tests {
     use super::*;
     use crate::codec::Codec;
-    use crate::profiles::test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, golden_hex, unhex};
 
     fn golden() -> Event {
         golden_event()
     }
 
     fn golden_bytes() -> Vec<u8> {
-        unhex(&format!(
-            "{} {} 80e2cfaa06 0100 03 \
-             02 0165 20{} \
+        golden_hex(
+            "{id} {pubkey} 80e2cfaa06 0100 03 \
+             02 0165 20{e} \
              02 0170 06414243444546 \
              02 0174 056e6f737472 \
-             03 68690a {}",
-            "11".repeat(32),
-            "22".repeat(32),
-            "ab".repeat(32),
-            "33".repeat(64),
-        ))
+             03 68690a {sig}",
+        )
     }
 
     #[test]

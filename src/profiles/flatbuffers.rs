@@ -165,10 +165,10 @@ fn build(s: &mut Scratch, event: &Event) {
 impl Codec for FlatBuffers {
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         if event.content.len() > u32::MAX as usize / 2 {
-            return Err(EncodeError {
-                profile: PROFILE.id,
-                reason: "event larger than a 2 GiB FlatBuffer".into(),
-            });
+            return Err(EncodeError::new(
+                PROFILE.id,
+                "event larger than a 2 GiB FlatBuffer",
+            ));
         }
         SCRATCH.with_borrow_mut(|s| {
             build(s, event);

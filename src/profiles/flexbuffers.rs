@@ -129,10 +129,7 @@ impl Codec for FlexBuffers {
         let mut s = flexbuffers::FlexbufferSerializer::new();
         Positional::<false>(event)
             .serialize(&mut s)
-            .map_err(|e| EncodeError {
-                profile: PROFILE.id,
-                reason: e.to_string(),
-            })?;
+            .map_err(|e| EncodeError::new(PROFILE.id, e.to_string()))?;
         out.extend_from_slice(s.view());
         Ok(())
     }
@@ -407,44 +404,37 @@ mod hostile;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::conformance;
-
-    fn h(s: &str) -> Vec<u8> {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect()
-    }
+    use crate::profiles::test_support::{conformance, unhex, xorshift};
 
     /// Checked by hand: type byte = type << 2 | width (String 5 → `14`,
     /// UInt 2 w32 → `0a`, Vector 10 → `28`/`2a`, Blob 25 → `64`); offsets
     /// count back from the slot that holds them.
     fn golden() -> Vec<u8> {
-        let mut g = h("20"); // blob, length 32 (id)
+        let mut g = unhex("20"); // blob, length 32 (id)
         g.extend([0x11; 32]);
-        g.extend(h("20")); // pubkey
+        g.extend(unhex("20")); // pubkey
         g.extend([0x22; 32]);
-        g.extend(h("016500")); // "e"
-        g.extend(h("20")); // blob(32)
+        g.extend(unhex("016500")); // "e"
+        g.extend(unhex("20")); // blob(32)
         g.extend([0xab; 32]);
-        g.extend(h("0224221464")); // tag ["e", blob]: len 2, offsets, types
-        g.extend(h("017000")); // "p"
-        g.extend(h("0641424344454600")); // "ABCDEF"
-        g.extend(h("020b091414"));
-        g.extend(h("017400")); // "t"
-        g.extend(h("056e6f73747200")); // "nostr"
-        g.extend(h("020a081414"));
-        g.extend(h("03241507282828")); // tags: 3 vectors
-        g.extend(h("0368690a00")); // content "hi\n"
-        g.extend(h("40")); // sig blob, length 64
+        g.extend(unhex("0224221464")); // tag ["e", blob]: len 2, offsets, types
+        g.extend(unhex("017000")); // "p"
+        g.extend(unhex("0641424344454600")); // "ABCDEF"
+        g.extend(unhex("020b091414"));
+        g.extend(unhex("017400")); // "t"
+        g.extend(unhex("056e6f73747200")); // "nostr"
+        g.extend(unhex("020a081414"));
+        g.extend(unhex("03241507282828")); // tags: 3 vectors
+        g.extend(unhex("0368690a00")); // content "hi\n"
+        g.extend(unhex("40")); // sig blob, length 64
         g.extend([0x33; 64]);
-        g.extend(h("00")); // padding to the 32-bit vector
-        g.extend(h("07000000")); // event vector: length 7, 32-bit slots
-        g.extend(h("db000000be000000")); // offsets to id, pubkey
-        g.extend(h("00f1536501000000")); // created_at, kind inline
-        g.extend(h("610000005e0000005d000000")); // offsets to tags, content, sig
-        g.extend(h("64640a0a281464")); // slot types
-        g.extend(h("232a01")); // root: offset, type vector w32, width 1
+        g.extend(unhex("00")); // padding to the 32-bit vector
+        g.extend(unhex("07000000")); // event vector: length 7, 32-bit slots
+        g.extend(unhex("db000000be000000")); // offsets to id, pubkey
+        g.extend(unhex("00f1536501000000")); // created_at, kind inline
+        g.extend(unhex("610000005e0000005d000000")); // offsets to tags, content, sig
+        g.extend(unhex("64640a0a281464")); // slot types
+        g.extend(unhex("232a01")); // root: offset, type vector w32, width 1
         g
     }
 
@@ -541,13 +531,7 @@ mod tests {
                 .decode(m, &l)
                 .is_err_and(|e| e.kind == DecodeErrorKind::Invalid("flexbuffers reader panicked"))
         };
-        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         for round in 0..200_000 {
             let mut m = g.clone();
             for _ in 0..=next() % 3 {

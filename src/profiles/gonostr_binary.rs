@@ -39,7 +39,7 @@
 
 use crate::codec::{
     Capabilities, DecodeError, DecodeErrorKind, EncodeError, Family, Layout, Limit, Limits, Parts,
-    Profile, Reader, Text, check_event_size, read_tags,
+    Profile, Reader, Text, fixed_prefix, read_tags,
 };
 use crate::model::Event;
 
@@ -131,7 +131,6 @@ impl Layout for GoNostrBinary {
         bytes: &'a [u8],
         limits: &Limits,
     ) -> Result<Parts<'a, S>, DecodeError> {
-        check_event_size(bytes, limits)?;
         let mut r = Reader::new(bytes);
         let id = r.array::<32>()?;
         let pubkey = r.array::<32>()?;
@@ -149,25 +148,12 @@ impl Layout for GoNostrBinary {
             |r, _| item(r, limits),
         )?;
         r.finish()?;
-        Ok(Parts {
-            id,
-            pubkey,
-            sig,
-            created_at,
-            kind,
-            tags,
-            content,
-        })
+        Ok(Parts::new(id, pubkey, sig, created_at, kind, tags, content))
     }
 
     /// Fixed offsets: pubkey at 32, kind at 132. Only the header is checked.
-    fn prefix(bytes: &[u8], limits: &Limits) -> Result<(u16, [u8; 32]), DecodeError> {
-        check_event_size(bytes, limits)?;
-        if bytes.len() < HEADER + 2 {
-            return Err(DecodeError::at(DecodeErrorKind::Truncated, bytes.len()));
-        }
-        let pubkey: [u8; 32] = bytes[32..64].try_into().expect("32 bytes");
-        Ok((u16::from_be_bytes([bytes[132], bytes[133]]), pubkey))
+    fn prefix(bytes: &[u8], _: &Limits) -> Result<(u16, [u8; 32]), DecodeError> {
+        fixed_prefix(bytes, HEADER + 2, 132, u16::from_be_bytes)
     }
 }
 
@@ -199,19 +185,15 @@ fn u16be(r: &mut Reader<'_>) -> Result<u16, DecodeError> {
 mod tests {
     use super::*;
     use crate::codec::Codec;
-    use crate::profiles::test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, golden_hex};
 
     fn golden_bytes() -> Vec<u8> {
-        let e_value = "61 62".repeat(32);
-        unhex(&format!(
-            "{} {} {} 6553f100 0001 0003 68690a 0003 \
-             02 0001 65 00 0040 {e_value} 00 \
+        golden_hex(
+            "{id} {pubkey} {sig} 6553f100 0001 0003 68690a 0003 \
+             02 0001 65 00 0040 {e-hex} 00 \
              02 0001 70 00 0006 414243444546 00 \
              02 0001 74 00 0005 6e6f737472 00",
-            "11".repeat(32),
-            "22".repeat(32),
-            "33".repeat(64),
-        ))
+        )
     }
 
     #[test]

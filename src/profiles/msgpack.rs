@@ -89,10 +89,8 @@ impl Codec for MsgPack {
     }
 
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        rmp_serde::encode::write(out, &Positional::<false>(event)).map_err(|e| EncodeError {
-            profile: PROFILE.id,
-            reason: e.to_string(),
-        })
+        rmp_serde::encode::write(out, &Positional::<false>(event))
+            .map_err(|e| EncodeError::new(PROFILE.id, e.to_string()))
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {

@@ -207,10 +207,10 @@ impl<const TYPE_FIRST: bool> Codec for Netstring<TYPE_FIRST> {
             + Self::sized(event.content.len())
             + Self::sized(128);
         if payload > MAX_SIZE {
-            return Err(EncodeError {
-                profile: Self::PROFILE.id,
-                reason: format!("event list of {payload} bytes exceeds the 9-digit size"),
-            });
+            return Err(EncodeError::new(
+                Self::PROFILE.id,
+                format!("event list of {payload} bytes exceeds the 9-digit size"),
+            ));
         }
         out.reserve(Self::sized(payload));
         Self::open(out, payload, Self::LIST);
@@ -267,15 +267,7 @@ impl<const TYPE_FIRST: bool> Codec for Netstring<TYPE_FIRST> {
         }
         Self::skip_type(&mut r)?;
         r.finish()?;
-        Ok(Event {
-            id,
-            pubkey,
-            sig,
-            created_at,
-            kind,
-            tags,
-            content,
-        })
+        Ok(Event::new(id, pubkey, sig, created_at, kind, tags, content))
     }
 }
 

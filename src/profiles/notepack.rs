@@ -46,7 +46,7 @@
 use crate::codec::write::{Form, put_hex_or_text, put_uvarint};
 use crate::codec::{
     Capabilities, DecodeError, DecodeErrorKind, EncodeError, Family, Layout, Limits, Parts,
-    Profile, Reader, Text, check_event_size, hex_or_text, read_tags,
+    Profile, Reader, Text, hex_or_text, read_tags,
 };
 use crate::model::Event;
 
@@ -108,7 +108,7 @@ impl Layout for Notepack {
         bytes: &'a [u8],
         limits: &Limits,
     ) -> Result<Parts<'a, S>, DecodeError> {
-        let mut r = header(bytes, limits)?;
+        let mut r = header(bytes)?;
         let id = r.array::<32>()?;
         let pubkey = r.array::<32>()?;
         let sig = r.array::<64>()?;
@@ -122,21 +122,13 @@ impl Layout for Notepack {
             element(r, limits)
         })?;
         r.finish()?;
-        Ok(Parts {
-            id,
-            pubkey,
-            sig,
-            created_at,
-            kind,
-            tags,
-            content,
-        })
+        Ok(Parts::new(id, pubkey, sig, created_at, kind, tags, content))
     }
 
     /// Kind after the fixed fields and the `created_at` varint. Only the
     /// prefix is checked.
-    fn prefix(bytes: &[u8], limits: &Limits) -> Result<(u16, [u8; 32]), DecodeError> {
-        let mut r = header(bytes, limits)?;
+    fn prefix(bytes: &[u8], _: &Limits) -> Result<(u16, [u8; 32]), DecodeError> {
+        let mut r = header(bytes)?;
         r.array::<32>()?;
         let pubkey = *r.array::<32>()?;
         r.take(64)?;
@@ -145,8 +137,7 @@ impl Layout for Notepack {
     }
 }
 
-fn header<'a>(bytes: &'a [u8], limits: &Limits) -> Result<Reader<'a>, DecodeError> {
-    check_event_size(bytes, limits)?;
+fn header(bytes: &[u8]) -> Result<Reader<'_>, DecodeError> {
     let mut r = Reader::new(bytes);
     if r.u8()? != VERSION {
         return Err(DecodeError::at(
@@ -174,19 +165,15 @@ mod tests {
     use super::*;
     use crate::codec::Codec;
     use crate::model::hex;
-    use crate::profiles::test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, golden_hex};
 
     fn golden_bytes() -> Vec<u8> {
-        unhex(&format!(
-            "01 {} {} {} 80e2cfaa06 01 03 68690a 03 \
-             02 0265 41{} \
+        golden_hex(
+            "01 {id} {pubkey} {sig} 80e2cfaa06 01 03 68690a 03 \
+             02 0265 41{e} \
              02 0270 0c414243444546 \
              02 0274 0a6e6f737472",
-            "11".repeat(32),
-            "22".repeat(32),
-            "33".repeat(64),
-            "ab".repeat(32),
-        ))
+        )
     }
 
     #[test]

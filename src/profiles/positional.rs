@@ -354,15 +354,7 @@ impl<'de, const TAGGED: bool> Visitor<'de> for EventVisitor<'_, '_, TAGGED> {
         let sig = seq
             .next_element_seed(Fixed::<64, TAGGED>(s))?
             .ok_or_else(missing)?;
-        Ok(Event {
-            id,
-            pubkey,
-            sig,
-            created_at,
-            kind,
-            tags,
-            content,
-        })
+        Ok(Event::new(id, pubkey, sig, created_at, kind, tags, content))
     }
 }
 

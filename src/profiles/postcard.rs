@@ -91,12 +91,8 @@ impl postcard::ser_flavors::Flavor for Append<'_> {
 
 impl Codec for Postcard {
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        postcard::serialize_with_flavor(&Positional::<true>(event), Append(out)).map_err(|e| {
-            EncodeError {
-                profile: PROFILE.id,
-                reason: e.to_string(),
-            }
-        })
+        postcard::serialize_with_flavor(&Positional::<true>(event), Append(out))
+            .map_err(|e| EncodeError::new(PROFILE.id, e.to_string()))
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
@@ -131,84 +127,23 @@ fn classify(e: &postcard::Error) -> DecodeErrorKind {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::conformance;
+    use crate::profiles::test_support::positional_checks;
+    use DecodeErrorKind::{Invalid, Truncated};
 
-    fn h(s: &str) -> Vec<u8> {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect()
-    }
-
-    const HEAD: usize = 33 + 33 + 5 + 1;
-
-    fn golden() -> Vec<u8> {
-        let mut g = h("20");
-        g.extend([0x11; 32]);
-        g.extend(h("20"));
-        g.extend([0x22; 32]);
-        g.extend(h("80e2cfaa06")); // created_at: LEB128 of 0x6553f100
-        g.extend(h("01")); // kind 1
-        g.extend(h("03")); // 3 tags
-        g.extend(h("02" /* 2 values */));
-        g.extend(h("010165" /* Text "e" */));
-        g.extend(h("0020" /* Bytes, 32 */));
-        g.extend([0xab; 32]);
-        g.extend(h("02010170" /* "p" */));
-        g.extend(h("0106414243444546" /* Text "ABCDEF" */));
-        g.extend(h("02010174"));
-        g.extend(h("01056e6f737472"));
-        g.extend(h("0368690a")); // content
-        g.extend(h("40"));
-        g.extend([0x33; 64]);
-        g
-    }
-
+    /// `created_at` as the LEB128 of 0x6553f100; postcard itself refuses
+    /// a count above the bytes left.
     #[test]
-    fn conforms() {
-        let golden = golden();
-        assert_eq!(golden.len(), HEAD + 1 + 38 + 12 + 11 + 4 + 65);
-        let (total, json) = conformance(&Postcard, &golden, true);
+    fn conforms_and_refuses_hostile_lengths() {
+        let (total, json) = positional_checks(
+            &Postcard,
+            "80e2cfaa06",
+            &[
+                ("ffffffffffffffffff01", None),
+                ("01ffffffff0f", None),
+                ("010101ffffffff0f78", Some(Truncated)),
+                ("01010200", Some(Invalid("tag value variant"))),
+            ],
+        );
         println!("postcard: {total} bytes vs json {json}");
-    }
-
-    #[test]
-    fn hostile_lengths_fail_before_allocating() {
-        let l = Limits::default();
-        let mut g = golden();
-        g.truncate(HEAD);
-        g.extend(h("ffffffffffffffffff01"));
-        // postcard itself refuses a count above the bytes left
-        let kind = Postcard.decode(&g, &l).unwrap_err().kind;
-        assert!(
-            matches!(
-                kind,
-                DecodeErrorKind::Truncated | DecodeErrorKind::LimitExceeded(_)
-            ),
-            "{kind:?}"
-        );
-        g.truncate(HEAD);
-        g.extend(h("01ffffffff0f"));
-        // postcard itself refuses a count above the bytes left
-        let kind = Postcard.decode(&g, &l).unwrap_err().kind;
-        assert!(
-            matches!(
-                kind,
-                DecodeErrorKind::Truncated | DecodeErrorKind::LimitExceeded(_)
-            ),
-            "{kind:?}"
-        );
-        g.truncate(HEAD);
-        g.extend(h("010101ffffffff0f78"));
-        assert_eq!(
-            Postcard.decode(&g, &l).unwrap_err().kind,
-            DecodeErrorKind::Truncated
-        );
-        g.truncate(HEAD);
-        g.extend(h("01010200"));
-        assert_eq!(
-            Postcard.decode(&g, &l).unwrap_err().kind,
-            DecodeErrorKind::Invalid("tag value variant")
-        );
     }
 }

@@ -422,20 +422,16 @@ fn shifted(e: DecodeError, by: usize) -> DecodeError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, golden_hex};
 
     fn golden_bytes() -> Vec<u8> {
-        unhex(&format!(
-            "0a20 {} 1220 {} 18 80e2cfaa06 20 01 \
-             2a29 0a03 1201 65 0a22 0a20 {} \
+        golden_hex(
+            "0a20 {id} 1220 {pubkey} 18 80e2cfaa06 20 01 \
+             2a29 0a03 1201 65 0a22 0a20 {e} \
              2a0f 0a03 1201 70 0a08 1206 414243444546 \
              2a0e 0a03 1201 74 0a07 1205 6e6f737472 \
-             3203 68690a 3a40 {}",
-            "11".repeat(32),
-            "22".repeat(32),
-            "ab".repeat(32),
-            "33".repeat(64),
-        ))
+             3203 68690a 3a40 {sig}",
+        )
     }
 
     #[test]

@@ -102,24 +102,16 @@ fn from_hex<const N: usize>(s: &str, at: usize) -> Result<[u8; N], DecodeError> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::{self as support, unhex};
-
-    fn ascii_hex(s: &str) -> String {
-        support::hex(s.as_bytes())
-    }
+    use crate::profiles::test_support::{self as support, golden_hex};
 
     fn golden_bytes() -> Vec<u8> {
-        unhex(&format!(
-            "0a40 {} 1240 {} 18 80e2cfaa06 20 01 \
-             2a45 0a01 65 0a40 {} \
+        golden_hex(
+            "0a40 {id-hex} 1240 {pubkey-hex} 18 80e2cfaa06 20 01 \
+             2a45 0a01 65 0a40 {e-hex} \
              2a0b 0a01 70 0a06 414243444546 \
              2a0a 0a01 74 0a05 6e6f737472 \
-             3203 68690a 3a8001 {}",
-            ascii_hex(&"11".repeat(32)),
-            ascii_hex(&"22".repeat(32)),
-            ascii_hex(&"ab".repeat(32)),
-            ascii_hex(&"33".repeat(64)),
-        ))
+             3203 68690a 3a8001 {sig-hex}",
+        )
     }
 
     #[test]

@@ -37,6 +37,69 @@ pub fn unhex(s: &str) -> Vec<u8> {
     out
 }
 
+/// Bytes of a hex template of [`golden_event`] ([`unhex`]): `{id}`,
+/// `{pubkey}`, `{sig}` and `{e}` (the `e` tag's value, 32 bytes packed) stand
+/// for their raw bytes, and `{id-hex}`, `{pubkey-hex}`, `{sig-hex}` and
+/// `{e-hex}` for the ASCII of their lowercase hex.
+pub fn golden_hex(template: &str) -> Vec<u8> {
+    let e = golden_event();
+    let mut s = template.to_owned();
+    for (name, raw) in [
+        ("id", &e.id[..]),
+        ("pubkey", &e.pubkey[..]),
+        ("sig", &e.sig[..]),
+        ("e", &[0xab; 32][..]),
+    ] {
+        s = s.replace(&format!("{{{name}}}"), &hex(raw));
+        s = s.replace(&format!("{{{name}-hex}}"), &hex(hex(raw).as_bytes()));
+    }
+    unhex(&s)
+}
+
+/// The golden event in the serde positional model of `bincode` and
+/// `postcard` (varint lengths and counts, tag values as the `Bytes` (`00`) or
+/// `Text` (`01`) variant), whose encodings differ only in `created_at`.
+pub fn positional_golden(created_at: &str) -> Vec<u8> {
+    golden_hex(&format!(
+        "20 {{id}} 20 {{pubkey}} {created_at} 01 03 \
+         02 010165 0020 {{e}} \
+         02 010170 0106414243444546 \
+         02 010174 01056e6f737472 \
+         0368690a 40 {{sig}}"
+    ))
+}
+
+/// The error kind of decoding the first `head` bytes of `golden` followed
+/// by the hex `tail`.
+pub fn error_after(codec: &dyn Codec, golden: &[u8], head: usize, tail: &str) -> DecodeErrorKind {
+    let mut bytes = golden[..head].to_vec();
+    bytes.extend(unhex(tail));
+    codec.decode(&bytes, &Limits::default()).unwrap_err().kind
+}
+
+/// The unit checks of a serde positional profile (`bincode`, `postcard`):
+/// each `(tail, kind)` of `hostile`, decoded after the fixed fields of
+/// [`positional_golden`] with `created_at` ([`error_after`]), fails with
+/// `kind` (`None`: any [`is_bounded_failure`]); then [`conformance`].
+/// Returns (encoded bytes, json bytes) of the generated events.
+pub fn positional_checks(
+    codec: &dyn Codec,
+    created_at: &str,
+    hostile: &[(&str, Option<DecodeErrorKind>)],
+) -> (usize, usize) {
+    const HEAD: usize = 33 + 33 + 5 + 1;
+    let golden = positional_golden(created_at);
+    assert_eq!(golden.len(), HEAD + 1 + 38 + 12 + 11 + 4 + 65);
+    for &(tail, want) in hostile {
+        let kind = error_after(codec, &golden, HEAD, tail);
+        match want {
+            Some(want) => assert_eq!(kind, want, "tail {tail}"),
+            None => assert!(is_bounded_failure(kind), "tail {tail}: {kind:?}"),
+        }
+    }
+    conformance(codec, &golden, true)
+}
+
 /// `golden` is the encoding of [`golden_event`], and decodes back to it,
 /// owned and borrowed.
 pub fn golden_matches(codec: &dyn Codec, golden: &[u8]) {
@@ -177,18 +240,23 @@ pub fn is_bounded_failure(kind: DecodeErrorKind) -> bool {
     )
 }
 
+/// A xorshift64 generator from `seed`, for reproducible random tests.
+pub fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut x = seed;
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
 /// 20,000 random 1–4 byte mutations of the golden bytes (fixed xorshift
 /// seed): decoding never panics, and whatever decodes re-encodes (to the
 /// same bytes when `identity`: a decoder that accepts only canonical input).
 pub fn mutation_sweep(codec: &dyn Codec, golden: &[u8], identity: bool) {
     let limits = Limits::default();
-    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
     for round in 0..20_000 {
         let mut m = golden.to_vec();
         for _ in 0..=next() % 4 {

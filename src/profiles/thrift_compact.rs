@@ -75,6 +75,7 @@ use binostr_generated::thrift::protocol::{
 };
 use binostr_generated::thrift::{self, ProtocolError, ProtocolErrorKind, TransportErrorKind};
 
+use crate::codec::write::signed_created_at;
 use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit, Limits, Profile,
     check_event_size,
@@ -109,10 +110,8 @@ pub struct ThriftCompact;
 
 impl Codec for ThriftCompact {
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        let created_at = i64::try_from(event.created_at).map_err(|_| EncodeError {
-            profile: PROFILE.id,
-            reason: "created_at above i64::MAX (thrift has no unsigned i64)".into(),
-        })?;
+        let created_at =
+            signed_created_at(event.created_at, PROFILE.id, "thrift has no unsigned i64")?;
         let tags = event
             .tags
             .iter()
@@ -189,15 +188,8 @@ fn from_generated(value: tgen::Event) -> Result<Event, DecodeError> {
                 .collect()
         })
         .collect();
-    Ok(Event {
-        id,
-        pubkey,
-        sig,
-        created_at,
-        kind,
-        tags,
-        content: value.content,
-    })
+    let content = value.content;
+    Ok(Event::new(id, pubkey, sig, created_at, kind, tags, content))
 }
 
 fn thrift_error(e: &thrift::Error, at: usize) -> DecodeError {
@@ -472,27 +464,23 @@ impl TInputProtocol for BoundedCompact<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, golden_hex};
 
     /// Checked by hand against the compact protocol spec.
     fn golden_bytes() -> Vec<u8> {
-        unhex(&format!(
-            "18 20 {} \
-             18 20 {} \
-             18 40 {} \
+        golden_hex(
+            "18 20 {id} \
+             18 20 {pubkey} \
+             18 40 {sig} \
              16 80c49fd50c \
              15 02 \
              19 39 \
-               2c 28 01 65 00  18 20 {} 00 \
+               2c 28 01 65 00  18 20 {e} 00 \
                2c 28 01 70 00  28 06 414243444546 00 \
                2c 28 01 74 00  28 05 6e6f737472 00 \
              18 03 68690a \
              00",
-            "11".repeat(32),
-            "22".repeat(32),
-            "33".repeat(64),
-            "ab".repeat(32),
-        ))
+        )
     }
 
     fn encode(e: &Event) -> Vec<u8> {
