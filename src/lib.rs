@@ -6,6 +6,7 @@
 //! |---|---|
 //! | [`cli`] | the `binostr` command line |
 //! | [`vectors`] | interop vectors: signed events with their bytes under every profile |
+//! | [`evolution`] | the evolution suite: readers and writers of different versions, range growth |
 //! | [`torture`] | the robustness suite: hostile inputs, isolated runs, outcome tables |
 //! | [`mod@bench`] | measurements over the registry (sizes) |
 //! | [`manifest`] | the signed results manifest: SHA-256 of every result file, a BIP-340-signed Nostr event, offline verification |
@@ -21,6 +22,7 @@ pub mod campaign;
 pub mod cli;
 pub mod codec;
 pub mod corpus;
+pub mod evolution;
 pub mod files;
 pub mod manifest;
 pub mod model;

@@ -296,6 +296,8 @@ fn value(r: &mut Reader<'_>, limits: &Limits) -> Result<String, DecodeError> {
     }
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -308,6 +308,8 @@ impl HostileInputs for Bencode {
     }
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use std::borrow::Cow;

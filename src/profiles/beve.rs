@@ -396,6 +396,8 @@ impl HostileInputs for Beve {
     }
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use super::*;

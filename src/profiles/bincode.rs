@@ -116,6 +116,8 @@ fn classify(e: &bincode::error::DecodeError) -> DecodeErrorKind {
     }
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use super::*;

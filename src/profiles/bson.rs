@@ -357,6 +357,8 @@ impl HostileInputs for Bson {
     }
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use super::*;

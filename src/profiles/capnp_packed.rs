@@ -394,3 +394,5 @@ pub(crate) mod tests {
         assert!(!unpacked_reader(&e).is_canonical().unwrap());
     }
 }
+
+pub(crate) mod evolution;

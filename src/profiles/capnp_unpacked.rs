@@ -42,6 +42,8 @@ impl Codec for CapnpUnpacked {
     }
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use super::*;

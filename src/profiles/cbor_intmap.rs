@@ -127,6 +127,8 @@ impl Codec for CborIntMap {
     }
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -457,6 +457,8 @@ impl HostileInputs for CborPacked {
     }
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use super::*;

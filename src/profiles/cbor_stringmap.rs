@@ -151,6 +151,8 @@ impl Codec for CborStringMap {
     }
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -268,6 +268,8 @@ fn field<'a, S: Text<'a>>(
     })
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use super::*;

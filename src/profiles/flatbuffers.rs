@@ -377,6 +377,8 @@ fn parse_tag<'a, S: From<&'a str> + From<String>>(
     Ok(out)
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use super::*;

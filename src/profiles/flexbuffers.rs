@@ -395,6 +395,7 @@ fn classify(e: &flexbuffers::DeserializationError) -> DecodeErrorKind {
     }
 }
 
+pub(crate) mod evolution;
 mod hostile;
 
 #[cfg(test)]

@@ -188,6 +188,8 @@ fn u16be(r: &mut Reader<'_>) -> Result<u16, DecodeError> {
     Ok(u16::from_be_bytes(*r.array::<2>()?))
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use super::*;

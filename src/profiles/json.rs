@@ -328,3 +328,5 @@ pub(crate) mod shared_tests {
         assert_eq!(bomb(&Json, Nest::Map, 2), br#"{"a":{"a":0}}"#);
     }
 }
+
+pub(crate) mod evolution;

@@ -148,6 +148,8 @@ fn raw(e: &simd_json::Error) -> DecodeError {
     DecodeError::at(kind, e.index())
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -91,6 +91,8 @@ fn raw(e: &sonic_rs::Error) -> DecodeError {
     DecodeError::at(kind, e.offset())
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -201,6 +201,8 @@ impl HostileInputs for MsgPack {
     }
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -444,6 +444,8 @@ impl<const TYPE_FIRST: bool> HostileInputs for Netstring<TYPE_FIRST> {
     }
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use super::*;

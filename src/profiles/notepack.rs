@@ -162,6 +162,8 @@ fn element<'a, S: Text<'a>>(r: &mut Reader<'a>, limits: &Limits) -> Result<S, De
     hex_or_text(r, at, raw >> 1, raw & 1 == 1, 1, limits.max_value_bytes)
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use super::*;

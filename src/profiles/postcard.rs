@@ -121,6 +121,8 @@ fn classify(e: &postcard::Error) -> DecodeErrorKind {
     }
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use super::*;

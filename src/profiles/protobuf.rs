@@ -409,6 +409,8 @@ fn shifted(e: DecodeError, by: usize) -> DecodeError {
     DecodeError::at(e.kind, e.offset + by)
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use super::*;

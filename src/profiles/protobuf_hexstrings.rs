@@ -89,6 +89,8 @@ fn from_hex<const N: usize>(s: &str, at: usize) -> Result<[u8; N], DecodeError> 
     ))
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use super::*;

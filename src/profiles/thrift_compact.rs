@@ -459,6 +459,8 @@ impl TInputProtocol for BoundedCompact<'_> {
     }
 }
 
+pub(crate) mod evolution;
+
 #[cfg(test)]
 mod tests {
     use super::*;

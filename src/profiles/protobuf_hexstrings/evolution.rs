@@ -1,0 +1,85 @@
+//! Evolution adapter of `protobuf-hexstrings` ([`crate::evolution`]): a
+//! newer writer adds field 8; the newer reader is a prost message with
+//! `optional uint64 future = 8` over `HexEvent`.
+
+use crate::evolution::{AdapterError, Backward, Element, Evolution, Extension, NewRead, surgery};
+use crate::model::{Event, hex};
+
+use super::super::protobuf::evolution::{FIELD, FIELD_8};
+
+/// The adapter.
+pub(crate) struct Adapter;
+pub(crate) const ADAPTER: Adapter = Adapter;
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct NewHexEvent {
+    #[prost(string, tag = "1")]
+    id: String,
+    #[prost(string, tag = "2")]
+    pubkey: String,
+    #[prost(uint64, tag = "3")]
+    created_at: u64,
+    #[prost(uint32, tag = "4")]
+    kind: u32,
+    #[prost(message, repeated, tag = "5")]
+    tags: Vec<NewHexTag>,
+    #[prost(string, tag = "6")]
+    content: String,
+    #[prost(string, tag = "7")]
+    sig: String,
+    #[prost(uint64, optional, tag = "8")]
+    future: Option<u64>,
+}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct NewHexTag {
+    #[prost(string, repeated, tag = "1")]
+    values: Vec<String>,
+}
+
+fn read(base: &[u8]) -> Result<Box<NewRead>, String> {
+    let m = <NewHexEvent as prost::Message>::decode(base).map_err(|e| e.to_string())?;
+    let bad = |what: &str| format!("{what}: not lowercase hex of the right length");
+    Ok(Box::new(NewRead {
+        event: Event {
+            id: hex::decode_array(&m.id).ok_or_else(|| bad("id"))?,
+            pubkey: hex::decode_array(&m.pubkey).ok_or_else(|| bad("pubkey"))?,
+            sig: hex::decode_array(&m.sig).ok_or_else(|| bad("sig"))?,
+            created_at: m.created_at,
+            kind: u16::try_from(m.kind).map_err(|e| e.to_string())?,
+            tags: m.tags.into_iter().map(|t| t.values).collect(),
+            content: m.content,
+        },
+        future: m.future,
+    }))
+}
+
+impl Evolution for Adapter {
+    fn field_mechanism(&self) -> &'static str {
+        FIELD
+    }
+
+    fn with_field(&self, _: &Event, base: &[u8]) -> Result<Extension, AdapterError> {
+        Ok(surgery::appended(base, &FIELD_8))
+    }
+
+    fn element_mechanism(&self) -> Element {
+        Element::Applies(
+            "field 8 (`40 2a`) appended inside the first HexTag message, whose length grows by 2",
+        )
+    }
+
+    fn with_element(&self, e: &Event, base: &[u8]) -> Result<Extension, AdapterError> {
+        if e.tags.is_empty() {
+            return Err(AdapterError::NoTarget("the event has no tag"));
+        }
+        surgery::protobuf_nested_appended(base, 5, &FIELD_8)
+    }
+
+    fn backward(&self, _: &Event, base: &[u8]) -> Backward {
+        Backward::Executed {
+            reader: "prost NewHexEvent (optional uint64 future = 8)",
+            result: read(base),
+        }
+    }
+}
