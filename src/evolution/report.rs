@@ -260,7 +260,7 @@ fn summarize<'a>(labels: impl Iterator<Item = &'a str>) -> String {
             .iter()
             .map(|(l, c)| format!("{l}:{c}"))
             .collect::<Vec<_>>()
-            .join("/"),
+            .join(";"),
     }
 }
 
@@ -578,7 +578,7 @@ mod tests {
         assert_eq!(summarize(["ignored", "ignored"].into_iter()), "ignored");
         assert_eq!(
             summarize(["rejected", "ignored", "rejected"].into_iter()),
-            "ignored:1/rejected:2"
+            "ignored:1;rejected:2"
         );
     }
 

@@ -1,13 +1,16 @@
 //! `binostr evolution`.
 
+use std::fs;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 
 use crate::cli::args::LimitArgs;
 use crate::corpus::audit;
 use crate::evolution::report;
 use crate::files::write_atomically;
+use crate::model::Event;
+use crate::validate::Limits;
 
 pub(super) fn run_evolution(
     out: &Path,
@@ -22,6 +25,17 @@ pub(super) fn run_evolution(
         (
             "the built-in golden event (torture::golden_event)".to_string(),
             vec![crate::torture::golden_event()],
+        )
+    } else if let Some(events) = interop_vectors(inputs, max_events)? {
+        let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
+        eprintln!(
+            "evolution: {} events from the interop vectors {}",
+            events.len(),
+            names.join(", ")
+        );
+        (
+            format!("the events of interop vectors {}", names.join(", ")),
+            events,
         )
     } else {
         let mut events = Vec::new();
@@ -71,4 +85,35 @@ pub(super) fn run_evolution(
         );
     }
     Ok(())
+}
+
+/// The events of interop vectors files (`binostr vectors`: an object whose
+/// `vectors` hold `event`s), when every input is one; `None` otherwise, and
+/// the inputs are read as `corpus audit` reads them.
+fn interop_vectors(inputs: &[PathBuf], max_events: usize) -> Result<Option<Vec<Event>>> {
+    let json = crate::profiles::json::PROFILE.codec;
+    let mut events = Vec::new();
+    for path in inputs {
+        let Ok(bytes) = fs::read(path) else {
+            return Ok(None);
+        };
+        let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+            return Ok(None);
+        };
+        let Some(vectors) = value.get("vectors").and_then(|v| v.as_array()) else {
+            return Ok(None);
+        };
+        for (i, v) in vectors.iter().enumerate() {
+            let event = v
+                .get("event")
+                .with_context(|| format!("{}: vector {i} has no event", path.display()))?;
+            let e = json
+                .decode(event.to_string().as_bytes(), &Limits::default())
+                .with_context(|| format!("{}: vector {i}", path.display()))?;
+            if events.len() < max_events {
+                events.push(e);
+            }
+        }
+    }
+    Ok(Some(events))
 }
