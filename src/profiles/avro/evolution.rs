@@ -28,7 +28,7 @@ impl Evolution for Adapter {
 
     fn backward(&self, _: &Event, _: &[u8]) -> Backward {
         Backward::ByConstruction(
-            "Avro 1.11 spec, \"Schema Resolution\": a reader's field missing from the writer's schema takes the reader field's default, so a newer reader with `future` defaulting to null reads old data exactly, but only when it knows the writer's schema; this datum carries no schema id, so the two schemas must be agreed out of band",
+            "Avro 1.11 spec, \"Schema Resolution\": a reader's field missing from the writer's schema takes the reader field's default, so a newer reader with `future` defaulting to null reads old data exactly, but only when it knows the writer's schema; this datum carries no schema id, so the two schemas must be agreed out of band; apache-avro runs this resolution on our bytes in tests/evolution.rs (`avro_schema_resolution_reads_old_data_with_the_default`)",
         )
     }
 

@@ -26,9 +26,21 @@ impl Evolution for Adapter {
     }
 
     fn element_mechanism(&self) -> Element {
-        Element::NotBuilt(
-            "a new field in the Value union needs a walk of the compact list encoding to place it; not built yet",
+        Element::Applies(
+            "field 3 (`3: i32 future`, zig-zag 42 = `54`) inserted before the stop byte of the first Value struct (a union is a struct with one field set; an old reader skips unknown ids)",
         )
+    }
+
+    fn with_element(&self, e: &Event, base: &[u8]) -> Result<Extension, AdapterError> {
+        if e.tags.iter().all(Vec::is_empty) {
+            return Err(AdapterError::NoTarget("the event has no tag value"));
+        }
+        let at = first_value_stop(base, e)?;
+        let (id, _) = first_value_field(e);
+        let mut bytes = base[..at].to_vec();
+        bytes.extend_from_slice(&[((3 - id) << 4) | 5, 0x54]);
+        bytes.extend_from_slice(&base[at..]);
+        Ok(Extension { bytes })
     }
 
     fn backward(&self, _: &Event, _: &[u8]) -> Backward {
@@ -36,4 +48,97 @@ impl Evolution for Adapter {
             "Thrift IDL: an `optional` field absent from the struct reads as unset (None in Rust's generated code); not executed: our decoder is hand-written for the current IDL",
         )
     }
+}
+
+/// The field id (1 hex, 2 text) and the index of the first tag value's tag.
+fn first_value_field(e: &Event) -> (u8, usize) {
+    let (t, v) = e
+        .tags
+        .iter()
+        .enumerate()
+        .find_map(|(i, t)| t.first().map(|v| (i, v)))
+        .expect("a tag value");
+    (
+        if crate::model::hex::is_lower_hex(v) {
+            1
+        } else {
+            2
+        },
+        t,
+    )
+}
+
+fn varint(b: &[u8], at: &mut usize) -> Result<u64, AdapterError> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let byte = *b
+            .get(*at)
+            .ok_or_else(|| AdapterError::layout("varint past the end"))?;
+        *at += 1;
+        v |= u64::from(byte & 0x7f) << shift;
+        if byte < 0x80 {
+            return Ok(v);
+        }
+    }
+    Err(AdapterError::layout("varint too long"))
+}
+
+fn list_len(b: &[u8], at: &mut usize) -> Result<u64, AdapterError> {
+    let h = *b
+        .get(*at)
+        .ok_or_else(|| AdapterError::layout("list header past the end"))?;
+    *at += 1;
+    if h >> 4 == 0xf {
+        varint(b, at)
+    } else {
+        Ok(u64::from(h >> 4))
+    }
+}
+
+/// The offset of the stop byte of the first Value struct: fields 1 to 5
+/// are skipped (three binaries, two varints), then field 6's list headers,
+/// the empty tags before the first value, and the value's one field.
+fn first_value_stop(b: &[u8], e: &Event) -> Result<usize, AdapterError> {
+    let mut at = 0;
+    for field in 1..=5 {
+        if b.get(at).map(|h| h >> 4) != Some(1) {
+            return Err(AdapterError::layout(format!(
+                "field {field} must follow field {}",
+                field - 1
+            )));
+        }
+        at += 1;
+        let n = varint(b, &mut at)?;
+        if field <= 3 {
+            at += n as usize;
+        }
+    }
+    if b.get(at) != Some(&0x19) {
+        return Err(AdapterError::layout("field 6 must be a list"));
+    }
+    at += 1;
+    list_len(b, &mut at)?;
+    let (id, tag) = first_value_field(e);
+    for _ in 0..tag {
+        if list_len(b, &mut at)? != 0 {
+            return Err(AdapterError::layout(
+                "tags before the first value must be empty",
+            ));
+        }
+    }
+    list_len(b, &mut at)?;
+    if b.get(at) != Some(&((id << 4) | 8)) {
+        return Err(AdapterError::layout(
+            "the first value must hold one binary field",
+        ));
+    }
+    at += 1;
+    let n = varint(b, &mut at)? as usize;
+    at += n;
+    if b.get(at) != Some(&0) {
+        return Err(AdapterError::layout(
+            "the first value must end after its field",
+        ));
+    }
+    Ok(at)
 }
