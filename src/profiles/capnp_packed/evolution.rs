@@ -3,8 +3,10 @@
 //! of the `Event` struct ([`surgery::capnp_with_data_word`]); the grown
 //! message is packed as the spec describes ([`surgery::capnp_pack`]).
 
-use crate::evolution::{AdapterError, Backward, Element, Evolution, Extension, surgery};
-use crate::model::Event;
+use crate::evolution::{
+    AdapterError, Backward, Element, Evolution, Extension, FUTURE_VALUE, surgery,
+};
+use crate::model::{Event, hex};
 
 /// The adapter.
 pub(crate) struct Adapter;
@@ -14,9 +16,78 @@ pub(crate) const ADAPTER: Adapter = Adapter;
 pub(crate) const FIELD: &str = "a new field `future @7 :UInt64 = 42`: the Event struct grows from 2 to 3 data words (root pointer data size 3), everything after it moves one word (Cap'n Proto encoding spec, \"Structs\": new fields are added at the end of the data or pointer section; readers of a smaller schema ignore the rest)";
 
 /// The element case, shared with `capnp-unpacked`.
-pub(crate) const ELEMENT: Element = Element::NotBuilt(
-    "a larger Value struct means growing every element of each inline-composite tag list and its tag word; not built yet",
+pub(crate) const ELEMENT: Element = Element::Applies(
+    "a new field `future @2 :UInt64 = 42` in struct Value: every Value grows from 1 to 2 data words (each tag list's tag word says so), written word by word from the encoding spec",
 );
+
+/// Appends the words of `bytes` (plus a NUL for `Text`) and points the
+/// list pointer at `ptr` to them (element size 2, one byte).
+fn put_bytes(seg: &mut Vec<u64>, ptr: usize, bytes: &[u8], nul: bool) {
+    let n = bytes.len() + usize::from(nul);
+    let at = seg.len();
+    seg.resize(at + n.div_ceil(8), 0);
+    for (i, &b) in bytes.iter().enumerate() {
+        seg[at + i / 8] |= u64::from(b) << (8 * (i % 8));
+    }
+    list_pointer(seg, ptr, at, 2, n as u64);
+}
+
+fn list_pointer(seg: &mut [u64], ptr: usize, target: usize, size: u64, count: u64) {
+    let offset = (target - ptr - 1) as u64;
+    seg[ptr] = (offset << 2) | 1 | (size << 32) | (count << 35);
+}
+
+/// The unpacked one-segment message of `e` laid out as our encoder lays it
+/// out (pre-order: root, id, pubkey, sig, tags depth-first, content; see
+/// the profile's module docs), written word by word from the Cap'n Proto
+/// encoding spec so that `Event` can have `event_words` data words and
+/// `Value` `value_words` (2 and 1 today; the tests check that this writes
+/// exactly our encoder's bytes then).
+pub(crate) fn message(e: &Event, event_words: usize, value_words: usize) -> Vec<u8> {
+    let mut seg = vec![0u64; 1 + event_words + 5];
+    seg[0] = ((event_words as u64) << 32) | (5 << 48);
+    seg[1] = e.created_at;
+    seg[2] = u64::from(e.kind);
+    for w in &mut seg[3..1 + event_words] {
+        *w = FUTURE_VALUE;
+    }
+    let p = 1 + event_words;
+    put_bytes(&mut seg, p, &e.id, false);
+    put_bytes(&mut seg, p + 1, &e.pubkey, false);
+    put_bytes(&mut seg, p + 2, &e.sig, false);
+    let outer = seg.len();
+    seg.resize(outer + e.tags.len(), 0);
+    list_pointer(&mut seg, p + 3, outer, 6, e.tags.len() as u64);
+    let elem = value_words + 1;
+    let mut packed = Vec::new();
+    for (i, tag) in e.tags.iter().enumerate() {
+        let list = seg.len();
+        seg.resize(list + 1 + elem * tag.len(), 0);
+        list_pointer(&mut seg, outer + i, list, 7, (elem * tag.len()) as u64);
+        seg[list] = ((tag.len() as u64) << 2) | ((value_words as u64) << 32) | (1 << 48);
+        for (j, v) in tag.iter().enumerate() {
+            let at = list + 1 + j * elem;
+            for w in &mut seg[at + 1..at + value_words] {
+                *w = FUTURE_VALUE;
+            }
+            packed.clear();
+            if hex::decode_into(v, &mut packed) {
+                put_bytes(&mut seg, at + value_words, &packed, false);
+            } else {
+                seg[at] = 1;
+                put_bytes(&mut seg, at + value_words, v.as_bytes(), true);
+            }
+        }
+    }
+    put_bytes(&mut seg, p + 4, e.content.as_bytes(), true);
+    let mut out = Vec::with_capacity(8 + 8 * seg.len());
+    out.extend_from_slice(&[0; 4]);
+    out.extend_from_slice(&(seg.len() as u32).to_le_bytes());
+    for w in seg {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    out
+}
 
 /// The backward clause, shared with `capnp-unpacked`.
 pub(crate) const BACKWARD: &str = "Cap'n Proto encoding spec, \"Structs\": a field beyond the struct's data section as written (an old writer's 2 words) reads as its default (0), so a newer reader sees future = 0; not executed: the reader of a newer schema needs generated code for it";
@@ -49,6 +120,15 @@ impl Evolution for Adapter {
         ELEMENT
     }
 
+    fn with_element(&self, e: &Event, _: &[u8]) -> Result<Extension, AdapterError> {
+        if e.tags.iter().all(Vec::is_empty) {
+            return Err(AdapterError::NoTarget("the event has no tag value"));
+        }
+        Ok(Extension {
+            bytes: surgery::capnp_pack(&message(e, 2, 2)),
+        })
+    }
+
     fn backward(&self, _: &Event, _: &[u8]) -> Backward {
         Backward::ByConstruction(BACKWARD)
     }
@@ -57,6 +137,19 @@ impl Evolution for Adapter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_word_writer_reproduces_the_encoder() {
+        let mut events = crate::corpus::generate::generate(1, 200);
+        events.push(crate::torture::golden_event());
+        let mut e = crate::torture::golden_event();
+        e.tags = vec![vec![], vec![String::new()]];
+        e.content.clear();
+        events.push(e);
+        for (i, e) in events.iter().enumerate() {
+            assert_eq!(message(e, 2, 1), unpacked(e).unwrap(), "event {i}");
+        }
+    }
 
     #[test]
     fn our_packing_reproduces_the_encoder_on_the_golden() {

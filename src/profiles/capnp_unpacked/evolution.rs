@@ -3,7 +3,7 @@
 
 use crate::evolution::{AdapterError, Backward, Element, Evolution, Extension, surgery};
 use crate::model::Event;
-use crate::profiles::capnp_packed::evolution::{BACKWARD, ELEMENT, FIELD};
+use crate::profiles::capnp_packed::evolution::{BACKWARD, ELEMENT, FIELD, message};
 
 /// The adapter.
 pub(crate) struct Adapter;
@@ -22,6 +22,15 @@ impl Evolution for Adapter {
 
     fn element_mechanism(&self) -> Element {
         ELEMENT
+    }
+
+    fn with_element(&self, e: &Event, _: &[u8]) -> Result<Extension, AdapterError> {
+        if e.tags.iter().all(Vec::is_empty) {
+            return Err(AdapterError::NoTarget("the event has no tag value"));
+        }
+        Ok(Extension {
+            bytes: message(e, 2, 2),
+        })
     }
 
     fn backward(&self, _: &Event, _: &[u8]) -> Backward {
