@@ -3,8 +3,10 @@
 //! of the `Event` struct ([`surgery::capnp_with_data_word`]); the grown
 //! message is packed as the spec describes ([`surgery::capnp_pack`]).
 
+use binostr_generated::capnp;
+
 use crate::evolution::{
-    AdapterError, Backward, Element, Evolution, Extension, FUTURE_VALUE, surgery,
+    AdapterError, Backward, Element, Evolution, Extension, FUTURE_VALUE, NewRead, surgery,
 };
 use crate::model::{Event, hex};
 
@@ -89,8 +91,49 @@ pub(crate) fn message(e: &Event, event_words: usize, value_words: usize) -> Vec<
     out
 }
 
-/// The backward clause, shared with `capnp-unpacked`.
-pub(crate) const BACKWARD: &str = "Cap'n Proto encoding spec, \"Structs\": a field beyond the struct's data section as written (an old writer's 2 words) reads as its default (0), so a newer reader sees future = 0; not executed: the reader of a newer schema needs generated code for it";
+/// The newer reader, shared with `capnp-unpacked`.
+pub(crate) const READER: &str = "our decoder for the seven fields, plus data word 2 of the root struct read as generated code reads it (Cap'n Proto encoding spec, \"Structs\": a field beyond the data section as written reads as its default; reported absent)";
+
+/// A newer reader: our decoder, then `future` from the root struct's data
+/// section when it has a third word.
+pub(crate) fn newer_read(base: &[u8], packed: bool) -> Backward {
+    use crate::codec::Codec;
+    use capnp::message::{ReaderOptions, ReaderSegments};
+    let result = (|| {
+        let codec: &dyn Codec = if packed {
+            &super::CapnpPacked
+        } else {
+            &crate::profiles::capnp_unpacked::CapnpUnpacked
+        };
+        let event = codec
+            .decode(base, &crate::evolution::limits())
+            .map_err(|e| e.to_string())?;
+        let mut rest = base;
+        let message = if packed {
+            capnp::serialize_packed::read_message(&mut rest, ReaderOptions::new())
+        } else {
+            capnp::serialize::read_message(&mut rest, ReaderOptions::new())
+        }
+        .map_err(|e| e.to_string())?;
+        let segments = message.into_segments();
+        let seg = segments.get_segment(0).ok_or("no segment")?;
+        let word = |i: usize| {
+            seg.get(8 * i..8 * i + 8)
+                .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")))
+                .ok_or_else(|| format!("word {i} past the segment"))
+        };
+        let root = word(0)?;
+        let start = 1 + (root as u32 >> 2) as usize;
+        let future = ((root >> 32) as u16 > 2)
+            .then(|| word(start + 2))
+            .transpose()?;
+        Ok(Box::new(NewRead { event, future }))
+    })();
+    Backward::Executed {
+        reader: READER,
+        result,
+    }
+}
 
 /// The unpacked message of `event` (our `capnp-unpacked` bytes).
 pub(crate) fn unpacked(event: &Event) -> Result<Vec<u8>, AdapterError> {
@@ -129,8 +172,8 @@ impl Evolution for Adapter {
         })
     }
 
-    fn backward(&self, _: &Event, _: &[u8]) -> Backward {
-        Backward::ByConstruction(BACKWARD)
+    fn backward(&self, _: &Event, base: &[u8]) -> Backward {
+        newer_read(base, true)
     }
 }
 
@@ -149,6 +192,22 @@ mod tests {
         for (i, e) in events.iter().enumerate() {
             assert_eq!(message(e, 2, 1), unpacked(e).unwrap(), "event {i}");
         }
+    }
+
+    #[test]
+    fn the_newer_reader_finds_the_new_word_when_it_is_there() {
+        let e = crate::torture::golden_event();
+        let grown = message(&e, 3, 1);
+        let Backward::Executed { result, .. } = newer_read(&grown, false) else {
+            unreachable!()
+        };
+        let r = result.unwrap();
+        assert_eq!((r.event, r.future), (e.clone(), Some(FUTURE_VALUE)));
+        let Backward::Executed { result, .. } = newer_read(&surgery::capnp_pack(&grown), true)
+        else {
+            unreachable!()
+        };
+        assert_eq!(result.unwrap().future, Some(FUTURE_VALUE));
     }
 
     #[test]

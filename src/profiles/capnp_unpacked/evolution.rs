@@ -3,7 +3,7 @@
 
 use crate::evolution::{AdapterError, Backward, Element, Evolution, Extension, surgery};
 use crate::model::Event;
-use crate::profiles::capnp_packed::evolution::{BACKWARD, ELEMENT, FIELD, message};
+use crate::profiles::capnp_packed::evolution::{ELEMENT, FIELD, message, newer_read};
 
 /// The adapter.
 pub(crate) struct Adapter;
@@ -33,7 +33,7 @@ impl Evolution for Adapter {
         })
     }
 
-    fn backward(&self, _: &Event, _: &[u8]) -> Backward {
-        Backward::ByConstruction(BACKWARD)
+    fn backward(&self, _: &Event, base: &[u8]) -> Backward {
+        newer_read(base, false)
     }
 }

@@ -7,7 +7,9 @@
 use binostr_generated::event_generated::binostr::fb;
 use binostr_generated::flatbuffers::{FlatBufferBuilder, VOffsetT, WIPOffset};
 
-use crate::evolution::{AdapterError, Backward, Element, Evolution, Extension, FUTURE_VALUE};
+use crate::evolution::{
+    AdapterError, Backward, Element, Evolution, Extension, FUTURE_VALUE, NewRead,
+};
 use crate::model::{Event, hex};
 
 /// The adapter.
@@ -94,11 +96,52 @@ impl Evolution for Adapter {
         })
     }
 
-    fn backward(&self, _: &Event, _: &[u8]) -> Backward {
-        Backward::ByConstruction(
-            "FlatBuffers: a field absent from the vtable (an old writer's shorter vtable) reads as its schema default, so a newer reader gets future = 0 (or None for an optional scalar); not executed: reading an unknown slot needs generated code for the newer schema, which the safe API does not offer without it",
-        )
+    fn backward(&self, _: &Event, base: &[u8]) -> Backward {
+        Backward::Executed {
+            reader: "our decoder for the seven fields, plus slot 18 looked up in the root table's vtable as flatc's generated accessor does (absent when the vtable is shorter or the slot is 0)",
+            result: newer_read(base),
+        }
     }
+}
+
+fn u16_at(b: &[u8], at: usize) -> Result<u16, String> {
+    b.get(at..at + 2)
+        .map(|x| u16::from_le_bytes([x[0], x[1]]))
+        .ok_or_else(|| format!("u16 at {at} past the end"))
+}
+
+fn u32_at(b: &[u8], at: usize) -> Result<u32, String> {
+    b.get(at..at + 4)
+        .map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]))
+        .ok_or_else(|| format!("u32 at {at} past the end"))
+}
+
+/// A newer reader of a size-prefixed buffer: `future` is slot 18 of the
+/// root table (FlatBuffers internals: the root offset follows the size
+/// prefix; a table starts with the signed offset back to its vtable; a
+/// vtable is its length, the table length, then one `u16` per slot).
+fn newer_read(base: &[u8]) -> Result<Box<NewRead>, String> {
+    use crate::codec::Codec;
+    let event = super::FlatBuffers
+        .decode(base, &crate::evolution::limits())
+        .map_err(|e| e.to_string())?;
+    let table = 4 + u32_at(base, 4)? as usize;
+    let soffset = u32_at(base, table)? as i32;
+    let vtable = usize::try_from(table as i64 - i64::from(soffset)).map_err(|e| e.to_string())?;
+    let vtable_len = u16_at(base, vtable)?;
+    let slot = if EVENT_FUTURE + 2 <= vtable_len {
+        u16_at(base, vtable + EVENT_FUTURE as usize)?
+    } else {
+        0
+    };
+    let future = match slot {
+        0 => None,
+        at => {
+            let at = table + at as usize;
+            Some(u64::from(u32_at(base, at)?) | u64::from(u32_at(base, at + 4)?) << 32)
+        }
+    };
+    Ok(Box::new(NewRead { event, future }))
 }
 
 #[cfg(test)]
@@ -113,5 +156,13 @@ mod tests {
             .decode(&build(&e, false, false), &crate::evolution::limits())
             .unwrap();
         assert_eq!(d, e);
+    }
+
+    #[test]
+    fn the_newer_reader_finds_the_new_slot_when_it_is_there() {
+        let e = crate::torture::golden_event();
+        let r = newer_read(&build(&e, true, false)).unwrap();
+        assert_eq!((r.event, r.future), (e.clone(), Some(FUTURE_VALUE)));
+        assert_eq!(newer_read(&build(&e, false, false)).unwrap().future, None);
     }
 }
