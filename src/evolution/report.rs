@@ -598,6 +598,36 @@ mod tests {
         assert!(pin(m, "p", "forward-element", &x).is_failure());
     }
 
+    static UNCOVERED: Profile = Profile {
+        id: "no-adapter",
+        ..crate::profiles::json::PROFILE
+    };
+
+    #[test]
+    fn a_profile_without_an_adapter_is_not_covered_and_fails() {
+        let r = profile_report(&UNCOVERED, &[crate::torture::golden_event()], &[]);
+        assert!(!r.covered);
+        assert_eq!(r.summary["forward_field"], "not-covered");
+        assert_eq!(r.summary["backward"], "not-covered");
+        assert_eq!(
+            failures(&r),
+            ["no-adapter: not-covered (no evolution adapter)"]
+        );
+        assert!(
+            render_csv(&Report {
+                input: String::new(),
+                events: 1,
+                limits: BTreeMap::new(),
+                profiles: vec![r],
+                exceptions: Vec::new(),
+                failures: Vec::new(),
+            })
+            .contains(
+                "no-adapter,true,not-covered,not-covered,not-covered,not-covered,not-covered,"
+            )
+        );
+    }
+
     #[test]
     fn the_exceptions_file_parses() {
         let _ = exceptions();
