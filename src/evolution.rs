@@ -43,7 +43,7 @@ pub const FUTURE_VALUE: u64 = 42;
 /// The name of the future field where the format names fields.
 pub const FUTURE_KEY: &str = "future";
 
-/// Bytes that a newer writer produced, and how.
+/// Bytes that a newer writer produced (or old bytes with their version changed).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Extension {
     /// The bytes to hand to the old reader.
