@@ -2,7 +2,8 @@
 //! bytes and returns what a newer writer of the same format would write,
 //! checking the layout it expects first (an [`AdapterError`] otherwise).
 
-use super::{AdapterError, Extension, FUTURE_KEY, FUTURE_VALUE};
+use super::{AdapterError, Backward, Evolution, Extension, FUTURE_KEY, FUTURE_VALUE};
+use crate::model::Event;
 
 /// A JSON object with `"future":42` added as its last member.
 pub fn json_with_key(base: &[u8]) -> Result<Extension, AdapterError> {
@@ -59,7 +60,8 @@ pub fn uvarint(mut v: u64) -> Vec<u8> {
     }
 }
 
-fn read_uvarint(b: &[u8], at: &mut usize) -> Result<u64, AdapterError> {
+/// Reads an unsigned LEB128 varint at `*at`, advancing it.
+pub fn read_uvarint(b: &[u8], at: &mut usize) -> Result<u64, AdapterError> {
     let mut v = 0u64;
     for shift in (0..64).step_by(7) {
         let byte = *b
@@ -203,6 +205,30 @@ pub fn capnp_pack(unpacked: &[u8]) -> Vec<u8> {
         }
     }
     out
+}
+
+/// The adapter of a fixed layout without version, field tags or extension
+/// point (dannypack, go-nostr binary, event2): a newer writer can only
+/// append its field, a varint 42, after the last one.
+pub struct Appended {
+    /// Where the field goes and why, citing the layout's source.
+    pub mechanism: &'static str,
+}
+
+impl Evolution for Appended {
+    fn field_mechanism(&self) -> &'static str {
+        self.mechanism
+    }
+
+    fn with_field(&self, _: &Event, base: &[u8]) -> Result<Extension, AdapterError> {
+        Ok(appended(base, &uvarint(FUTURE_VALUE)))
+    }
+
+    fn backward(&self, _: &Event, _: &[u8]) -> Backward {
+        Backward::ByConstruction(
+            "no version and no optional fields: a newer reader can take the end of the (framed) record as the absent appended field, but nothing in the bytes tells the layouts apart; not executed",
+        )
+    }
 }
 
 #[cfg(test)]

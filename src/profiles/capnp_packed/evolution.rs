@@ -135,6 +135,15 @@ pub(crate) fn newer_read(base: &[u8], packed: bool) -> Backward {
     }
 }
 
+/// The unpacked message with every Value one data word larger (the
+/// element case of both capnp profiles).
+pub(crate) fn grown_values(e: &Event) -> Result<Vec<u8>, AdapterError> {
+    if e.tags.iter().all(Vec::is_empty) {
+        return Err(AdapterError::NoTarget("the event has no tag value"));
+    }
+    Ok(message(e, 2, 2))
+}
+
 /// The unpacked message of `event` (our `capnp-unpacked` bytes).
 pub(crate) fn unpacked(event: &Event) -> Result<Vec<u8>, AdapterError> {
     let mut out = Vec::new();
@@ -164,11 +173,8 @@ impl Evolution for Adapter {
     }
 
     fn with_element(&self, e: &Event, _: &[u8]) -> Result<Extension, AdapterError> {
-        if e.tags.iter().all(Vec::is_empty) {
-            return Err(AdapterError::NoTarget("the event has no tag value"));
-        }
         Ok(Extension {
-            bytes: surgery::capnp_pack(&message(e, 2, 2)),
+            bytes: surgery::capnp_pack(&grown_values(e)?),
         })
     }
 

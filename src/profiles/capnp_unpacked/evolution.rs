@@ -3,7 +3,7 @@
 
 use crate::evolution::{AdapterError, Backward, Element, Evolution, Extension, surgery};
 use crate::model::Event;
-use crate::profiles::capnp_packed::evolution::{ELEMENT, FIELD, message, newer_read};
+use crate::profiles::capnp_packed::evolution::{ELEMENT, FIELD, grown_values, newer_read};
 
 /// The adapter.
 pub(crate) struct Adapter;
@@ -25,11 +25,8 @@ impl Evolution for Adapter {
     }
 
     fn with_element(&self, e: &Event, _: &[u8]) -> Result<Extension, AdapterError> {
-        if e.tags.iter().all(Vec::is_empty) {
-            return Err(AdapterError::NoTarget("the event has no tag value"));
-        }
         Ok(Extension {
-            bytes: message(e, 2, 2),
+            bytes: grown_values(e)?,
         })
     }
 

@@ -1,26 +1,10 @@
 //! Evolution adapter of `dannypack` ([`crate::evolution`]): the layout has no
 //! version, field tags or extension point, so a newer writer can only append
-//! its field after the last one.
+//! its field after the last one ([`Appended`]).
 
-use crate::evolution::{AdapterError, Backward, Evolution, Extension, FUTURE_VALUE, surgery};
-use crate::model::Event;
+use crate::evolution::surgery::Appended;
 
 /// The adapter.
-pub(crate) struct Adapter;
-pub(crate) const ADAPTER: Adapter = Adapter;
-
-impl Evolution for Adapter {
-    fn field_mechanism(&self) -> &'static str {
-        "a varint 42 appended after the content, the last section (DannyPack layout, FORMATS.md: fixed header, tag section, content; no version, magic or record length)"
-    }
-
-    fn with_field(&self, _: &Event, base: &[u8]) -> Result<Extension, AdapterError> {
-        Ok(surgery::appended(base, &surgery::uvarint(FUTURE_VALUE)))
-    }
-
-    fn backward(&self, _: &Event, _: &[u8]) -> Backward {
-        Backward::ByConstruction(
-            "no version and no optional fields: a newer reader can take the end of the (framed) record as the absent appended field, but nothing in the bytes tells the layouts apart; not executed",
-        )
-    }
-}
+pub(crate) const ADAPTER: Appended = Appended {
+    mechanism: "a varint 42 appended after the content, the last section (DannyPack layout, FORMATS.md: fixed header, tag section, content; no version, magic or record length)",
+};

@@ -12,6 +12,15 @@ pub(crate) const ADAPTER: Adapter = Adapter;
 /// Field 8, varint 42: key `(8 << 3) | 0` = `40`, then `2a`.
 pub(crate) const FIELD_8: [u8; 2] = [0x40, 0x2a];
 
+/// The element case of both protobuf profiles: field 8 inside the first
+/// tag message.
+pub(crate) fn with_tag_field(e: &Event, base: &[u8]) -> Result<Extension, AdapterError> {
+    if e.tags.is_empty() {
+        return Err(AdapterError::NoTarget("the event has no tag"));
+    }
+    surgery::protobuf_nested_appended(base, 5, &FIELD_8)
+}
+
 /// The protobuf language guide, "Updating a message type": an old reader
 /// parses new fields as unknown fields.
 pub(crate) const FIELD: &str = "field 8 (`optional uint64 future = 8`, bytes `40 2a`) appended to the Event message (protobuf encoding guide: a message is a sequence of tagged fields; \"Updating a message type\": old parsers skip unknown fields)";
@@ -106,10 +115,7 @@ impl Evolution for Adapter {
     }
 
     fn with_element(&self, e: &Event, base: &[u8]) -> Result<Extension, AdapterError> {
-        if e.tags.is_empty() {
-            return Err(AdapterError::NoTarget("the event has no tag"));
-        }
-        surgery::protobuf_nested_appended(base, 5, &FIELD_8)
+        with_tag_field(e, base)
     }
 
     fn backward(&self, _: &Event, base: &[u8]) -> Backward {

@@ -5,7 +5,7 @@
 use crate::evolution::{AdapterError, Backward, Element, Evolution, Extension, NewRead, surgery};
 use crate::model::{Event, hex};
 
-use super::super::protobuf::evolution::{FIELD, FIELD_8};
+use super::super::protobuf::evolution::{FIELD, FIELD_8, with_tag_field};
 
 /// The adapter.
 pub(crate) struct Adapter;
@@ -70,10 +70,7 @@ impl Evolution for Adapter {
     }
 
     fn with_element(&self, e: &Event, base: &[u8]) -> Result<Extension, AdapterError> {
-        if e.tags.is_empty() {
-            return Err(AdapterError::NoTarget("the event has no tag"));
-        }
-        surgery::protobuf_nested_appended(base, 5, &FIELD_8)
+        with_tag_field(e, base)
     }
 
     fn backward(&self, _: &Event, base: &[u8]) -> Backward {

@@ -2,7 +2,7 @@
 //! writer's IDL adds `8: optional i32 future`, written just before the
 //! event struct's stop byte.
 
-use crate::evolution::{AdapterError, Backward, Element, Evolution, Extension};
+use crate::evolution::{AdapterError, Backward, Element, Evolution, Extension, surgery};
 use crate::model::Event;
 
 /// The adapter.
@@ -68,28 +68,13 @@ fn first_value_field(e: &Event) -> (u8, usize) {
     )
 }
 
-fn varint(b: &[u8], at: &mut usize) -> Result<u64, AdapterError> {
-    let mut v = 0u64;
-    for shift in (0..64).step_by(7) {
-        let byte = *b
-            .get(*at)
-            .ok_or_else(|| AdapterError::layout("varint past the end"))?;
-        *at += 1;
-        v |= u64::from(byte & 0x7f) << shift;
-        if byte < 0x80 {
-            return Ok(v);
-        }
-    }
-    Err(AdapterError::layout("varint too long"))
-}
-
 fn list_len(b: &[u8], at: &mut usize) -> Result<u64, AdapterError> {
     let h = *b
         .get(*at)
         .ok_or_else(|| AdapterError::layout("list header past the end"))?;
     *at += 1;
     if h >> 4 == 0xf {
-        varint(b, at)
+        surgery::read_uvarint(b, at)
     } else {
         Ok(u64::from(h >> 4))
     }
@@ -108,7 +93,7 @@ fn first_value_stop(b: &[u8], e: &Event) -> Result<usize, AdapterError> {
             )));
         }
         at += 1;
-        let n = varint(b, &mut at)?;
+        let n = surgery::read_uvarint(b, &mut at)?;
         if field <= 3 {
             at += n as usize;
         }
@@ -133,7 +118,7 @@ fn first_value_stop(b: &[u8], e: &Event) -> Result<usize, AdapterError> {
         ));
     }
     at += 1;
-    let n = varint(b, &mut at)? as usize;
+    let n = surgery::read_uvarint(b, &mut at)? as usize;
     at += n;
     if b.get(at) != Some(&0) {
         return Err(AdapterError::layout(
