@@ -6,12 +6,23 @@ use crate::evolution::new_reader::NewObject;
 use crate::evolution::{AdapterError, Backward, Evolution, Extension, surgery};
 use crate::model::Event;
 
-/// The adapter.
-pub(crate) struct Adapter;
-pub(crate) const ADAPTER: Adapter = Adapter;
+/// A JSON adapter: the member added by [`surgery::json_with_key`], and a
+/// newer reader of the JSON library the profile uses.
+pub(crate) struct Adapter {
+    /// The newer reader's name.
+    pub(crate) reader: &'static str,
+    /// The newer reader.
+    pub(crate) parse: fn(&[u8]) -> Result<NewObject, String>,
+}
+
+/// `json`.
+pub(crate) const ADAPTER: Adapter = Adapter {
+    reader: "serde_json into NewObject (future: #[serde(default)] Option<u64>)",
+    parse: |b| serde_json::from_slice(b).map_err(|e| e.to_string()),
+};
 
 /// RFC 8259 §4: an object is an unordered set of members; NIP-01 names seven.
-pub(crate) const FIELD: &str = "an extra member `\"future\":42` at the end of the event object (RFC 8259 §4: an object is a set of name/value members; NIP-01 names seven)";
+const FIELD: &str = "an extra member `\"future\":42` at the end of the event object (RFC 8259 §4: an object is a set of name/value members; NIP-01 names seven)";
 
 impl Evolution for Adapter {
     fn field_mechanism(&self) -> &'static str {
@@ -24,10 +35,8 @@ impl Evolution for Adapter {
 
     fn backward(&self, _: &Event, base: &[u8]) -> Backward {
         Backward::Executed {
-            reader: "serde_json into NewObject (future: #[serde(default)] Option<u64>)",
-            result: serde_json::from_slice::<NewObject>(base)
-                .map_err(|e| e.to_string())
-                .and_then(NewObject::into_read),
+            reader: self.reader,
+            result: (self.parse)(base).and_then(NewObject::into_read),
         }
     }
 }

@@ -5,10 +5,6 @@
 use crate::evolution::{AdapterError, Backward, Element, Evolution, Extension, NewRead, surgery};
 use crate::model::{Event, hex};
 
-/// The adapter.
-pub(crate) struct Adapter;
-pub(crate) const ADAPTER: Adapter = Adapter;
-
 /// Field 8, varint 42: key `(8 << 3) | 0` = `40`, then `2a`.
 pub(crate) const FIELD_8: [u8; 2] = [0x40, 0x2a];
 
@@ -99,6 +95,24 @@ fn read(base: &[u8]) -> Result<Box<NewRead>, String> {
     }))
 }
 
+/// A protobuf adapter: field 8 at the top level or in the first tag
+/// message, and a prost reader with `optional uint64 future = 8`.
+pub(crate) struct Adapter {
+    /// The tag message's name, for the element mechanism.
+    pub(crate) element: &'static str,
+    /// The newer reader's name.
+    pub(crate) reader: &'static str,
+    /// The newer reader.
+    pub(crate) read: fn(&[u8]) -> Result<Box<NewRead>, String>,
+}
+
+/// `protobuf`.
+pub(crate) const ADAPTER: Adapter = Adapter {
+    element: "field 8 (`40 2a`) appended inside the first Tag message, whose length grows by 2",
+    reader: "prost NewEvent (optional uint64 future = 8)",
+    read,
+};
+
 impl Evolution for Adapter {
     fn field_mechanism(&self) -> &'static str {
         FIELD
@@ -109,9 +123,7 @@ impl Evolution for Adapter {
     }
 
     fn element_mechanism(&self) -> Element {
-        Element::Applies(
-            "field 8 (`40 2a`) appended inside the first Tag message, whose length grows by 2",
-        )
+        Element::Applies(self.element)
     }
 
     fn with_element(&self, e: &Event, base: &[u8]) -> Result<Extension, AdapterError> {
@@ -120,8 +132,8 @@ impl Evolution for Adapter {
 
     fn backward(&self, _: &Event, base: &[u8]) -> Backward {
         Backward::Executed {
-            reader: "prost NewEvent (optional uint64 future = 8)",
-            result: read(base),
+            reader: self.reader,
+            result: (self.read)(base),
         }
     }
 }

@@ -2,14 +2,17 @@
 //! newer writer adds field 8; the newer reader is a prost message with
 //! `optional uint64 future = 8` over `HexEvent`.
 
-use crate::evolution::{AdapterError, Backward, Element, Evolution, Extension, NewRead, surgery};
+use crate::evolution::NewRead;
 use crate::model::{Event, hex};
 
-use super::super::protobuf::evolution::{FIELD, FIELD_8, with_tag_field};
+use super::super::protobuf::evolution::Adapter;
 
-/// The adapter.
-pub(crate) struct Adapter;
-pub(crate) const ADAPTER: Adapter = Adapter;
+/// The adapter: `protobuf`'s, with the `HexEvent` reader.
+pub(crate) const ADAPTER: Adapter = Adapter {
+    element: "field 8 (`40 2a`) appended inside the first HexTag message, whose length grows by 2",
+    reader: "prost NewHexEvent (optional uint64 future = 8)",
+    read,
+};
 
 #[derive(Clone, PartialEq, prost::Message)]
 struct NewHexEvent {
@@ -52,31 +55,4 @@ fn read(base: &[u8]) -> Result<Box<NewRead>, String> {
         },
         future: m.future,
     }))
-}
-
-impl Evolution for Adapter {
-    fn field_mechanism(&self) -> &'static str {
-        FIELD
-    }
-
-    fn with_field(&self, _: &Event, base: &[u8]) -> Result<Extension, AdapterError> {
-        Ok(surgery::appended(base, &FIELD_8))
-    }
-
-    fn element_mechanism(&self) -> Element {
-        Element::Applies(
-            "field 8 (`40 2a`) appended inside the first HexTag message, whose length grows by 2",
-        )
-    }
-
-    fn with_element(&self, e: &Event, base: &[u8]) -> Result<Extension, AdapterError> {
-        with_tag_field(e, base)
-    }
-
-    fn backward(&self, _: &Event, base: &[u8]) -> Backward {
-        Backward::Executed {
-            reader: "prost NewHexEvent (optional uint64 future = 8)",
-            result: read(base),
-        }
-    }
 }
