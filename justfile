@@ -109,6 +109,13 @@ torture mutations="1000000":
     cargo run --release -- torture generate --mutations {{mutations}} "$CARGO_TARGET_DIR/torture"
     cargo run --release -- torture run "$CARGO_TARGET_DIR/torture"
 
+# The evolution suite: what each profile's reader makes of a newer writer's
+# field, a newer reader of old bytes, version ids, range growth; writes
+# results/evolution/{evolution.json,evolution.csv,README.md} from the built-in
+# event (other events: `binostr evolution --out DIR IN...`).
+evolution:
+    cargo run --release -- evolution --out results/evolution
+
 # Summaries, paper/generated/ and plots from the complete runs of one or more
 # campaign labels (the first names the output; see docs/RESULTS.md).
 aggregate +labels:

@@ -211,6 +211,9 @@ pub struct Profile {
     pub codec: &'static dyn Codec,
     /// Sources, schema, crates and specification (`binostr maintenance`).
     pub maintenance: Maintenance,
+    /// How a newer writer and a newer reader of the format behave
+    /// (`binostr evolution`); it lives in the profile's `evolution.rs`.
+    pub evolution: &'static dyn crate::evolution::Evolution,
 }
 
 impl std::fmt::Debug for Profile {

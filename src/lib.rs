@@ -6,6 +6,7 @@
 //! |---|---|
 //! | [`cli`] | the `binostr` command line |
 //! | [`vectors`] | interop vectors: signed events with their bytes under every profile |
+//! | [`evolution`] | the evolution suite: readers and writers of different versions, range growth |
 //! | [`torture`] | the robustness suite: hostile inputs, isolated runs, outcome tables |
 //! | [`maintenance`] | the computed maintenance cost of every profile (lines, crates, schema compiler, ecosystems, spec) |
 //! | [`mod@bench`] | measurements over the registry (sizes) |
@@ -22,6 +23,7 @@ pub mod campaign;
 pub mod cli;
 pub mod codec;
 pub mod corpus;
+pub mod evolution;
 pub mod files;
 pub mod maintenance;
 pub mod manifest;

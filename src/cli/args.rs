@@ -124,6 +124,26 @@ pub(super) enum Command {
         #[arg(value_name = "IN")]
         input: PathBuf,
     },
+    /// The evolution suite: for every registry profile, what an old reader
+    /// makes of a newer writer's extra field, what a newer reader makes of
+    /// old bytes, version signalling, and range growth; writes
+    /// OUT/evolution.{json,csv} and OUT/README.md; exits 1 on any
+    /// unexplained misread, silent truncation or uncovered profile.
+    Evolution {
+        /// Report directory.
+        #[arg(long, default_value = "results/evolution")]
+        out: PathBuf,
+        /// Only the profiles enabled by default.
+        #[arg(long)]
+        enabled_only: bool,
+        /// Use at most this many input events (the first valid ones).
+        #[arg(long, default_value_t = 100)]
+        max_events: usize,
+        /// Input events (any shape `corpus audit` reads); default: the
+        /// built-in deterministic golden event of the conformance suite.
+        #[arg(value_name = "IN")]
+        inputs: Vec<PathBuf>,
+    },
     /// The robustness suite: hostile inputs for every profile, run in child
     /// processes under memory and time limits.
     #[command(subcommand)]

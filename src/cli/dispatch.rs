@@ -12,6 +12,7 @@ use crate::files::write_atomically;
 
 mod codec;
 mod corpus;
+mod evolution;
 mod maintenance;
 mod manifest;
 mod torture;
@@ -19,6 +20,7 @@ mod torture;
 use codec::{run_decode, run_encode, run_sizes};
 use corpus::run_corpus;
 pub use corpus::selection_record_path;
+use evolution::run_evolution;
 use maintenance::run_maintenance;
 use manifest::run_manifest;
 use torture::run_torture;
@@ -95,6 +97,12 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         } => run_encode(&profile, output.as_deref(), &input),
         Command::Decode { profile, input } => run_decode(&profile, &input),
         Command::Sizes { json, all, inputs } => run_sizes(json, all, &inputs),
+        Command::Evolution {
+            out,
+            enabled_only,
+            max_events,
+            inputs,
+        } => run_evolution(&out, enabled_only, max_events, &inputs),
         Command::Torture(t) => run_torture(t),
         Command::Manifest(m) => run_manifest(m),
         Command::Maintenance { root, out, check } => run_maintenance(&root, out, check),

@@ -75,6 +75,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Avro,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &[],
@@ -293,6 +294,8 @@ fn value(r: &mut Reader<'_>, limits: &Limits) -> Result<String, DecodeError> {
         }
     }
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

@@ -71,6 +71,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Bencode,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &[],
@@ -308,6 +309,8 @@ impl HostileInputs for Bencode {
         v
     }
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

@@ -70,6 +70,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Beve,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &[],
@@ -399,6 +400,8 @@ impl HostileInputs for Beve {
         ]
     }
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

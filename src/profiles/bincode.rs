@@ -59,6 +59,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Bincode,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &["src/profiles/positional.rs"],
@@ -118,6 +119,8 @@ fn classify(e: &bincode::error::DecodeError) -> DecodeErrorKind {
         _ => DecodeErrorKind::Invalid("malformed bincode"),
     }
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

@@ -75,6 +75,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Bson,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &[],
@@ -360,6 +361,8 @@ impl HostileInputs for Bson {
         ]
     }
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

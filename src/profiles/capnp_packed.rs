@@ -77,6 +77,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &CapnpPacked,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &[],
@@ -401,3 +402,5 @@ pub(crate) mod tests {
         assert!(!unpacked_reader(&e).is_canonical().unwrap());
     }
 }
+
+pub(crate) mod evolution;

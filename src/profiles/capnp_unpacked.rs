@@ -27,6 +27,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: false,
     codec: &CapnpUnpacked,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &["src/profiles/capnp_packed.rs"],
@@ -51,6 +52,8 @@ impl Codec for CapnpUnpacked {
         decode(bytes, limits, false)
     }
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

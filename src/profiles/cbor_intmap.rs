@@ -41,6 +41,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: false,
     codec: &CborIntMap,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &["src/profiles/cbor_packed.rs", "src/profiles/positional.rs"],
@@ -111,6 +112,8 @@ impl Codec for CborIntMap {
         Ok(Event::new(id, pubkey, sig, created_at, kind, tags, content))
     }
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

@@ -63,6 +63,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &CborPacked,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &["src/profiles/positional.rs"],
@@ -447,6 +448,8 @@ impl HostileInputs for CborPacked {
         ]
     }
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

@@ -42,6 +42,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: false,
     codec: &CborStringMap,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &["src/profiles/cbor_packed.rs", "src/profiles/positional.rs"],
@@ -144,6 +145,8 @@ impl Codec for CborStringMap {
         Ok(Event::new(id, pubkey, sig, created_at, kind, tags, content))
     }
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

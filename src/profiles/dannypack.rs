@@ -58,6 +58,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &DannyPack,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &[],
@@ -237,6 +238,8 @@ fn value<'a, S: Text<'a>>(r: &mut Reader<'a>, max_text: usize) -> Result<S, Deco
     }
     hex_or_text(r, at, len, is_hex, MIN_HEX_CHARS, max_text)
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

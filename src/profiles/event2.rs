@@ -66,6 +66,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Event2,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &[],
@@ -264,6 +265,8 @@ fn field<'a, S: Text<'a>>(
         }
     })
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

@@ -85,6 +85,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &FlatBuffers,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &[],
@@ -386,6 +387,8 @@ fn parse_tag<'a, S: From<&'a str> + From<String>>(
     }
     Ok(out)
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

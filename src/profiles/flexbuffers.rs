@@ -108,6 +108,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &FlexBuffers,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &["src/profiles/positional.rs"],
@@ -399,6 +400,7 @@ fn classify(e: &flexbuffers::DeserializationError) -> DecodeErrorKind {
     }
 }
 
+pub(crate) mod evolution;
 mod hostile;
 
 #[cfg(test)]

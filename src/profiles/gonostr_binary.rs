@@ -53,6 +53,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &GoNostrBinary,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &[],
@@ -180,6 +181,8 @@ fn item<'a, S: Text<'a>>(r: &mut Reader<'a>, limits: &Limits) -> Result<S, Decod
 fn u16be(r: &mut Reader<'_>) -> Result<u16, DecodeError> {
     Ok(u16::from_be_bytes(*r.array::<2>()?))
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

@@ -35,6 +35,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Json,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &["src/validate/json.rs"],
@@ -335,3 +336,5 @@ pub(crate) mod shared_tests {
         assert_eq!(bomb(&Json, Nest::Map, 2), br#"{"a":{"a":0}}"#);
     }
 }
+
+pub(crate) mod evolution;

@@ -61,6 +61,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &JsonSimd,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &["src/profiles/json.rs", "src/validate/json.rs"],
@@ -154,6 +155,8 @@ fn raw(e: &simd_json::Error) -> DecodeError {
     };
     DecodeError::at(kind, e.index())
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

@@ -47,6 +47,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &JsonSonic,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &["src/profiles/json.rs", "src/validate/json.rs"],
@@ -97,6 +98,8 @@ fn raw(e: &sonic_rs::Error) -> DecodeError {
     };
     DecodeError::at(kind, e.offset())
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

@@ -71,6 +71,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &MsgPack,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &["src/profiles/positional.rs"],
@@ -205,6 +206,8 @@ impl HostileInputs for MsgPack {
         }
     }
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

@@ -115,6 +115,11 @@ impl<const TYPE_FIRST: bool> Netstring<TYPE_FIRST> {
             self_describing: true,
         },
         enabled: true,
+        evolution: if TYPE_FIRST {
+            &evolution::OT
+        } else {
+            &evolution::T
+        },
         codec: &Netstring::<TYPE_FIRST>,
         maintenance: crate::codec::Maintenance {
             sources: &[file!()],
@@ -446,6 +451,8 @@ impl<const TYPE_FIRST: bool> HostileInputs for Netstring<TYPE_FIRST> {
         ]
     }
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

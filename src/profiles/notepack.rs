@@ -60,6 +60,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Notepack,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &[],
@@ -159,6 +160,8 @@ fn element<'a, S: Text<'a>>(r: &mut Reader<'a>, limits: &Limits) -> Result<S, De
     let raw = r.uvarint(true)?;
     hex_or_text(r, at, raw >> 1, raw & 1 == 1, 1, limits.max_value_bytes)
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

@@ -55,6 +55,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Postcard,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &["src/profiles/positional.rs"],
@@ -123,6 +124,8 @@ fn classify(e: &postcard::Error) -> DecodeErrorKind {
         _ => DecodeErrorKind::Invalid("malformed postcard"),
     }
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

@@ -67,6 +67,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Protobuf,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &[],
@@ -418,6 +419,8 @@ fn len_body<'a>(r: &mut Reader<'a>) -> Result<(usize, &'a [u8]), DecodeError> {
 fn shifted(e: DecodeError, by: usize) -> DecodeError {
     DecodeError::at(e.kind, e.offset + by)
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

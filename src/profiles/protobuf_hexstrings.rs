@@ -39,6 +39,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: false,
     codec: &ProtobufHexStrings,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &["src/profiles/protobuf.rs"],
@@ -98,6 +99,8 @@ fn from_hex<const N: usize>(s: &str, at: usize) -> Result<[u8; N], DecodeError> 
         at,
     ))
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

@@ -93,6 +93,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &ThriftCompact,
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &[],
@@ -460,6 +461,8 @@ impl TInputProtocol for BoundedCompact<'_> {
         self.fail(DecodeErrorKind::Invalid("unknown field"), at)
     }
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {
