@@ -28,6 +28,20 @@ pub struct Maintenance {
     pub spec: Spec,
 }
 
+impl Maintenance {
+    /// A layout written by hand on no crate, schema or shared module: only
+    /// its own `sources` and its `spec`.
+    pub const fn standalone(sources: &'static [&'static str], spec: Spec) -> Self {
+        Maintenance {
+            sources,
+            shared: &[],
+            schema: Schema::None,
+            crates: &[],
+            spec,
+        }
+    }
+}
+
 /// A profile's schema and generated code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]

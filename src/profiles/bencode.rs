@@ -72,13 +72,10 @@ pub const PROFILE: Profile = Profile {
     enabled: true,
     codec: &Bencode,
     evolution: &evolution::ADAPTER,
-    maintenance: crate::codec::Maintenance {
-        sources: &[file!()],
-        shared: &[],
-        schema: crate::codec::Schema::None,
-        crates: &[],
-        spec: crate::codec::maintenance::BENCODE,
-    },
+    maintenance: crate::codec::Maintenance::standalone(
+        &[file!()],
+        crate::codec::maintenance::BENCODE,
+    ),
 };
 
 /// Bencode, positional list, raw id/pubkey/sig.

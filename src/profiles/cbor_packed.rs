@@ -70,7 +70,7 @@ pub const PROFILE: Profile = Profile {
         schema: crate::codec::Schema::Document {
             path: "schemas/event.cddl",
         },
-        crates: &["minicbor"],
+        crates: &["ciborium", "minicbor"],
         spec: crate::codec::maintenance::CBOR,
     },
 };

@@ -59,13 +59,10 @@ pub const PROFILE: Profile = Profile {
     enabled: true,
     codec: &DannyPack,
     evolution: &evolution::ADAPTER,
-    maintenance: crate::codec::Maintenance {
-        sources: &[file!()],
-        shared: &[],
-        schema: crate::codec::Schema::None,
-        crates: &[],
-        spec: crate::codec::maintenance::DANNYPACK,
-    },
+    maintenance: crate::codec::Maintenance::standalone(
+        &[file!()],
+        crate::codec::maintenance::DANNYPACK,
+    ),
 };
 
 const HEADER: usize = 138;

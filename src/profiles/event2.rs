@@ -67,13 +67,10 @@ pub const PROFILE: Profile = Profile {
     enabled: true,
     codec: &Event2,
     evolution: &evolution::ADAPTER,
-    maintenance: crate::codec::Maintenance {
-        sources: &[file!()],
-        shared: &[],
-        schema: crate::codec::Schema::None,
-        crates: &[],
-        spec: crate::codec::maintenance::EVENT2,
-    },
+    maintenance: crate::codec::Maintenance::standalone(
+        &[file!()],
+        crate::codec::maintenance::EVENT2,
+    ),
 };
 
 /// mleku's event2 binary codec.

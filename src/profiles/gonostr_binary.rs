@@ -54,13 +54,10 @@ pub const PROFILE: Profile = Profile {
     enabled: true,
     codec: &GoNostrBinary,
     evolution: &evolution::ADAPTER,
-    maintenance: crate::codec::Maintenance {
-        sources: &[file!()],
-        shared: &[],
-        schema: crate::codec::Schema::None,
-        crates: &[],
-        spec: crate::codec::maintenance::GONOSTR_BINARY,
-    },
+    maintenance: crate::codec::Maintenance::standalone(
+        &[file!()],
+        crate::codec::maintenance::GONOSTR_BINARY,
+    ),
 };
 
 const HEADER: usize = 136;

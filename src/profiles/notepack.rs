@@ -61,13 +61,10 @@ pub const PROFILE: Profile = Profile {
     enabled: true,
     codec: &Notepack,
     evolution: &evolution::ADAPTER,
-    maintenance: crate::codec::Maintenance {
-        sources: &[file!()],
-        shared: &[],
-        schema: crate::codec::Schema::None,
-        crates: &[],
-        spec: crate::codec::maintenance::NOTEPACK,
-    },
+    maintenance: crate::codec::Maintenance::standalone(
+        &[file!()],
+        crate::codec::maintenance::NOTEPACK,
+    ),
 };
 
 /// The only version byte upstream writes.

@@ -40,7 +40,7 @@ pub const LANGUAGES: [&str; 5] = ["rust", "python", "js", "go", "kotlin"];
 /// SDK languages the matrix names but nothing here measures, and why: a
 /// column of "not measured here", not a missing library.
 pub const NOT_MEASURED: [(&str, &str); 1] =
-    [("swift", "no Swift toolchain in this machine's Debian")];
+    [("swift", "Swift: no toolchain in this machine's Debian")];
 
 /// The matrix cell of a language in [`NOT_MEASURED`].
 pub const NOT_MEASURED_CELL: &str = "not measured here";
@@ -410,16 +410,30 @@ fn measured_rows<'a>(c: &Campaign, table: &'a ProfileTable) -> Vec<&'a Vec<Strin
         .collect()
 }
 
+/// Short names of the evolution table's range cases (`range_<case>`), for
+/// the paper's narrow column; other cases keep their own name.
+const RANGE_CASES: [(&str, &str); 5] = [
+    ("created_at_2e32", "created_at"),
+    ("kind_65535", "kind"),
+    ("tag_300_values", "values"),
+    ("content_70000", "content"),
+    ("tags_70000", "tags"),
+];
+
 /// The range-growth cases of the evolution table in one cell: `exact` when
-/// every case round-trips, else each other outcome with its cases, e.g.
-/// `refused: created_at_2e32 tag_300_values`.
+/// every case round-trips, else each other outcome with its cases' short
+/// names, e.g. `refused: created_at values`.
 pub fn range_summary(table: &ProfileTable, row: &[String]) -> String {
     let mut by: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for (h, v) in table.header.iter().zip(row) {
         if let Some(case) = h.strip_prefix("range_")
             && v != "exact"
         {
-            by.entry(v.as_str()).or_default().push(case);
+            let short = RANGE_CASES
+                .iter()
+                .find(|(long, _)| *long == case)
+                .map_or(case, |(_, short)| short);
+            by.entry(v.as_str()).or_default().push(short);
         }
     }
     if by.is_empty() {
@@ -438,7 +452,7 @@ fn evolution_csv(c: &Campaign) -> String {
     csv(
         "profile,forward_field,forward_element,backward,version,unknown_version,range",
         measured_rows(c, t).into_iter().map(|r| {
-            let cell = |col: &str| t.cell(r, col).unwrap_or_default().to_owned();
+            let cell = |col: &str| t.cell(r, col).unwrap_or_default().replace(',', ";");
             vec![
                 r[0].clone(),
                 cell("forward_field"),
@@ -458,9 +472,10 @@ fn maintenance_csv(c: &Campaign) -> String {
     csv(
         "profile,module_lines,generated_lines,crates,schema_compiler,ecosystems,spec_status,spec_ref",
         measured_rows(c, t).into_iter().map(|r| {
+            // pgfplotstable reads no quoted fields: commas become semicolons.
             crate::side::MAINTENANCE_COLUMNS
                 .iter()
-                .map(|col| t.cell(r, col).unwrap_or_default().to_owned())
+                .map(|col| t.cell(r, col).unwrap_or_default().replace(',', ";"))
                 .collect()
         }),
     )

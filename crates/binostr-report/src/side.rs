@@ -451,7 +451,7 @@ pub struct ProfileTable {
 
 impl ProfileTable {
     /// Reads `file` under `root`, requiring `columns`; empty (with a
-    /// warning) when absent. Cells are plain: a quote is an error.
+    /// warning) when absent. Cells may be quoted (RFC 4180), not multi-line.
     pub fn read(
         root: &Path,
         file: &str,
@@ -490,16 +490,15 @@ impl ProfileTable {
         let mut rows = Vec::new();
         let mut offset = text.find('\n').map_or(text.len(), |i| i + 1);
         for (i, line) in lines.enumerate() {
-            let row: Vec<String> = line.split(',').map(str::to_owned).collect();
-            if line.contains('"') || row.len() != header.len() {
+            let row = split_csv(line).filter(|r| r.len() == header.len());
+            let Some(row) = row else {
                 bail!(
-                    "{}: line {} (byte {offset}) has {} plain cells, expected {}",
+                    "{}: line {} (byte {offset}) is not {} CSV cells",
                     path.display(),
                     i + 2,
-                    row.len(),
                     header.len()
                 );
-            }
+            };
             offset += line.len() + 1;
             rows.push(row);
         }
@@ -510,6 +509,45 @@ impl ProfileTable {
     pub fn cell<'a>(&self, row: &'a [String], column: &str) -> Option<&'a str> {
         let i = self.header.iter().position(|h| h == column)?;
         row.get(i).map(String::as_str)
+    }
+}
+
+/// The cells of one CSV line (RFC 4180 quoting, `""` for a quote inside);
+/// `None` when a quote is unbalanced or stray.
+fn split_csv(line: &str) -> Option<Vec<String>> {
+    let mut cells = Vec::new();
+    let mut chars = line.chars().peekable();
+    loop {
+        let mut cell = String::new();
+        if chars.peek() == Some(&'"') {
+            chars.next();
+            loop {
+                match chars.next()? {
+                    '"' if chars.peek() == Some(&'"') => {
+                        chars.next();
+                        cell.push('"');
+                    }
+                    '"' => break,
+                    c => cell.push(c),
+                }
+            }
+            if !matches!(chars.peek(), None | Some(',')) {
+                return None;
+            }
+        } else {
+            while let Some(&c) = chars.peek() {
+                match c {
+                    ',' => break,
+                    '"' => return None,
+                    _ => cell.push(c),
+                }
+                chars.next();
+            }
+        }
+        cells.push(cell);
+        if chars.next().is_none() {
+            return Some(cells);
+        }
     }
 }
 

@@ -438,7 +438,7 @@ fn language_section(out: &mut String, c: &Campaign) {
         c.primary_host(),
         crate::paper::NOT_MEASURED
             .iter()
-            .map(|(l, why)| format!("{l}: {}, {why}.", crate::paper::NOT_MEASURED_CELL))
+            .map(|(_, why)| format!("{why} ({}).", crate::paper::NOT_MEASURED_CELL))
             .collect::<Vec<_>>()
             .join(" ")
     );

@@ -822,7 +822,7 @@ fn evolution_and_maintenance_tables_keep_the_measured_profiles() {
     fs::write(
         maint.join("maintenance.csv"),
         "profile,module_lines,generated_lines,crates,schema_compiler,ecosystems,spec_status,spec_ref,extra\n\
-         event2,300,0,0,none,2,informal,FORMATS.md,x\n\
+         event2,300,0,0,none,2,none,\"mleku/nostr (codec, event)\",x\n\
          json,109,0,11,none,4,ietf-rfc,RFC 8259,y\n",
     )
     .unwrap();
@@ -831,12 +831,12 @@ fn evolution_and_maintenance_tables_keep_the_measured_profiles() {
         read(tmp.path().join("paper/generated/evolution.csv")),
         "profile,forward_field,forward_element,backward,version,unknown_version,range\n\
          json,rejected,n/a,ok,none,n/a,exact\n\
-         event2,rejected,n/a,by-construction,none,n/a,refused: created_at_2e32 tags_70000\n"
+         event2,rejected,n/a,by-construction,none,n/a,refused: created_at tags\n"
     );
     assert_eq!(
         read(tmp.path().join("paper/generated/maintenance.csv")),
         "profile,module_lines,generated_lines,crates,schema_compiler,ecosystems,spec_status,spec_ref\n\
-         event2,300,0,0,none,2,informal,FORMATS.md\n\
+         event2,300,0,0,none,2,none,mleku/nostr (codec; event)\n\
          json,109,0,11,none,4,ietf-rfc,RFC 8259\n"
     );
     let md = read(tmp.path().join("results/campaigns/q1/summary/summary.md"));
@@ -853,5 +853,19 @@ fn evolution_and_maintenance_tables_keep_the_measured_profiles() {
         "{:#}",
         binostr_report::aggregate(tmp.path(), &labels(&["q1"]), true).unwrap_err()
     );
-    assert!(e.contains("maintenance.csv: line 2 (byte 92)"), "{e}");
+    assert!(
+        e.contains("maintenance.csv: line 2 (byte 92) is not 8 CSV cells"),
+        "{e}"
+    );
+    fs::write(
+        maint.join("maintenance.csv"),
+        "profile,module_lines,generated_lines,crates,schema_compiler,ecosystems,spec_status,spec_ref\n\
+         json,109,0,11,none,4,ietf-rfc,\"RFC 8259\n",
+    )
+    .unwrap();
+    let e = format!(
+        "{:#}",
+        binostr_report::aggregate(tmp.path(), &labels(&["q1"]), true).unwrap_err()
+    );
+    assert!(e.contains("line 2 (byte 92)"), "unbalanced quote: {e}");
 }
