@@ -463,7 +463,7 @@ differ from what the checkout computes.
 
 | column | meaning and method |
 |---|---|
-| `module_lines` | code lines of the profile's own module (`file!()` of its registry entry, plus a directory of the same stem): not blank, not a comment line (`//`, `//!`, `///`, or a `/* */` block starting a line), not in a `#[cfg(test)]` item |
+| `module_lines` | code lines of the profile's own module (`file!()` of its registry entry, plus a directory of the same stem, except its `evolution` adapter, which is suite code): not blank, not a comment line (`//`, `//!`, `///`, or a `/* */` block starting a line), not in a `#[cfg(test)]` item |
 | `test_lines` | non-blank lines of those `#[cfg(test)]` items (inline `mod tests`, or the files of `#[cfg(test)] mod name;`) |
 | `shared_lines` | code lines of other modules the codec is built on (`positional.rs` for the serde-positional profiles, `cbor_packed.rs` for the CBOR variants, `validate/json.rs` for the JSON rows, …); the codec layer all profiles share (`src/codec/`, `src/model/`) is charged to none |
 | `generated_lines` | code lines of the generated code: committed files under `crates/binostr-generated/`, or for protobuf the prost code `build.rs` writes to `OUT_DIR` (counted as built) |

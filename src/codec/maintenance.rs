@@ -14,7 +14,8 @@ use serde::Serialize;
 pub struct Maintenance {
     /// The profile's own module, `file!()` of its registry entry (paths
     /// relative to the repository root). A directory of the same stem
-    /// (`src/profiles/flexbuffers/`) is counted with it.
+    /// (`src/profiles/flexbuffers/`) is counted with it, except the
+    /// profile's `evolution` adapter (suite code).
     pub sources: &'static [&'static str],
     /// Modules of other profiles or shared helpers the codec is built on
     /// (e.g. `src/profiles/positional.rs`), counted apart from `sources`.

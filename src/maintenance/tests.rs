@@ -140,3 +140,19 @@ fn a_missing_checkout_is_a_clear_error() {
             .contains("not found (run from a binostr checkout")
     );
 }
+
+/// The evolution adapter is suite code: not counted as the format's module.
+#[test]
+fn the_evolution_adapter_is_not_the_formats_cost() {
+    let files = lines::count_module(
+        root(),
+        crate::profiles::cbor_packed::PROFILE.maintenance.sources[0],
+    )
+    .unwrap();
+    assert!(
+        files.iter().all(|f| !f.path.contains("evolution")),
+        "{:?}",
+        files.iter().map(|f| &f.path).collect::<Vec<_>>()
+    );
+    assert!(!files.is_empty());
+}

@@ -49,7 +49,7 @@ pub const PROFILE: Profile = Profile {
         schema: crate::codec::Schema::Document {
             path: "schemas/event.cddl",
         },
-        crates: &["ciborium", "minicbor"],
+        crates: &["minicbor"],
         spec: crate::codec::maintenance::CBOR,
     },
 };
