@@ -116,11 +116,11 @@ pub struct ProfileReport {
     /// Enabled by default.
     pub enabled: bool,
     /// How a newer writer adds a top-level field.
-    pub field_mechanism: Option<&'static str>,
+    pub field_mechanism: &'static str,
     /// How a newer writer extends a nested record, or why it does not apply.
-    pub element_mechanism: Option<String>,
+    pub element_mechanism: String,
     /// Version signalling.
-    pub version: Option<VersionSignal>,
+    pub version: VersionSignal,
     /// Per input event.
     pub events: Vec<EventCases>,
     /// Range growth on the first input event.
@@ -324,13 +324,13 @@ pub fn profile_report(
     ProfileReport {
         profile: p.id,
         enabled: p.enabled,
-        field_mechanism: Some(a.field_mechanism()),
-        element_mechanism: Some(match a.element_mechanism() {
+        field_mechanism: a.field_mechanism(),
+        element_mechanism: match a.element_mechanism() {
             Element::Applies(m) => m.to_string(),
             Element::NotApplicable(why) => format!("n/a: {why}"),
             Element::NotBuilt(why) => format!("not built: {why}"),
-        }),
-        version: Some(version),
+        },
+        version,
         events: cases,
         range,
         summary,
@@ -475,12 +475,8 @@ pub fn render_markdown(r: &Report) -> String {
     s.push_str("\n## Per profile (first input event)\n");
     for p in &r.profiles {
         s.push_str(&format!("\n### `{}`\n\n", p.profile));
-        if let Some(m) = p.field_mechanism {
-            s.push_str(&format!("- Field mechanism: {m}\n"));
-        }
-        if let Some(m) = &p.element_mechanism {
-            s.push_str(&format!("- Element mechanism: {m}\n"));
-        }
+        s.push_str(&format!("- Field mechanism: {}\n", p.field_mechanism));
+        s.push_str(&format!("- Element mechanism: {}\n", p.element_mechanism));
         if let Some(c) = p.events.first() {
             s.push_str(&format!(
                 "- forward field: **{}**: {}\n",
@@ -505,13 +501,11 @@ pub fn render_markdown(r: &Report) -> String {
             };
             s.push_str(&format!("- backward: **{}**: {b}\n", c.backward.label()));
         }
-        if let Some(v) = &p.version {
-            s.push_str(&format!(
-                "- version: **{}**: {}\n",
-                v.carrier.unwrap_or("none"),
-                v.note
-            ));
-        }
+        s.push_str(&format!(
+            "- version: **{}**: {}\n",
+            p.version.carrier.unwrap_or("none"),
+            p.version.note
+        ));
         if let Some(c) = p.events.first()
             && !matches!(c.unknown_version, Read::NotApplicable { .. })
         {
