@@ -184,6 +184,8 @@ pub enum Family {
     RustOnly,
     /// Binary layouts designed for Nostr.
     NostrSpecific,
+    /// The forms relays and clients ship today (nostrdb, strfry, NSON).
+    NostrShipped,
     /// OTNetstring and relatives.
     Streaming,
 }
