@@ -11,6 +11,7 @@
 //! | [`maintenance`] | the computed maintenance cost of every profile (lines, crates, schema compiler, ecosystems, spec) |
 //! | [`mod@bench`] | measurements over the registry (sizes) |
 //! | [`manifest`] | the signed results manifest: SHA-256 of every result file, a BIP-340-signed Nostr event, offline verification |
+//! | [`filter`] | NIP-01 REQ filters: model, matching, a JSON reference matcher, seeded drawing |
 //! | [`corpus`] | import, audit, generation, calibration and seeded selection of event corpora |
 //! | [`profiles`] | every wire profile and the one registry ([`profiles::PROFILES`]) |
 //! | [`codec`] | codec traits, decode errors with offsets, bounded readers |
@@ -25,6 +26,7 @@ pub mod codec;
 pub mod corpus;
 pub mod evolution;
 pub mod files;
+pub mod filter;
 pub mod maintenance;
 pub mod manifest;
 pub mod model;
