@@ -2,6 +2,7 @@
 //! and the campaign), encoded sizes, and the side probes (allocations, peak
 //! RSS, per-event latency).
 
+pub mod filtering;
 pub mod group;
 pub mod probe;
 pub mod sizes;

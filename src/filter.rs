@@ -20,7 +20,10 @@ use serde_json::Value;
 
 use crate::model::{Event, EventRef, hex};
 
+pub mod draw;
 pub mod reference;
+
+pub use draw::draw;
 
 /// A NIP-01 filter.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -17,7 +17,9 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::bench::workload::{BenchKey, REFERENCE, Subset, Workload, select_workload};
+use crate::bench::workload::{
+    BenchKey, REFERENCE, Subset, Workload, filter_workload, select_workload,
+};
 use crate::codec::Profile;
 use crate::corpus::generate::rng::Gen;
 use crate::model::Event;
@@ -123,6 +125,8 @@ pub enum GroupKind {
     Validate,
     /// Borrowed selects, beside select-raw-offset.
     Select,
+    /// REQ filters scanned over stored records, beside filter-event.
+    Filter,
     /// Framed streams and native batches.
     Window,
     /// zstd over framed windows.
@@ -139,6 +143,7 @@ impl GroupKind {
             GroupKind::Decode => "decode",
             GroupKind::Validate => "validate",
             GroupKind::Select => "select",
+            GroupKind::Filter => "filter",
             GroupKind::Window => "window",
             GroupKind::Compress => "compress",
             GroupKind::Ingest => "ingest-mt",
@@ -165,7 +170,7 @@ pub struct Comparison {
     /// Index of the denominator.
     pub against: usize,
     /// The `against` column: `json`, `copy`, `clone`, `decode`,
-    /// `id+verify`, `select-raw-offset` or `1-thread`.
+    /// `id+verify`, `select-raw-offset`, `filter-event` or `1-thread`.
     pub name: &'static str,
     /// The smallest ratio that can be true (an invariant), if any.
     pub min_ratio: Option<f64>,
@@ -222,6 +227,21 @@ impl Group {
                     "select-raw-offset",
                     None,
                 ),
+                Workload::FilterChecked => push(
+                    find(Workload::FilterEvent, REFERENCE, 1),
+                    "filter-event",
+                    None,
+                ),
+                // json's filter pass is checked; a preverified view is still
+                // compared with it.
+                Workload::FilterPreverified => {
+                    push(find(Workload::FilterChecked, BASELINE, 1), BASELINE, None);
+                    push(
+                        find(Workload::FilterEvent, REFERENCE, 1),
+                        "filter-event",
+                        None,
+                    );
+                }
                 // Time at N threads over time at 1: scaling <= N means >= 1/N.
                 Workload::IngestMt if k.threads > 1 => push(
                     find(Workload::IngestMt, k.profile, 1),
@@ -292,6 +312,14 @@ pub fn plan(
                     .map(|b| key(select_workload(b.select_contract()), p.id, 1))
                     .into_iter()
                     .collect()
+            }),
+        );
+        push(
+            GroupKind::Filter,
+            Some(key(Workload::FilterEvent, REFERENCE, 1)),
+            each(&|p| {
+                let contract = p.codec.borrowed().map(|b| b.select_contract());
+                vec![key(filter_workload(contract), p.id, 1)]
             }),
         );
         push(
@@ -392,12 +420,30 @@ mod tests {
                     Workload::SelectChecked | Workload::SelectPreverified => {
                         Some("select-raw-offset")
                     }
+                    Workload::FilterChecked | Workload::FilterPreverified => Some("filter-event"),
                     Workload::IngestMt if k.threads == 2 => Some("1-thread"),
                     _ => None,
                 };
                 if let Some(f) = floor {
                     assert!(against.contains(&f), "{k}: {against:?}");
                 }
+            }
+        }
+        let filter = groups.iter().find(|g| g.kind == GroupKind::Filter).unwrap();
+        assert_eq!(
+            filter.members.len(),
+            enabled.len() + 1,
+            "every profile scans"
+        );
+        let c = filter.comparisons();
+        for (i, k) in filter.members.iter().enumerate() {
+            if k.profile != BASELINE && k.profile != REFERENCE {
+                assert!(
+                    c.iter().any(|c| c.member == i
+                        && c.name == BASELINE
+                        && filter.members[c.against].workload == Workload::FilterChecked),
+                    "{k}: ratio to json's filter pass"
+                );
             }
         }
         let validate = groups

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use crate::bench::filtering::{self, Filters};
 use crate::codec::framing::{FrameStream, write_frame};
 use crate::codec::{Limits, Profile, SelectContract};
 use crate::model::Event;
@@ -49,6 +50,12 @@ pub enum Workload {
     SelectChecked,
     /// Borrowed kind and pubkey read from a prefix of stored bytes.
     SelectPreverified,
+    /// Every drawn REQ filter over the stored records, through a view whose
+    /// record is checked (or an owned decode).
+    FilterChecked,
+    /// Every drawn REQ filter over the stored records, through a view that
+    /// trusts stored bytes.
+    FilterPreverified,
     /// The format's native batch container.
     Batch,
     /// A framed stream fed in 1460-byte chunks, with a trailing partial record.
@@ -61,6 +68,8 @@ pub enum Workload {
     IdVerify,
     /// Reference: kind and pubkey read at known byte offsets.
     SelectRawOffset,
+    /// Reference: the drawn filters matched over already decoded events.
+    FilterEvent,
     /// Floor of `encode`: a copy of the profile's encoded bytes.
     Copy,
     /// Floor of `decode`: `Event::clone` of the decoded events.
@@ -69,19 +78,22 @@ pub enum Workload {
 
 impl Workload {
     /// Every workload, in report order.
-    pub const ALL: [Workload; 14] = [
+    pub const ALL: [Workload; 17] = [
         Workload::Encode,
         Workload::Decode,
         Workload::DecodeId,
         Workload::Validate,
         Workload::SelectChecked,
         Workload::SelectPreverified,
+        Workload::FilterChecked,
+        Workload::FilterPreverified,
         Workload::Batch,
         Workload::Stream,
         Workload::Compress,
         Workload::IngestMt,
         Workload::IdVerify,
         Workload::SelectRawOffset,
+        Workload::FilterEvent,
         Workload::Copy,
         Workload::Clone,
     ];
@@ -95,12 +107,15 @@ impl Workload {
             Workload::Validate => "validate",
             Workload::SelectChecked => "select-checked",
             Workload::SelectPreverified => "select-preverified",
+            Workload::FilterChecked => "filter-checked",
+            Workload::FilterPreverified => "filter-preverified",
             Workload::Batch => "batch",
             Workload::Stream => "stream",
             Workload::Compress => "compress",
             Workload::IngestMt => "ingest-mt",
             Workload::IdVerify => "id+verify",
             Workload::SelectRawOffset => "select-raw-offset",
+            Workload::FilterEvent => "filter-event",
             Workload::Copy => "copy",
             Workload::Clone => "clone",
         }
@@ -115,7 +130,10 @@ impl Workload {
     pub fn is_reference(self) -> bool {
         matches!(
             self,
-            Workload::IdVerify | Workload::SelectRawOffset | Workload::Clone
+            Workload::IdVerify
+                | Workload::SelectRawOffset
+                | Workload::FilterEvent
+                | Workload::Clone
         )
     }
 
@@ -238,6 +256,22 @@ pub enum FixtureError {
         /// What differed.
         detail: String,
     },
+    /// A profile's match count for a drawn filter differs from the
+    /// reference matcher's.
+    #[error("{profile}: filter {filter} matches {got} events, the json reference matcher {want}")]
+    FilterMismatch {
+        /// Profile id.
+        profile: &'static str,
+        /// Filter position in the drawn set.
+        filter: usize,
+        /// The profile's count over the corpus.
+        got: u64,
+        /// The reference matcher's count.
+        want: u64,
+    },
+    /// The reference matcher could not read an event's JSON.
+    #[error("{0}")]
+    FilterReference(String),
     /// An event of the corpus is not valid NIP-01.
     #[error("event {index} is not valid: {reason}")]
     Invalid {
@@ -268,6 +302,9 @@ pub struct Fixture {
     raw_offset: Vec<[u8; 34]>,
     /// Limits applied while decoding.
     pub limits: Limits,
+    /// The drawn REQ filters of the `filter` workloads, with the reference
+    /// matcher's verdicts.
+    pub filters: Filters,
 }
 
 /// The timed body of one benchmark: one pass over its sequence.
@@ -310,6 +347,10 @@ impl Fixture {
             .par_iter()
             .map(|p| encode_all(p, &events, &limits))
             .collect::<Result<Vec<_>, _>>()?;
+        let filters = Filters::drawn(&events)?;
+        profiles
+            .par_iter()
+            .try_for_each(|p| filters.check(p, &limits))?;
         let raw_offset = events
             .iter()
             .map(|e| {
@@ -325,6 +366,7 @@ impl Fixture {
             profiles,
             raw_offset,
             limits,
+            filters,
         })
     }
 
@@ -364,6 +406,9 @@ impl Fixture {
                     let pubkey: [u8; 32] = r[..32].try_into().expect("32 bytes");
                     black_box((u16::from_be_bytes([r[32], r[33]]), pubkey));
                 });
+            }
+            Workload::FilterEvent => {
+                return filtering::reference_pass(&self.filters, events, idx);
             }
             Workload::Clone => {
                 return per_event(idx, move |i| {
@@ -421,6 +466,9 @@ impl Fixture {
                             .expect("prepared"),
                     );
                 })
+            }
+            Workload::FilterChecked | Workload::FilterPreverified => {
+                filtering::pass(&self.filters, codec, records, idx, limits)
             }
             Workload::Batch => {
                 let batch = codec.batch().expect("planned");
@@ -489,7 +537,10 @@ impl Fixture {
                     }),
                 }
             }
-            Workload::IdVerify | Workload::SelectRawOffset | Workload::Clone => {
+            Workload::IdVerify
+            | Workload::SelectRawOffset
+            | Workload::FilterEvent
+            | Workload::Clone => {
                 unreachable!("handled above")
             }
         }
@@ -509,6 +560,16 @@ pub fn select_workload(contract: SelectContract) -> Workload {
     match contract {
         SelectContract::Checked => Workload::SelectChecked,
         SelectContract::Preverified => Workload::SelectPreverified,
+    }
+}
+
+/// The filter workload of a profile: named after its view's contract, or
+/// `filter-checked` for a decode-only profile (an owned decode checks the
+/// whole record).
+pub fn filter_workload(contract: Option<SelectContract>) -> Workload {
+    match contract {
+        Some(SelectContract::Preverified) => Workload::FilterPreverified,
+        Some(SelectContract::Checked) | None => Workload::FilterChecked,
     }
 }
 

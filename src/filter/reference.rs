@@ -63,8 +63,8 @@ pub fn matches_value(filter: &Value, event: &Value) -> Result<bool, ReferenceErr
     Ok(true)
 }
 
-/// For each filter, how many of the events (compact NIP-01 JSON) match.
-pub fn counts(filters: &[Filter], events_json: &[Vec<u8>]) -> Result<Vec<u64>, ReferenceError> {
+/// For each filter, whether each event (compact NIP-01 JSON) matches.
+pub fn hits(filters: &[Filter], events_json: &[Vec<u8>]) -> Result<Vec<Vec<bool>>, ReferenceError> {
     let events: Vec<Value> = events_json
         .iter()
         .map(|j| serde_json::from_slice(j).map_err(|_| ReferenceError("event json")))
@@ -73,11 +73,15 @@ pub fn counts(filters: &[Filter], events_json: &[Vec<u8>]) -> Result<Vec<u64>, R
         .iter()
         .map(|f| {
             let fv = f.to_json();
-            let mut n = 0;
-            for e in &events {
-                n += u64::from(matches_value(&fv, e)?);
-            }
-            Ok(n)
+            events.iter().map(|e| matches_value(&fv, e)).collect()
         })
         .collect()
+}
+
+/// For each filter, how many of the events (compact NIP-01 JSON) match.
+pub fn counts(filters: &[Filter], events_json: &[Vec<u8>]) -> Result<Vec<u64>, ReferenceError> {
+    Ok(hits(filters, events_json)?
+        .iter()
+        .map(|h| h.iter().filter(|&&m| m).count() as u64)
+        .collect())
 }
