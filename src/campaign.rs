@@ -138,6 +138,16 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
         &dir.join("campaign.json"),
         &(serde_json::to_string_pretty(&record)? + "\n"),
     )?;
+    // The filters the `filter` workloads scan (the fixture draws the same set).
+    let filters = crate::filter::FilterSet::draw(
+        &events,
+        crate::filter::draw::SEED,
+        crate::filter::draw::COUNT,
+    )?;
+    write_atomically(
+        &dir.join("filters.json"),
+        &(serde_json::to_string_pretty(&filters)? + "\n"),
+    )?;
     // The registry as this campaign measured it, for readers that must not
     // depend on the registry of a later checkout (the results page).
     let registry = dir.join("registry.json");

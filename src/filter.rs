@@ -22,8 +22,10 @@ use crate::model::{Event, EventRef, hex};
 
 pub mod draw;
 pub mod reference;
+pub mod set;
 
 pub use draw::draw;
+pub use set::FilterSet;
 
 /// A NIP-01 filter.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

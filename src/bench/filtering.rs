@@ -156,3 +156,97 @@ pub fn reference_pass<'a>(filters: &'a Filters, events: &'a [Event], idx: Vec<us
         }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::group::{GroupKind, plan};
+    use crate::bench::workload::{Fixture, Subset, Workload};
+    use crate::profiles;
+
+    fn fixture(n: usize) -> Fixture {
+        let enabled: Vec<_> = profiles::enabled().collect();
+        Fixture::prepare(
+            crate::corpus::generate::generate(3, n),
+            &enabled,
+            Limits::default(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn every_profile_scans_the_drawn_filters() {
+        let fx = fixture(300);
+        assert_eq!(fx.filters.filters.len(), filter::draw::COUNT);
+        let enabled: Vec<_> = profiles::enabled().collect();
+        let groups = plan(&enabled, &[Subset::All], &[1]);
+        let g = groups.iter().find(|g| g.kind == GroupKind::Filter).unwrap();
+        let seq: Vec<usize> = (0..fx.events.len()).step_by(3).collect();
+        let want = fx.filters.expected(&seq);
+        assert!(want > 0, "the drawn filters match some of the sequence");
+        for key in &g.members {
+            let mut pass = fx.pass(key, &seq);
+            assert_eq!(
+                pass.events,
+                (seq.len() * filter::draw::COUNT) as u64,
+                "{key}"
+            );
+            (pass.run)();
+            let p = profiles::find(key.profile);
+            if let Some(p) = p {
+                let view = p.codec.borrowed().map(|b| b.select_contract());
+                assert_eq!(key.workload, crate::bench::workload::filter_workload(view));
+            } else {
+                assert_eq!(key.workload, Workload::FilterEvent);
+            }
+        }
+    }
+
+    #[test]
+    fn a_wrong_count_refuses_the_fixture() {
+        let fx = fixture(20);
+        let id = crate::model::hex::encode(&fx.events[0].id);
+        let f = Filter::from_json(&serde_json::json!({ "ids": [id] })).unwrap();
+        let filters = Filters::judged(&fx.events, vec![f]).unwrap();
+        assert_eq!(filters.count(0), 1);
+        let json = fx.records("json").unwrap();
+        assert!(filters.check(json, &fx.limits).is_ok());
+        let mut swapped = json.records.clone();
+        swapped[0] = swapped[1].clone();
+        let bad = ProfileRecords {
+            profile: json.profile,
+            records: swapped,
+        };
+        let err = filters.check(&bad, &fx.limits).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "json: filter 0 matches 0 events, the json reference matcher 1"
+        );
+    }
+
+    /// `cargo test --release -p binostr --lib filter_pass_timings -- --ignored --nocapture`
+    #[test]
+    #[ignore = "timing figures, run by hand in release"]
+    fn filter_pass_timings() {
+        let fx = fixture(2_000);
+        let enabled: Vec<_> = profiles::enabled().collect();
+        let groups = plan(&enabled, &[Subset::All], &[1]);
+        let g = groups.iter().find(|g| g.kind == GroupKind::Filter).unwrap();
+        let seq: Vec<usize> = (0..fx.events.len()).collect();
+        println!(
+            "{} filters x {} events, {} matches",
+            fx.filters.filters.len(),
+            seq.len(),
+            fx.filters.expected(&seq)
+        );
+        for key in &g.members {
+            let mut pass = fx.pass(key, &seq);
+            (pass.run)();
+            let best = (0..5).map(|_| (pass.run)()).min().unwrap();
+            println!(
+                "{key}: {:.1} ns/event scanned",
+                best.as_nanos() as f64 / pass.events as f64
+            );
+        }
+    }
+}

@@ -113,6 +113,21 @@ pub(super) enum Command {
         #[arg(value_name = "IN", required = true)]
         inputs: Vec<PathBuf>,
     },
+    /// Draw the seeded REQ filter set the `filter` workloads scan with, and
+    /// print it as JSON with each filter's match count (the `filters.json`
+    /// of a campaign). Without IN, draws from the default generated corpus
+    /// (`corpus generate` with seed 1 and 10000 events).
+    Filters {
+        /// Seed of the draw.
+        #[arg(long, default_value_t = crate::filter::draw::SEED)]
+        seed: u64,
+        /// Filters drawn.
+        #[arg(long, default_value_t = crate::filter::draw::COUNT)]
+        count: usize,
+        /// Input events (any shape `corpus audit` reads).
+        #[arg(value_name = "IN")]
+        inputs: Vec<PathBuf>,
+    },
     /// Decode a length-framed stream of a profile to JSON Lines (compact,
     /// NIP-01 field order). Bad input: one line with the byte offset on
     /// stderr and exit status 65.

@@ -17,7 +17,7 @@ mod maintenance;
 mod manifest;
 mod torture;
 
-use codec::{run_decode, run_encode, run_sizes};
+use codec::{run_decode, run_encode, run_filters, run_sizes};
 use corpus::run_corpus;
 pub use corpus::selection_record_path;
 use evolution::run_evolution;
@@ -96,6 +96,11 @@ pub(super) fn run(cli: Cli) -> Result<()> {
             input,
         } => run_encode(&profile, output.as_deref(), &input),
         Command::Decode { profile, input } => run_decode(&profile, &input),
+        Command::Filters {
+            seed,
+            count,
+            inputs,
+        } => run_filters(seed, count, &inputs),
         Command::Sizes { json, all, inputs } => run_sizes(json, all, &inputs),
         Command::Evolution {
             out,

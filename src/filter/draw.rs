@@ -12,7 +12,8 @@
 //! | ids lookup | `ids`: 1..=5 corpus ids plus one absent id |
 //! | hashtag | `#t`: one corpus `t` value, `kinds` `[1]`, `since`/`until` at quantiles 0.1..0.5 and 0.5..1.0 |
 //!
-//! Corpus values are picked skewed toward the most frequent (a heavy head, as
+//! Tag values come from events of the kinds the filter asks for (a `p`
+//! value from a note, not from a follow list). Corpus values are picked skewed toward the most frequent (a heavy head, as
 //! on real relays). A shape whose tag has no value in the corpus uses a
 //! seeded absent value, so it matches nothing rather than being dropped.
 
@@ -29,6 +30,12 @@ pub const SEED: u64 = 1;
 
 /// Filters in that set (ten of each shape).
 pub const COUNT: usize = 60;
+
+/// Kinds of a notifications filter.
+const NOTIFICATION_KINDS: [u16; 4] = [1, 6, 7, 9735];
+
+/// Kinds of a thread filter.
+const THREAD_KINDS: [u16; 2] = [1, 7];
 
 /// Shapes in the order [`draw`] cycles through them.
 pub const SHAPES: [&str; 6] = [
@@ -62,22 +69,27 @@ fn by_frequency<T: Clone + Eq + std::hash::Hash>(xs: impl Iterator<Item = T>) ->
 
 impl Pools {
     fn new(events: &[Event]) -> Self {
-        let tag = |name: &str| {
-            by_frequency(events.iter().flat_map(|e| {
-                e.tags
+        let tag = |name: &str, kinds: &[u16]| {
+            by_frequency(
+                events
                     .iter()
-                    .filter(move |t| t.len() >= 2 && t[0] == name)
-                    .map(|t| t[1].clone())
-            }))
+                    .filter(|e| kinds.contains(&e.kind))
+                    .flat_map(|e| {
+                        e.tags
+                            .iter()
+                            .filter(move |t| t.len() >= 2 && t[0] == name)
+                            .map(|t| t[1].clone())
+                    }),
+            )
         };
         let mut times: Vec<u64> = events.iter().map(|e| e.created_at).collect();
         times.sort_unstable();
         Self {
             pubkeys: by_frequency(events.iter().map(|e| e.pubkey)),
             ids: events.iter().map(|e| e.id).collect(),
-            e: tag("e"),
-            p: tag("p"),
-            t: tag("t"),
+            e: tag("e", &THREAD_KINDS),
+            p: tag("p", &NOTIFICATION_KINDS),
+            t: tag("t", &[1]),
             times,
         }
     }
@@ -149,7 +161,7 @@ pub fn draw(events: &[Event], seed: u64, count: usize) -> Vec<Filter> {
                 }
                 2 => {
                     f.tags.insert('p', vec![tag_value(&mut g, &pools.p)]);
-                    f.kinds = Some(vec![1, 6, 7, 9735]);
+                    f.kinds = Some(NOTIFICATION_KINDS.to_vec());
                     f.limit = Some(100);
                 }
                 3 => {
@@ -159,7 +171,7 @@ pub fn draw(events: &[Event], seed: u64, count: usize) -> Vec<Filter> {
                         e.push(tag_value(&mut g, &[]));
                     }
                     f.tags.insert('e', e);
-                    f.kinds = Some(vec![1, 7]);
+                    f.kinds = Some(THREAD_KINDS.to_vec());
                 }
                 4 => {
                     let n = 1 + g.below(5);

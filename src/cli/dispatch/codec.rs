@@ -91,6 +91,19 @@ pub(super) fn run_sizes(json: bool, all: bool, inputs: &[PathBuf]) -> Result<()>
     Ok(())
 }
 
+pub(super) fn run_filters(seed: u64, count: usize, inputs: &[PathBuf]) -> Result<()> {
+    let events = if inputs.is_empty() {
+        crate::corpus::generate::generate(1, 10_000)
+    } else {
+        let mut events = Vec::new();
+        audit::audit_paths(inputs, &LimitArgs::default_options(), |e| events.push(e))?;
+        events
+    };
+    let set = crate::filter::FilterSet::draw(&events, seed, count)?;
+    println!("{}", serde_json::to_string_pretty(&set)?);
+    Ok(())
+}
+
 pub(super) fn run_decode(id: &str, input: &Path) -> Result<()> {
     let profile = profile(id)?;
     let bytes = if input.as_os_str() == "-" {
