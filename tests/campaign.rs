@@ -123,6 +123,12 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
         registry,
         serde_json::Value::Array(binostr::profiles::table())
     );
+    // The filter set the filter workloads scanned, beside campaign.json.
+    let filters: binostr::filter::FilterSet =
+        serde_json::from_slice(&read(&label.join("filters.json"))).unwrap();
+    assert_eq!(filters.events, 20);
+    assert_eq!(filters.filters.len(), binostr::filter::draw::COUNT);
+    assert_eq!(filters.matches.len(), filters.filters.len());
     let sized: BTreeSet<String> = String::from_utf8(read(&run1.join("sizes.csv")))
         .unwrap()
         .lines()
@@ -153,7 +159,17 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
         let f: Vec<&str> = l.split(',').collect();
         let key = (f[0].to_string(), f[2].to_string());
         let pass = (f[7].to_string(), f[8].to_string());
-        assert_eq!(pass.0, "20", "{l}: a pass covers the whole 20-event subset");
+        // A filter pass scans the subset once per drawn filter.
+        let scans = if f[0].starts_with("filter-") {
+            binostr::filter::draw::COUNT
+        } else {
+            1
+        };
+        assert_eq!(
+            pass.0,
+            (20 * scans).to_string(),
+            "{l}: a pass covers the whole 20-event subset"
+        );
         let first = seen.entry(key).or_insert_with(|| pass.clone());
         assert_eq!(*first, pass, "{l}");
     }
@@ -165,6 +181,7 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
         "decode",
         "id+verify",
         "select-raw-offset",
+        "filter-event",
     ] {
         assert!(
             ratios.lines().any(|l| l.split(',').nth(4) == Some(against)),
