@@ -46,6 +46,11 @@
 //! preallocates from a declared length, and rejects arrays whose declared
 //! length disagrees with what the visitor consumed.
 //!
+//! Borrowed view ([`BorrowDecode`], `select-checked`): the owned decoder's
+//! seed building an [`EventRef`] ([`PositionalSeed::view`]), so it accepts
+//! exactly what `decode` accepts; content and text tag values borrow from
+//! the input. `kind_and_pubkey` checks the whole record the same way.
+//!
 //! Differences from upstream rmp-serde usage: none in the bytes; decoding goes
 //! through a `DeserializeSeed` instead of `Deserialize` so that limits apply
 //! while reading. Error offsets are the end of the last borrowed field (rmp
@@ -56,10 +61,10 @@ use serde::de::DeserializeSeed;
 use super::positional::{Positional, PositionalSeed};
 use crate::codec::hostile::{HostileInputs, Nest, repeat};
 use crate::codec::{
-    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit, Limits, Profile,
-    check_event_size,
+    BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit,
+    Limits, Profile, SelectContract, check_event_size,
 };
-use crate::model::Event;
+use crate::model::{Event, EventRef};
 
 /// The registry entry.
 pub const PROFILE: Profile = Profile {
@@ -89,6 +94,10 @@ impl Codec for MsgPack {
         Some(self)
     }
 
+    fn borrowed(&self) -> Option<&dyn BorrowDecode> {
+        Some(self)
+    }
+
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         rmp_serde::encode::write(out, &Positional::<false>(event))
             .map_err(|e| EncodeError::new(PROFILE.id, e.to_string()))
@@ -105,6 +114,44 @@ impl Codec for MsgPack {
             return Err(DecodeError::at(DecodeErrorKind::TrailingBytes, seed.end()));
         }
         Ok(event)
+    }
+}
+
+/// The borrowed view: the same seed and deserializer as [`Codec::decode`]
+/// ([`PositionalSeed::view`]), so it accepts exactly what `decode` accepts;
+/// content and text tag values borrow from the input, packed hex and the
+/// fixed fields are owned.
+impl BorrowDecode for MsgPack {
+    fn decode_ref<'a>(
+        &self,
+        bytes: &'a [u8],
+        limits: &Limits,
+    ) -> Result<EventRef<'a>, DecodeError> {
+        check_event_size(bytes, limits)?;
+        let seed = PositionalSeed::<false>::new(bytes, limits).with_wire_check(bytes, bin_on_wire);
+        let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
+        let event = seed
+            .view()
+            .deserialize(&mut de)
+            .map_err(|e| seed.error(classify(&e)))?;
+        if seed.end() != bytes.len() {
+            return Err(DecodeError::at(DecodeErrorKind::TrailingBytes, seed.end()));
+        }
+        Ok(event)
+    }
+
+    /// Checked: the whole record goes through [`BorrowDecode::decode_ref`].
+    fn select_contract(&self) -> SelectContract {
+        SelectContract::Checked
+    }
+
+    fn kind_and_pubkey(
+        &self,
+        bytes: &[u8],
+        limits: &Limits,
+    ) -> Result<(u16, [u8; 32]), DecodeError> {
+        let view = self.decode_ref(bytes, limits)?;
+        Ok((view.kind, *view.pubkey))
     }
 }
 
@@ -245,6 +292,36 @@ mod tests {
         assert_eq!(golden.len(), 1 + 34 + 34 + 5 + 1 + 1 + 37 + 10 + 9 + 4 + 66);
         let (total, json) = conformance(&MsgPack, &golden, true);
         println!("msgpack: {total} bytes vs json {json}");
+    }
+
+    #[test]
+    fn view_borrows_text_and_refuses_what_decode_refuses() {
+        use std::borrow::Cow;
+        let l = Limits::default();
+        let g = golden();
+        let view = MsgPack.decode_ref(&g, &l).unwrap();
+        assert!(matches!(view.content, Cow::Borrowed("hi\n")));
+        assert!(matches!(view.tags[1][1], Cow::Borrowed("ABCDEF")));
+        assert!(
+            matches!(view.tags[0][1], Cow::Owned(_)),
+            "packed hex is restored"
+        );
+        assert_eq!(MsgPack.kind_and_pubkey(&g, &l), Ok((1, [0x22; 32])));
+        // Mutations: the view errs exactly where decode errs, at the same offset.
+        for at in 0..g.len() {
+            for x in [0x00, 0xff, 0xc1, 0xa0, 0x90] {
+                let mut m = g.clone();
+                m[at] = x;
+                let owned = MsgPack.decode(&m, &l).map(|_| ());
+                let viewed = MsgPack.decode_ref(&m, &l).map(|_| ());
+                assert_eq!(viewed, owned, "byte {at} = {x:02x}");
+            }
+        }
+        let err = MsgPack.decode_ref(&g[..g.len() - 1], &l).unwrap_err();
+        assert_eq!(
+            err,
+            DecodeError::at(DecodeErrorKind::Truncated, g.len() - 1)
+        );
     }
 
     #[test]

@@ -35,7 +35,11 @@
 //! model's depth is fixed (event → tags → tag), so no input drives recursion:
 //! an array where a scalar is expected is a type error, not a descent. Strings
 //! and byte strings are borrowed from the input where the format allows and
-//! copied once into the owned [`Event`].
+//! copied once into the owned [`Event`], or, for the borrowed view
+//! ([`PositionalSeed::view`]), kept borrowed in an [`EventRef`] (text only:
+//! packed hex is restored into owned strings and the fixed fields are
+//! copied). Both go through the same visitors ([`Build`]), so the view
+//! accepts exactly what the owned decode accepts.
 //!
 //! Wire types: a format's serde deserializer may hand the visitor bytes for
 //! something that was not a byte string on the wire (rmp-serde passes a
@@ -44,15 +48,17 @@
 //! byte string passes before it is accepted as `id`, `pubkey`, `sig` or a
 //! packed tag value.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::fmt;
+use std::marker::PhantomData;
 
 use serde::de::{self, DeserializeSeed, EnumAccess, SeqAccess, VariantAccess, Visitor};
 use serde::ser::{SerializeSeq, SerializeTuple};
 use serde::{Serialize, Serializer};
 
 use crate::codec::{DecodeError, DecodeErrorKind, Limit, Limits};
-use crate::model::{Event, hex};
+use crate::model::{Event, EventRef, hex};
 
 /// One tag value on the wire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -206,6 +212,93 @@ impl<const TAGGED: bool> Serialize for Positional<'_, TAGGED> {
 /// offset) is the decode error otherwise.
 pub type WireCheck = fn(input: &[u8], at: usize, len: usize) -> Result<(), DecodeError>;
 
+/// What the model's visitors build: an owned [`Event`] ([`Owned`]) or a
+/// borrowed [`EventRef`] ([`Borrowed`]).
+pub trait Build<'de> {
+    /// A string of the event (content or tag value).
+    type Str;
+    /// The event.
+    type Out;
+    /// A string the format borrowed from the input.
+    fn borrowed(s: &'de str) -> Self::Str;
+    /// A string the format copied, or a restored hex value.
+    fn owned(s: String) -> Self::Str;
+    /// The event from its fields.
+    fn event(
+        id: [u8; 32],
+        pubkey: [u8; 32],
+        sig: [u8; 64],
+        created_at: u64,
+        kind: u16,
+        tags: Vec<Vec<Self::Str>>,
+        content: Self::Str,
+    ) -> Self::Out;
+}
+
+/// Builds an owned [`Event`].
+pub struct Owned;
+
+/// Builds an [`EventRef`] borrowing the strings the format borrows.
+pub struct Borrowed;
+
+impl<'de> Build<'de> for Owned {
+    type Str = String;
+    type Out = Event;
+    #[inline]
+    fn borrowed(s: &'de str) -> String {
+        s.to_owned()
+    }
+    #[inline]
+    fn owned(s: String) -> String {
+        s
+    }
+    #[inline]
+    fn event(
+        id: [u8; 32],
+        pubkey: [u8; 32],
+        sig: [u8; 64],
+        created_at: u64,
+        kind: u16,
+        tags: Vec<Vec<String>>,
+        content: String,
+    ) -> Event {
+        Event::new(id, pubkey, sig, created_at, kind, tags, content)
+    }
+}
+
+impl<'de> Build<'de> for Borrowed {
+    type Str = Cow<'de, str>;
+    type Out = EventRef<'de>;
+    #[inline]
+    fn borrowed(s: &'de str) -> Cow<'de, str> {
+        Cow::Borrowed(s)
+    }
+    #[inline]
+    fn owned(s: String) -> Cow<'de, str> {
+        Cow::Owned(s)
+    }
+    #[inline]
+    fn event(
+        id: [u8; 32],
+        pubkey: [u8; 32],
+        sig: [u8; 64],
+        created_at: u64,
+        kind: u16,
+        tags: Vec<Vec<Cow<'de, str>>>,
+        content: Cow<'de, str>,
+    ) -> EventRef<'de> {
+        EventRef {
+            id: Cow::Owned(id),
+            pubkey: Cow::Owned(pubkey),
+            sig: Cow::Owned(sig),
+            created_at,
+            kind,
+            tags,
+            content,
+        }
+    }
+}
+
 /// Deserialises the positional tuple into an owned [`Event`], enforcing
 /// [`Limits`] while reading. Errors raised by the model (limits, canonical
 /// form, shape) are recorded so that [`PositionalSeed::error`] can report
@@ -316,26 +409,43 @@ impl<'l, const TAGGED: bool> PositionalSeed<'l, TAGGED> {
     fn cap(&self, hint: Option<usize>, limit: usize) -> usize {
         hint.unwrap_or(0).min(limit).min(self.input_len)
     }
+
+    /// The seed of the borrowed view: the same model, building an
+    /// [`EventRef`].
+    pub fn view(&self) -> View<'_, 'l, TAGGED> {
+        View(self)
+    }
+}
+
+/// [`PositionalSeed::view`].
+pub struct View<'s, 'l, const TAGGED: bool>(&'s PositionalSeed<'l, TAGGED>);
+
+impl<'de, const TAGGED: bool> DeserializeSeed<'de> for View<'_, '_, TAGGED> {
+    type Value = EventRef<'de>;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<EventRef<'de>, D::Error> {
+        d.deserialize_tuple(7, EventVisitor::<TAGGED, Borrowed>(self.0, PhantomData))
+    }
 }
 
 impl<'de, const TAGGED: bool> DeserializeSeed<'de> for &PositionalSeed<'_, TAGGED> {
     type Value = Event;
 
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Event, D::Error> {
-        d.deserialize_tuple(7, EventVisitor(self))
+        d.deserialize_tuple(7, EventVisitor::<TAGGED, Owned>(self, PhantomData))
     }
 }
 
-struct EventVisitor<'s, 'l, const TAGGED: bool>(&'s PositionalSeed<'l, TAGGED>);
+struct EventVisitor<'s, 'l, const TAGGED: bool, M>(&'s PositionalSeed<'l, TAGGED>, PhantomData<M>);
 
-impl<'de, const TAGGED: bool> Visitor<'de> for EventVisitor<'_, '_, TAGGED> {
-    type Value = Event;
+impl<'de, const TAGGED: bool, M: Build<'de>> Visitor<'de> for EventVisitor<'_, '_, TAGGED, M> {
+    type Value = M::Out;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a 7-element positional event")
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Event, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<M::Out, A::Error> {
         let s = self.0;
         if seq.size_hint().is_some_and(|n| n != 7) {
             return Err(s.fail(DecodeErrorKind::Invalid("event array length"), "length"));
@@ -349,12 +459,16 @@ impl<'de, const TAGGED: bool> Visitor<'de> for EventVisitor<'_, '_, TAGGED> {
             .ok_or_else(missing)?;
         let created_at: u64 = seq.next_element()?.ok_or_else(missing)?;
         let kind: u16 = seq.next_element()?.ok_or_else(missing)?;
-        let tags = seq.next_element_seed(TagsSeed(s))?.ok_or_else(missing)?;
-        let content = seq.next_element_seed(Text(s))?.ok_or_else(missing)?;
+        let tags = seq
+            .next_element_seed(TagsSeed::<TAGGED, M>(s, PhantomData))?
+            .ok_or_else(missing)?;
+        let content = seq
+            .next_element_seed(Text::<TAGGED, M>(s, PhantomData))?
+            .ok_or_else(missing)?;
         let sig = seq
             .next_element_seed(Fixed::<64, TAGGED>(s))?
             .ok_or_else(missing)?;
-        Ok(Event::new(id, pubkey, sig, created_at, kind, tags, content))
+        Ok(M::event(id, pubkey, sig, created_at, kind, tags, content))
     }
 }
 
@@ -389,46 +503,47 @@ impl<'de, const N: usize, const TAGGED: bool> Visitor<'de> for Fixed<'_, '_, N, 
     }
 }
 
-struct Text<'s, 'l, const TAGGED: bool>(&'s PositionalSeed<'l, TAGGED>);
+struct Text<'s, 'l, const TAGGED: bool, M>(&'s PositionalSeed<'l, TAGGED>, PhantomData<M>);
 
-impl<'de, const TAGGED: bool> DeserializeSeed<'de> for Text<'_, '_, TAGGED> {
-    type Value = String;
+impl<'de, const TAGGED: bool, M: Build<'de>> DeserializeSeed<'de> for Text<'_, '_, TAGGED, M> {
+    type Value = M::Str;
 
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<M::Str, D::Error> {
         d.deserialize_str(self)
     }
 }
 
-impl<'de, const TAGGED: bool> Visitor<'de> for Text<'_, '_, TAGGED> {
-    type Value = String;
+impl<'de, const TAGGED: bool, M: Build<'de>> Visitor<'de> for Text<'_, '_, TAGGED, M> {
+    type Value = M::Str;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a text string")
     }
 
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<String, E> {
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<M::Str, E> {
         self.0.borrowed(v.as_bytes());
-        self.visit_str(v)
+        self.0.charge(v.len())?;
+        Ok(M::borrowed(v))
     }
 
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<M::Str, E> {
         self.0.charge(v.len())?;
-        Ok(v.to_owned())
+        Ok(M::owned(v.to_owned()))
     }
 }
 
-struct TagsSeed<'s, 'l, const TAGGED: bool>(&'s PositionalSeed<'l, TAGGED>);
+struct TagsSeed<'s, 'l, const TAGGED: bool, M>(&'s PositionalSeed<'l, TAGGED>, PhantomData<M>);
 
-impl<'de, const TAGGED: bool> DeserializeSeed<'de> for TagsSeed<'_, '_, TAGGED> {
-    type Value = Vec<Vec<String>>;
+impl<'de, const TAGGED: bool, M: Build<'de>> DeserializeSeed<'de> for TagsSeed<'_, '_, TAGGED, M> {
+    type Value = Vec<Vec<M::Str>>;
 
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_seq(self)
     }
 }
 
-impl<'de, const TAGGED: bool> Visitor<'de> for TagsSeed<'_, '_, TAGGED> {
-    type Value = Vec<Vec<String>>;
+impl<'de, const TAGGED: bool, M: Build<'de>> Visitor<'de> for TagsSeed<'_, '_, TAGGED, M> {
+    type Value = Vec<Vec<M::Str>>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an array of tags")
@@ -441,7 +556,7 @@ impl<'de, const TAGGED: bool> Visitor<'de> for TagsSeed<'_, '_, TAGGED> {
             return Err(s.fail(DecodeErrorKind::LimitExceeded(Limit::Tags), "tags"));
         }
         let mut tags = Vec::with_capacity(s.cap(seq.size_hint(), max));
-        while let Some(tag) = seq.next_element_seed(TagSeed(s))? {
+        while let Some(tag) = seq.next_element_seed(TagSeed::<TAGGED, M>(s, PhantomData))? {
             s.charge(1)?;
             if tags.len() == max {
                 return Err(s.fail(DecodeErrorKind::LimitExceeded(Limit::Tags), "tags"));
@@ -452,18 +567,18 @@ impl<'de, const TAGGED: bool> Visitor<'de> for TagsSeed<'_, '_, TAGGED> {
     }
 }
 
-struct TagSeed<'s, 'l, const TAGGED: bool>(&'s PositionalSeed<'l, TAGGED>);
+struct TagSeed<'s, 'l, const TAGGED: bool, M>(&'s PositionalSeed<'l, TAGGED>, PhantomData<M>);
 
-impl<'de, const TAGGED: bool> DeserializeSeed<'de> for TagSeed<'_, '_, TAGGED> {
-    type Value = Vec<String>;
+impl<'de, const TAGGED: bool, M: Build<'de>> DeserializeSeed<'de> for TagSeed<'_, '_, TAGGED, M> {
+    type Value = Vec<M::Str>;
 
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_seq(self)
     }
 }
 
-impl<'de, const TAGGED: bool> Visitor<'de> for TagSeed<'_, '_, TAGGED> {
-    type Value = Vec<String>;
+impl<'de, const TAGGED: bool, M: Build<'de>> Visitor<'de> for TagSeed<'_, '_, TAGGED, M> {
+    type Value = Vec<M::Str>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a tag (array of values)")
@@ -479,7 +594,7 @@ impl<'de, const TAGGED: bool> Visitor<'de> for TagSeed<'_, '_, TAGGED> {
             ));
         }
         let mut values = Vec::with_capacity(s.cap(seq.size_hint(), max));
-        while let Some(v) = seq.next_element_seed(ValueSeed(s))? {
+        while let Some(v) = seq.next_element_seed(ValueSeed::<TAGGED, M>(s, PhantomData))? {
             if values.len() == max {
                 return Err(s.fail(
                     DecodeErrorKind::LimitExceeded(Limit::ValuesPerTag),
@@ -492,22 +607,37 @@ impl<'de, const TAGGED: bool> Visitor<'de> for TagSeed<'_, '_, TAGGED> {
     }
 }
 
-struct ValueSeed<'s, 'l, const TAGGED: bool>(&'s PositionalSeed<'l, TAGGED>);
+struct ValueSeed<'s, 'l, const TAGGED: bool, M>(&'s PositionalSeed<'l, TAGGED>, PhantomData<M>);
 
-impl<const TAGGED: bool> ValueSeed<'_, '_, TAGGED> {
-    fn restore<E: de::Error>(&self, v: TagValue<'_>) -> Result<String, E> {
+impl<'de, const TAGGED: bool, M: Build<'de>> ValueSeed<'_, '_, TAGGED, M> {
+    fn restore<E: de::Error>(&self, v: TagValue<'_>) -> Result<M::Str, E> {
         self.0.charge(match v {
             TagValue::Bytes(b) => b.len(),
             TagValue::Text(t) => t.len(),
         })?;
-        restore_packed(v, self.0.limits).map_err(|k| self.0.fail(k, "tag value"))
+        restore_packed(v, self.0.limits)
+            .map(M::owned)
+            .map_err(|k| self.0.fail(k, "tag value"))
+    }
+
+    /// [`ValueSeed::restore`] of borrowed text, kept borrowed.
+    fn text<E: de::Error>(&self, t: &'de str) -> Result<M::Str, E> {
+        self.0.charge(t.len())?;
+        check_text(TagValue::Text(t)).map_err(|k| self.0.fail(k, "tag value"))?;
+        if t.len() > self.0.limits.max_value_bytes {
+            return Err(self.0.fail(
+                DecodeErrorKind::LimitExceeded(Limit::ValueBytes),
+                "tag value",
+            ));
+        }
+        Ok(M::borrowed(t))
     }
 }
 
-impl<'de, const TAGGED: bool> DeserializeSeed<'de> for ValueSeed<'_, '_, TAGGED> {
-    type Value = String;
+impl<'de, const TAGGED: bool, M: Build<'de>> DeserializeSeed<'de> for ValueSeed<'_, '_, TAGGED, M> {
+    type Value = M::Str;
 
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<M::Str, D::Error> {
         if TAGGED {
             d.deserialize_enum("TagValue", &["Bytes", "Text"], self)
         } else {
@@ -516,33 +646,33 @@ impl<'de, const TAGGED: bool> DeserializeSeed<'de> for ValueSeed<'_, '_, TAGGED>
     }
 }
 
-impl<'de, const TAGGED: bool> Visitor<'de> for ValueSeed<'_, '_, TAGGED> {
-    type Value = String;
+impl<'de, const TAGGED: bool, M: Build<'de>> Visitor<'de> for ValueSeed<'_, '_, TAGGED, M> {
+    type Value = M::Str;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a byte or text string")
     }
 
-    fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<String, E> {
+    fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<M::Str, E> {
         self.0.check_wire(v)?;
         self.0.borrowed(v);
         self.restore(TagValue::Bytes(v))
     }
 
-    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<String, E> {
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<M::Str, E> {
         self.restore(TagValue::Bytes(v))
     }
 
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<String, E> {
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<M::Str, E> {
         self.0.borrowed(v.as_bytes());
+        self.text(v)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<M::Str, E> {
         self.restore(TagValue::Text(v))
     }
 
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
-        self.restore(TagValue::Text(v))
-    }
-
-    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<String, A::Error> {
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<M::Str, A::Error> {
         let (index, variant): (u32, _) = data.variant()?;
         match index {
             0 => variant.newtype_variant_seed(BytesValue(self)),
@@ -554,22 +684,24 @@ impl<'de, const TAGGED: bool> Visitor<'de> for ValueSeed<'_, '_, TAGGED> {
     }
 }
 
-struct BytesValue<'s, 'l, const TAGGED: bool>(ValueSeed<'s, 'l, TAGGED>);
+struct BytesValue<'s, 'l, const TAGGED: bool, M>(ValueSeed<'s, 'l, TAGGED, M>);
 
-impl<'de, const TAGGED: bool> DeserializeSeed<'de> for BytesValue<'_, '_, TAGGED> {
-    type Value = String;
+impl<'de, const TAGGED: bool, M: Build<'de>> DeserializeSeed<'de>
+    for BytesValue<'_, '_, TAGGED, M>
+{
+    type Value = M::Str;
 
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<M::Str, D::Error> {
         d.deserialize_bytes(self.0)
     }
 }
 
-struct TextValue<'s, 'l, const TAGGED: bool>(ValueSeed<'s, 'l, TAGGED>);
+struct TextValue<'s, 'l, const TAGGED: bool, M>(ValueSeed<'s, 'l, TAGGED, M>);
 
-impl<'de, const TAGGED: bool> DeserializeSeed<'de> for TextValue<'_, '_, TAGGED> {
-    type Value = String;
+impl<'de, const TAGGED: bool, M: Build<'de>> DeserializeSeed<'de> for TextValue<'_, '_, TAGGED, M> {
+    type Value = M::Str;
 
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<M::Str, D::Error> {
         d.deserialize_str(self.0)
     }
 }
