@@ -77,6 +77,11 @@
 //! writes (the robustness report counts it `accepted-noncanonical`) but the
 //! event decoded is the one the bytes describe.
 //!
+//! Borrowed view ([`BorrowDecode`], `select-checked`): [`verify`], then the
+//! same reader and seed as `decode` building an [`EventRef`]
+//! ([`PositionalSeed::view`]); strings borrow from the input, packed hex and
+//! the fixed fields are owned. `kind_and_pubkey` goes through the view.
+//!
 //! Differences from upstream: none in the bytes. Encoding goes through the
 //! crate's own serializer buffer and is then copied into the caller's buffer
 //! (the crate cannot append to a caller's `Vec`). Error offsets: the
@@ -93,10 +98,10 @@ use serde::de::DeserializeSeed;
 use super::positional::{Positional, PositionalSeed};
 use crate::codec::HostileInputs;
 use crate::codec::{
-    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit, Limits, Profile,
-    check_event_size,
+    BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit,
+    Limits, Profile, SelectContract, check_event_size,
 };
-use crate::model::Event;
+use crate::model::{Event, EventRef};
 
 /// The registry entry.
 pub const PROFILE: Profile = Profile {
@@ -126,6 +131,10 @@ impl Codec for FlexBuffers {
         Some(self)
     }
 
+    fn borrowed(&self) -> Option<&dyn BorrowDecode> {
+        Some(self)
+    }
+
     fn encode(&self, event: &Event, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         let mut s = flexbuffers::FlexbufferSerializer::new();
         Positional::<false>(event)
@@ -136,22 +145,62 @@ impl Codec for FlexBuffers {
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        check_event_size(bytes, limits)?;
-        verify(bytes)?;
-        let seed = PositionalSeed::<false>::new(bytes, limits);
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            let root = flexbuffers::Reader::get_root(bytes)
-                .map_err(flexbuffers::DeserializationError::Reader)?;
-            (&seed).deserialize(root)
-        }));
-        match result {
-            Ok(Ok(event)) => Ok(event),
-            Ok(Err(e)) => Err(seed.error(classify(&e))),
-            Err(_) => Err(DecodeError::at(
-                DecodeErrorKind::Invalid("flexbuffers reader panicked"),
-                0,
-            )),
-        }
+        read(bytes, limits, |seed, root| seed.deserialize(root))
+    }
+}
+
+/// The borrowed view: [`verify`], then flexbuffers' `Reader` through the same
+/// seed as [`Codec::decode`] ([`PositionalSeed::view`]); strings borrow from
+/// the input.
+impl BorrowDecode for FlexBuffers {
+    fn decode_ref<'a>(
+        &self,
+        bytes: &'a [u8],
+        limits: &Limits,
+    ) -> Result<EventRef<'a>, DecodeError> {
+        read(bytes, limits, |seed, root| seed.view().deserialize(root))
+    }
+
+    /// Checked: the verifier walks the whole record first.
+    fn select_contract(&self) -> SelectContract {
+        SelectContract::Checked
+    }
+
+    fn kind_and_pubkey(
+        &self,
+        bytes: &[u8],
+        limits: &Limits,
+    ) -> Result<(u16, [u8; 32]), DecodeError> {
+        let view = self.decode_ref(bytes, limits)?;
+        Ok((view.kind, *view.pubkey))
+    }
+}
+
+/// Size check, [`verify`], then `model` over flexbuffers' reader, with the
+/// reader's panics contained.
+fn read<'a, T>(
+    bytes: &'a [u8],
+    limits: &Limits,
+    model: impl FnOnce(
+        &PositionalSeed<'_, false>,
+        flexbuffers::Reader<&'a [u8]>,
+    ) -> Result<T, flexbuffers::DeserializationError>,
+) -> Result<T, DecodeError> {
+    check_event_size(bytes, limits)?;
+    verify(bytes)?;
+    let seed = PositionalSeed::<false>::new(bytes, limits);
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let root = flexbuffers::Reader::get_root(bytes)
+            .map_err(flexbuffers::DeserializationError::Reader)?;
+        model(&seed, root)
+    }));
+    match result {
+        Ok(Ok(event)) => Ok(event),
+        Ok(Err(e)) => Err(seed.error(classify(&e))),
+        Err(_) => Err(DecodeError::at(
+            DecodeErrorKind::Invalid("flexbuffers reader panicked"),
+            0,
+        )),
     }
 }
 
@@ -444,6 +493,28 @@ mod tests {
     fn conforms() {
         let (total, json) = conformance(&FlexBuffers, &golden(), false);
         println!("flexbuffers: {total} bytes vs json {json}");
+    }
+
+    #[test]
+    fn view_borrows_and_errs_where_decode_errs() {
+        use std::borrow::Cow;
+        let l = Limits::default();
+        let g = golden();
+        let view = FlexBuffers.decode_ref(&g, &l).unwrap();
+        assert_eq!(view.to_owned_event(), FlexBuffers.decode(&g, &l).unwrap());
+        assert!(matches!(view.content, Cow::Borrowed(_)), "content borrows");
+        assert_eq!(FlexBuffers.kind_and_pubkey(&g, &l), Ok((1, [0x22; 32])));
+        for at in 0..g.len() {
+            for x in [0x00, 0xff, 0x01, 0x28, 0x64] {
+                let mut m = g.clone();
+                m[at] = x;
+                let owned = FlexBuffers.decode(&m, &l);
+                let viewed = FlexBuffers.decode_ref(&m, &l).map(|r| r.to_owned_event());
+                assert_eq!(viewed, owned, "byte {at} = {x:02x}");
+            }
+        }
+        let err = FlexBuffers.decode_ref(&g[..g.len() - 3], &l).unwrap_err();
+        assert_eq!(err, FlexBuffers.decode(&g[..g.len() - 3], &l).unwrap_err());
     }
 
     /// A hand-built event whose `tags` slots all point at ONE tag vector
