@@ -40,15 +40,22 @@
 //! after the scan can only be invalid UTF-8 in a string) is reported at
 //! offset 0.
 //!
+//! Borrowed view ([`BorrowDecode`], `select-checked`): the same scan, then a
+//! field walk in place of prost (after the scan the message is canonical);
+//! id, pubkey, sig and text borrow from the input, packed hex is owned.
+//! Invalid UTF-8 is `BadUtf8` at the offending byte here (prost reports no
+//! position, so `decode` says offset 0).
+//!
 //! Differences from plain prost use: the pre-scan (limits, canonical form)
 //! and the fixed-length checks on id, pubkey and sig (`Invalid`).
 
+use std::borrow::Cow;
+
 use crate::codec::{
-    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit, Limits, Profile,
-    Reader, check_event_size,
+    BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit,
+    Limits, Profile, Reader, SelectContract, check_event_size,
 };
-use crate::model::Event;
-use crate::model::hex;
+use crate::model::{Event, EventRef, hex};
 
 /// The prost types generated from `schemas/event.proto`.
 pub(super) mod pb {
@@ -92,6 +99,107 @@ impl Codec for Protobuf {
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
         decode(bytes, limits, Some(Shape::Packed))
     }
+
+    fn borrowed(&self) -> Option<&dyn BorrowDecode> {
+        Some(self)
+    }
+}
+
+/// The borrowed view: the same bounding, canonical-form [`scan`] as
+/// `decode`, then a field walk instead of prost. After the scan the message
+/// is canonical (each field once, in order, lengths in bounds), so the walk
+/// reads each field where it lies: id, pubkey and sig borrow from the
+/// input, text borrows after its UTF-8 check (at its offset), packed hex is
+/// restored into owned strings.
+impl BorrowDecode for Protobuf {
+    fn decode_ref<'a>(
+        &self,
+        bytes: &'a [u8],
+        limits: &Limits,
+    ) -> Result<EventRef<'a>, DecodeError> {
+        scan(bytes, limits, Shape::Packed)?;
+        view(bytes)
+    }
+
+    /// Checked: the scan walks the whole record first.
+    fn select_contract(&self) -> SelectContract {
+        SelectContract::Checked
+    }
+
+    fn kind_and_pubkey(
+        &self,
+        bytes: &[u8],
+        limits: &Limits,
+    ) -> Result<(u16, [u8; 32]), DecodeError> {
+        let view = self.decode_ref(bytes, limits)?;
+        Ok((view.kind, *view.pubkey))
+    }
+}
+
+/// The field walk of [`Protobuf::decode_ref`] over a message [`scan`] accepted.
+fn view(bytes: &[u8]) -> Result<EventRef<'_>, DecodeError> {
+    let missing = || DecodeError::at(DecodeErrorKind::Invalid("missing id, pubkey or sig"), 0);
+    let (mut id, mut pubkey, mut sig) = (None, None, None);
+    let (mut created_at, mut kind_, mut content) = (0, 0, Cow::Borrowed(""));
+    let mut tags = Vec::new();
+    let mut r = Reader::new(bytes);
+    while r.remaining() > 0 {
+        let (field, wire) = key(&mut r)?;
+        if wire == VARINT {
+            let v = r.uvarint(true)?;
+            match field {
+                3 => created_at = v,
+                _ => kind_ = kind(u32::try_from(v).unwrap_or(u32::MAX))?,
+            }
+            continue;
+        }
+        let (at, body) = len_body(&mut r)?;
+        match field {
+            1 => id = Some(Cow::Borrowed(fixed_ref(body)?)),
+            2 => pubkey = Some(Cow::Borrowed(fixed_ref(body)?)),
+            7 => sig = Some(Cow::Borrowed(fixed_ref(body)?)),
+            6 => content = Cow::Borrowed(text(body, at)?),
+            _ => tags.push(view_tag(body, at)?),
+        }
+    }
+    Ok(EventRef {
+        id: id.ok_or_else(missing)?,
+        pubkey: pubkey.ok_or_else(missing)?,
+        sig: sig.ok_or_else(missing)?,
+        created_at,
+        kind: kind_,
+        tags,
+        content,
+    })
+}
+
+fn view_tag(body: &[u8], base: usize) -> Result<Vec<Cow<'_, str>>, DecodeError> {
+    let mut r = Reader::new(body);
+    let mut values = Vec::new();
+    while r.remaining() > 0 {
+        key(&mut r)?;
+        let (value_at, value) = len_body(&mut r)?;
+        let mut v = Reader::new(value);
+        let (member, _) = key(&mut v)?;
+        let (at, payload) = len_body(&mut v)?;
+        values.push(if member == 1 {
+            Cow::Owned(hex::encode(payload))
+        } else {
+            Cow::Borrowed(text(payload, base + value_at + at)?)
+        });
+    }
+    Ok(values)
+}
+
+/// UTF-8 text at offset `at` of the message.
+fn text(b: &[u8], at: usize) -> Result<&str, DecodeError> {
+    crate::codec::utf8(b).map_err(|i| DecodeError::at(DecodeErrorKind::BadUtf8, at + i))
+}
+
+/// A fixed-size field the scan has already length-checked, borrowed.
+fn fixed_ref<const N: usize>(b: &[u8]) -> Result<&[u8; N], DecodeError> {
+    b.try_into()
+        .map_err(|_| DecodeError::at(DecodeErrorKind::Invalid("wrong fixed-field length"), 0))
 }
 
 /// The registry profile with its tag-value packing, its bounding pre-scan,
@@ -435,6 +543,49 @@ mod tests {
              2a0e 0a03 1201 74 0a07 1205 6e6f737472 \
              3203 68690a 3a40 {sig}",
         )
+    }
+
+    #[test]
+    fn view_borrows_and_errs_where_decode_errs() {
+        let l = Limits::default();
+        let g = golden_bytes();
+        let view = Protobuf.decode_ref(&g, &l).unwrap();
+        assert_eq!(view.to_owned_event(), golden_event());
+        assert!(matches!(view.id, Cow::Borrowed(_)));
+        assert!(matches!(view.sig, Cow::Borrowed(_)));
+        assert!(matches!(view.content, Cow::Borrowed("hi\n")));
+        assert!(matches!(view.tags[1][1], Cow::Borrowed("ABCDEF")));
+        assert!(
+            matches!(view.tags[0][1], Cow::Owned(_)),
+            "packed hex is restored"
+        );
+        for at in 0..g.len() {
+            for x in [0x00, 0xff, 0x80, 0x12, 0x0a] {
+                let mut m = g.clone();
+                m[at] = x;
+                let owned = Protobuf.decode(&m, &l);
+                let viewed = Protobuf.decode_ref(&m, &l).map(|r| r.to_owned_event());
+                assert_eq!(viewed.is_ok(), owned.is_ok(), "byte {at} = {x:02x}");
+                if let (Ok(a), Ok(b)) = (viewed, owned) {
+                    assert_eq!(a, b, "byte {at} = {x:02x}");
+                }
+            }
+        }
+        // Invalid UTF-8 in content: decode says offset 0 (prost), the view
+        // names the byte.
+        let content = g.len() - 66 - 3;
+        let mut m = g.clone();
+        m[content + 1] = 0xff;
+        assert_eq!(
+            Protobuf.decode(&m, &l).unwrap_err().kind,
+            DecodeErrorKind::BadUtf8
+        );
+        assert_eq!(
+            Protobuf.decode_ref(&m, &l).unwrap_err(),
+            DecodeError::at(DecodeErrorKind::BadUtf8, content + 1)
+        );
+        let cut = Protobuf.decode_ref(&g[..g.len() - 1], &l).unwrap_err();
+        assert_eq!(cut, Protobuf.decode(&g[..g.len() - 1], &l).unwrap_err());
     }
 
     #[test]
