@@ -56,14 +56,21 @@
 //! remaining input: an array block declaring a huge count in ten bytes
 //! reserves that many `Value`s up to the global cap, and per-call [`Limits`]
 //! cannot be applied.
+//!
+//! Borrowed view ([`BorrowDecode`], `select-checked`): the same reader,
+//! generic over its strings, keeping id, pubkey, sig and text borrowed
+//! (packed hex is restored into owned strings); `kind_and_pubkey` reads the
+//! whole datum through it.
 
 use crate::codec::write::{Form, put_hex_or_text, put_uvarint, signed_created_at};
+use std::borrow::Cow;
+
 use crate::codec::{
-    Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit, Limits, Profile,
-    Reader, check_event_size,
+    BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit,
+    Limits, Profile, Reader, SelectContract, check_event_size,
 };
-use crate::model::Event;
 use crate::model::hex::{self, is_lower_hex};
+use crate::model::{Event, EventRef};
 
 /// The registry entry.
 pub const PROFILE: Profile = Profile {
@@ -134,39 +141,114 @@ impl Codec for Avro {
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        check_event_size(bytes, limits)?;
-        let mut r = Reader::new(bytes);
-        let id = *r.array::<32>()?;
-        let pubkey = *r.array::<32>()?;
-        let at = r.offset();
-        let created_at = u64::try_from(long(&mut r)?)
-            .map_err(|_| DecodeError::at(DecodeErrorKind::Invalid("negative created_at"), at))?;
-        let at = r.offset();
-        let kind = u16::try_from(long(&mut r)?)
-            .map_err(|_| DecodeError::at(DecodeErrorKind::Invalid("kind outside 0..=65535"), at))?;
-        let mut tags = Vec::new();
-        let mut tag_blocks = Blocks::new(1, limits.max_tags, Limit::Tags);
-        while let Some(n_tags) = tag_blocks.next(&mut r)? {
-            tags.reserve(n_tags);
-            for _ in 0..n_tags {
-                let mut tag = Vec::new();
-                let mut value_blocks =
-                    Blocks::new(2, limits.max_values_per_tag, Limit::ValuesPerTag);
-                while let Some(n) = value_blocks.next(&mut r)? {
-                    tag.reserve(n);
-                    for _ in 0..n {
-                        tag.push(value(&mut r, limits)?);
-                    }
-                }
-                tags.push(tag);
-            }
-        }
-        let len = length(&mut r)?;
-        let content = r.str(len)?.to_owned();
-        let sig = *r.array::<64>()?;
-        r.finish()?;
-        Ok(Event::new(id, pubkey, sig, created_at, kind, tags, content))
+        let f = read::<String>(bytes, limits)?;
+        Ok(Event::new(
+            *f.id,
+            *f.pubkey,
+            *f.sig,
+            f.created_at,
+            f.kind,
+            f.tags,
+            f.content,
+        ))
     }
+
+    fn borrowed(&self) -> Option<&dyn BorrowDecode> {
+        Some(self)
+    }
+}
+
+/// The borrowed view: the same reader as `decode` ([`read`]), keeping id,
+/// pubkey, sig and text borrowed; packed hex is restored into owned strings.
+impl BorrowDecode for Avro {
+    fn decode_ref<'a>(
+        &self,
+        bytes: &'a [u8],
+        limits: &Limits,
+    ) -> Result<EventRef<'a>, DecodeError> {
+        let f = read::<Cow<'a, str>>(bytes, limits)?;
+        Ok(EventRef {
+            id: Cow::Borrowed(f.id),
+            pubkey: Cow::Borrowed(f.pubkey),
+            sig: Cow::Borrowed(f.sig),
+            created_at: f.created_at,
+            kind: f.kind,
+            tags: f.tags,
+            content: f.content,
+        })
+    }
+
+    /// Checked: the whole datum is read first.
+    fn select_contract(&self) -> SelectContract {
+        SelectContract::Checked
+    }
+
+    fn kind_and_pubkey(
+        &self,
+        bytes: &[u8],
+        limits: &Limits,
+    ) -> Result<(u16, [u8; 32]), DecodeError> {
+        let view = self.decode_ref(bytes, limits)?;
+        Ok((view.kind, *view.pubkey))
+    }
+}
+
+/// The fields of a datum, strings as `S` (owned `String` for `decode`,
+/// `Cow` for the view).
+struct Fields<'a, S> {
+    id: &'a [u8; 32],
+    pubkey: &'a [u8; 32],
+    sig: &'a [u8; 64],
+    created_at: u64,
+    kind: u16,
+    tags: Vec<Vec<S>>,
+    content: S,
+}
+
+/// Reads one datum, bounded by `limits`.
+fn read<'a, S: From<Cow<'a, str>>>(
+    bytes: &'a [u8],
+    limits: &Limits,
+) -> Result<Fields<'a, S>, DecodeError> {
+    check_event_size(bytes, limits)?;
+    let mut r = Reader::new(bytes);
+    let id = r.array::<32>()?;
+    let pubkey = r.array::<32>()?;
+    let at = r.offset();
+    let created_at = u64::try_from(long(&mut r)?)
+        .map_err(|_| DecodeError::at(DecodeErrorKind::Invalid("negative created_at"), at))?;
+    let at = r.offset();
+    let kind = u16::try_from(long(&mut r)?)
+        .map_err(|_| DecodeError::at(DecodeErrorKind::Invalid("kind outside 0..=65535"), at))?;
+    let mut tags = Vec::new();
+    let mut tag_blocks = Blocks::new(1, limits.max_tags, Limit::Tags);
+    while let Some(n_tags) = tag_blocks.next(&mut r)? {
+        tags.reserve(n_tags);
+        for _ in 0..n_tags {
+            let mut tag = Vec::new();
+            let mut value_blocks = Blocks::new(2, limits.max_values_per_tag, Limit::ValuesPerTag);
+            while let Some(n) = value_blocks.next(&mut r)? {
+                tag.reserve(n);
+                for _ in 0..n {
+                    tag.push(S::from(value(&mut r, limits)?));
+                }
+            }
+            tags.push(tag);
+        }
+    }
+    let len = length(&mut r)?;
+    let content = S::from(Cow::Borrowed(r.str(len)?));
+    let sig = r.array::<64>()?;
+    r.finish()?;
+    Ok(Fields {
+        id,
+        pubkey,
+        sig,
+        created_at,
+        kind,
+        tags,
+        content,
+    })
 }
 
 /// A zig-zag `long`: a minimal varint of at most 10 bytes.
@@ -256,7 +338,7 @@ impl Blocks {
     }
 }
 
-fn value(r: &mut Reader<'_>, limits: &Limits) -> Result<String, DecodeError> {
+fn value<'a>(r: &mut Reader<'a>, limits: &Limits) -> Result<Cow<'a, str>, DecodeError> {
     let at = r.offset();
     let branch = r.u8()?;
     if branch != 0 && branch != 2 {
@@ -280,7 +362,7 @@ fn value(r: &mut Reader<'_>, limits: &Limits) -> Result<String, DecodeError> {
             if len == 0 {
                 return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
             }
-            Ok(hex::encode(r.take(len)?))
+            Ok(Cow::Owned(hex::encode(r.take(len)?)))
         }
         _ => {
             if len > limits.max_value_bytes {
@@ -290,7 +372,7 @@ fn value(r: &mut Reader<'_>, limits: &Limits) -> Result<String, DecodeError> {
             if is_lower_hex(s) {
                 return Err(DecodeError::at(DecodeErrorKind::NonCanonical, at));
             }
-            Ok(s.to_owned())
+            Ok(Cow::Borrowed(s))
         }
     }
 }
@@ -317,6 +399,35 @@ mod tests {
     fn conforms() {
         let (total, json) = support::conformance(&Avro, &golden_bytes(), true);
         eprintln!("avro: {total} bytes vs json {json}");
+    }
+
+    #[test]
+    fn view_borrows_and_errs_where_decode_errs() {
+        use std::borrow::Cow;
+        let l = Limits::default();
+        let g = golden_bytes();
+        let view = Avro.decode_ref(&g, &l).unwrap();
+        assert!(matches!(view.id, Cow::Borrowed(_)));
+        assert!(matches!(view.content, Cow::Borrowed("hi\n")));
+        assert!(matches!(view.tags[1][1], Cow::Borrowed("ABCDEF")));
+        assert!(
+            matches!(view.tags[0][1], Cow::Owned(_)),
+            "packed hex is restored"
+        );
+        for at in 0..g.len() {
+            for x in [0x00, 0xff, 0x01, 0x02, 0x80] {
+                let mut m = g.clone();
+                m[at] = x;
+                let owned = Avro.decode(&m, &l);
+                let viewed = Avro.decode_ref(&m, &l).map(|r| r.to_owned_event());
+                assert_eq!(viewed, owned, "byte {at} = {x:02x}");
+            }
+        }
+        let cut = Avro.decode_ref(&g[..g.len() - 1], &l).unwrap_err();
+        assert_eq!(
+            cut,
+            DecodeError::at(DecodeErrorKind::Truncated, g.len() - 64)
+        );
     }
 
     #[test]
