@@ -11,8 +11,8 @@
 //!
 //! Parsing refuses anything NIP-01 does not define (unknown keys, empty
 //! lists, uppercase or short hex, kinds above 65535) with a [`FilterError`]
-//! naming the field. [`reference`] evaluates filters on parsed JSON by an
-//! independent path; [`draw`] draws seeded client REQs from a corpus.
+//! naming the field. [`mod@reference`] evaluates filters on parsed JSON by an
+//! independent path; [`draw()`] draws seeded client REQs from a corpus.
 
 use std::collections::BTreeMap;
 

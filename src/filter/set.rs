@@ -9,7 +9,7 @@ use crate::model::Event;
 /// A drawn filter set and what it matches.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FilterSet {
-    /// Seed of [`super::draw`].
+    /// Seed of [`super::draw()`].
     pub seed: u64,
     /// Events the filters were drawn from.
     pub events: usize,

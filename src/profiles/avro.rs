@@ -158,7 +158,7 @@ impl Codec for Avro {
     }
 }
 
-/// The borrowed view: the same reader as `decode` ([`read`]), keeping id,
+/// The borrowed view: the same reader as `decode` (`read`), keeping id,
 /// pubkey, sig and text borrowed; packed hex is restored into owned strings.
 impl BorrowDecode for Avro {
     fn decode_ref<'a>(

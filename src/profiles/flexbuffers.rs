@@ -77,7 +77,7 @@
 //! writes (the robustness report counts it `accepted-noncanonical`) but the
 //! event decoded is the one the bytes describe.
 //!
-//! Borrowed view ([`BorrowDecode`], `select-checked`): [`verify`], then the
+//! Borrowed view ([`BorrowDecode`], `select-checked`): `verify`, then the
 //! same reader and seed as `decode` building an [`EventRef`]
 //! ([`PositionalSeed::view`]); strings borrow from the input, packed hex and
 //! the fixed fields are owned. `kind_and_pubkey` goes through the view.
@@ -149,7 +149,7 @@ impl Codec for FlexBuffers {
     }
 }
 
-/// The borrowed view: [`verify`], then flexbuffers' `Reader` through the same
+/// The borrowed view: `verify`, then flexbuffers' `Reader` through the same
 /// seed as [`Codec::decode`] ([`PositionalSeed::view`]); strings borrow from
 /// the input.
 impl BorrowDecode for FlexBuffers {

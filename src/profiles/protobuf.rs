@@ -105,7 +105,7 @@ impl Codec for Protobuf {
     }
 }
 
-/// The borrowed view: the same bounding, canonical-form [`scan`] as
+/// The borrowed view: the same bounding, canonical-form `scan` as
 /// `decode`, then a field walk instead of prost. After the scan the message
 /// is canonical (each field once, in order, lengths in bounds), so the walk
 /// reads each field where it lies: id, pubkey and sig borrow from the
