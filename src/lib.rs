@@ -30,6 +30,7 @@ pub mod manifest;
 pub mod model;
 pub mod profiles;
 pub mod torture;
+pub mod transport;
 pub mod validate;
 pub mod vectors;
 
