@@ -257,7 +257,7 @@ pub fn run(
         )?;
         check_sample(&s, events, &hits, model, &label(m))?;
         expected.push((hits, model));
-        first.push(s.fetched.handshake);
+        first.push((s.fetched.handshake, s.fetched.at_eose.since(s.fetched.handshake)));
         done += 1;
         progress(done, total);
     }
@@ -326,8 +326,8 @@ pub fn run(
             mode: m.mode.name(),
             check: m.check.name(),
             events: hits.len(),
-            wire: *model,
-            handshake: first[k],
+            wire: first[k].1,
+            handshake: first[k].0,
             model: *model,
             events_per_s: estimate(&rates[k], &mut rng),
             speed_vs_reference,
