@@ -30,12 +30,17 @@ let events = 0;
 let invalid = 0;
 ws.on('open', () => {
   socket = ws._socket;
+  // ws.extensions names the extensions; the agreed parameters are on the
+  // extension object (ws 8's PerMessageDeflate.params).
   const ext = ws.extensions;
+  const pmd = ws._extensions['permessage-deflate'];
   if (mode === 'none' && ext !== '') fail(`asked for no extension, got \`${ext}\``);
   if (mode !== 'none') {
-    if (!ext.startsWith('permessage-deflate')) fail(`permessage-deflate not negotiated: \`${ext}\``);
-    const nct = ext.includes('server_no_context_takeover') && ext.includes('client_no_context_takeover');
-    if ((mode === 'deflate') !== nct) fail(`mode ${mode} but negotiated \`${ext}\``);
+    if (!pmd) fail(`permessage-deflate not negotiated: \`${ext}\``);
+    const p = pmd.params;
+    const nct = Boolean(p.server_no_context_takeover && p.client_no_context_takeover);
+    const ctx = !p.server_no_context_takeover && !p.client_no_context_takeover;
+    if (mode === 'deflate' ? !nct : !ctx) fail(`mode ${mode} but negotiated ${JSON.stringify(p)}`);
   }
   ws.send(JSON.stringify(['REQ', 'node', {}]));
 });
@@ -61,6 +66,7 @@ ws.on('close', () => {
     events,
     invalid,
     extensions: ws.extensions,
+    params: ws._extensions['permessage-deflate']?.params ?? null,
     read: socket.bytesRead,
     written: socket.bytesWritten,
   };

@@ -47,7 +47,12 @@ for mode in none deflate deflate-ctx; do
   relay="$(head -1 "$work/relay-$mode.jsonl")"
   python3 - "$mode" "$client" "$relay" <<'PY' || status=1
 import json, sys
-mode, client, relay = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
+mode = sys.argv[1]
+try:
+    client, relay = json.loads(sys.argv[2]), json.loads(sys.argv[3])
+except ValueError:
+    print(f"{mode}: no report (client `{sys.argv[2]}`, relay `{sys.argv[3]}`)")
+    sys.exit(1)
 want = {"none": "none", "deflate": "deflate", "deflate-ctx": "deflate-ctx"}[mode]
 problems = []
 if "error" in relay: problems.append(f"relay error: {relay['error']}")
@@ -57,7 +62,7 @@ else:
     if relay["total"]["read"] != client["written"]: problems.append(f"relay read {relay['total']['read']}, client wrote {client['written']}")
     if relay["events"] != client["events"]: problems.append(f"relay sent {relay['events']} events, client got {client['events']}")
 if client["invalid"]: problems.append(f"{client['invalid']} events fail verifyEvent")
-print(f"{mode}: {client['events']} events verified; relay->client {client['read']} bytes, client->relay {client['written']} bytes; extensions `{client['extensions']}`"
+print(f"{mode}: {client['events']} events verified; relay->client {client['read']} bytes, client->relay {client['written']} bytes; agreed {json.dumps(client['params'])}"
       + ("" if not problems else "; MISMATCH: " + "; ".join(problems)))
 sys.exit(1 if problems else 0)
 PY
