@@ -105,7 +105,59 @@ fn a_mode_that_is_not_negotiated_fails_loudly() {
         r.unwrap_err()
     });
     assert!(
-        matches!(err, TransportError::Negotiation { asked: "deflate-ctx", .. }),
+        matches!(
+            err,
+            TransportError::Negotiation {
+                asked: "deflate-ctx",
+                ..
+            }
+        ),
         "{err}"
     );
+}
+
+#[test]
+fn cli_writes_transport_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_binostr"))
+        .args([
+            "transport",
+            "--profiles",
+            "json,notepack",
+            "--generated",
+            "12",
+            "--rounds",
+            "2",
+            "--out",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.path().join("transport.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 2 * 3 * 2);
+    for r in &rows {
+        assert_eq!(r[col("events")], "12");
+        assert_eq!(r[col("s2c_bytes")], r[col("model_s2c_bytes")]);
+        assert_eq!(r[col("c2s_bytes")], r[col("model_c2s_bytes")]);
+        assert_eq!(
+            r[col("speed_vs_json")].is_empty(),
+            r[col("profile")] == "json"
+        );
+    }
+    assert!(dir.path().join("README.md").exists());
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_binostr"))
+        .args(["transport", "--profiles", "nope", "--generated", "3"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown profile `nope`"));
 }

@@ -82,7 +82,10 @@ pub async fn fetch(
         other => return Err(TransportError::Protocol(format!("handshake: {other:?}"))),
     }
     let handshake = counters.get();
-    let exts: Vec<_> = client.drain_extensions().filter(|e| e.is_enabled()).collect();
+    let exts: Vec<_> = client
+        .drain_extensions()
+        .filter(|e| e.is_enabled())
+        .collect();
     let agreed = exts.iter().find_map(|e| deflate::agreement(e.as_ref()));
     let got = agreed.map(|a| a.mode());
     if got.unwrap_or(Some(Compression::None)) != Some(mode) {

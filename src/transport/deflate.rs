@@ -261,8 +261,7 @@ impl Extension for PerMessageDeflate {
         let Some(agreed) = self.enabled else {
             return Ok(());
         };
-        if data.as_ref().is_empty() || !matches!(header.opcode(), OpCode::Text | OpCode::Binary)
-        {
+        if data.as_ref().is_empty() || !matches!(header.opcode(), OpCode::Text | OpCode::Binary) {
             return Ok(());
         }
         if self.resets_compressor(agreed) {
@@ -338,7 +337,8 @@ pub fn deflate_message(
     let start = out.len();
     out.reserve(data.len() / 2 + 64);
     loop {
-        let used = usize::try_from(compress.total_in() - start_in).map_err(std::io::Error::other)?;
+        let used =
+            usize::try_from(compress.total_in() - start_in).map_err(std::io::Error::other)?;
         if used == data.len() {
             break;
         }
@@ -389,7 +389,9 @@ mod tests {
         let mut data = Vec::new();
         let mut x = 1u64;
         while data.len() < 300_000 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             data.extend_from_slice(format!("{:x} ", x >> 20).as_bytes());
         }
         let mut c = Compress::new_with_window_bits(LEVEL, false, WINDOW_BITS);
@@ -399,7 +401,8 @@ mod tests {
         let mut d = Decompress::new_with_window_bits(false, WINDOW_BITS);
         out.extend_from_slice(&TAIL);
         let mut back = Vec::with_capacity(data.len() + 1);
-        d.decompress_vec(&out, &mut back, FlushDecompress::Sync).unwrap();
+        d.decompress_vec(&out, &mut back, FlushDecompress::Sync)
+            .unwrap();
         assert_eq!(back, data);
     }
 }

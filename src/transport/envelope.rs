@@ -177,7 +177,9 @@ pub fn parse(framing: Framing, msg: &[u8]) -> Result<FromRelay<'_>, TransportErr
                 .split_first()
                 .ok_or_else(|| protocol("empty message", 0))?;
             if kind == NOTICE {
-                return Ok(FromRelay::Notice(String::from_utf8_lossy(rest).into_owned()));
+                return Ok(FromRelay::Notice(
+                    String::from_utf8_lossy(rest).into_owned(),
+                ));
             }
             let (&n, rest) = rest
                 .split_first()
@@ -266,7 +268,10 @@ pub fn parse_client(msg: &[u8]) -> Result<FromClient, TransportError> {
             Ok(FromClient::Req(sub, filters))
         }
         (Some("CLOSE"), Some(sub)) => Ok(FromClient::Close(sub)),
-        _ => Err(protocol("expected [\"REQ\",sub,filter...] or [\"CLOSE\",sub]", 0)),
+        _ => Err(protocol(
+            "expected [\"REQ\",sub,filter...] or [\"CLOSE\",sub]",
+            0,
+        )),
     }
 }
 
@@ -288,7 +293,10 @@ mod tests {
         );
         eose(Framing::Binary, "ab", &mut out).unwrap();
         assert_eq!(out, [EOSE, 2, b'a', b'b']);
-        assert_eq!(parse(Framing::Binary, &out).unwrap(), FromRelay::Eose("ab".into()));
+        assert_eq!(
+            parse(Framing::Binary, &out).unwrap(),
+            FromRelay::Eose("ab".into())
+        );
         assert!(parse(Framing::Binary, &[EVENT, 5, b'a']).is_err());
         assert!(binary_head(EVENT, &"x".repeat(256), &mut out).is_err());
     }
@@ -306,7 +314,10 @@ mod tests {
             }
         );
         eose(Framing::Text, "s", &mut out).unwrap();
-        assert_eq!(parse(Framing::Text, &out).unwrap(), FromRelay::Eose("s".into()));
+        assert_eq!(
+            parse(Framing::Text, &out).unwrap(),
+            FromRelay::Eose("s".into())
+        );
     }
 
     #[test]

@@ -257,7 +257,10 @@ pub fn run(
         )?;
         check_sample(&s, events, &hits, model, &label(m))?;
         expected.push((hits, model));
-        first.push((s.fetched.handshake, s.fetched.at_eose.since(s.fetched.handshake)));
+        first.push((
+            s.fetched.handshake,
+            s.fetched.at_eose.since(s.fetched.handshake),
+        ));
         done += 1;
         progress(done, total);
     }
@@ -308,13 +311,11 @@ pub fn run(
     let mut rng = Gen::new(key, 0);
     let mut rows = Vec::new();
     for (k, m) in members.iter().enumerate() {
-        let ref_k = reference
-            .filter(|&r| r != m.profile)
-            .and_then(|r| {
-                members.iter().position(|o| {
-                    o.profile == r && o.mode == m.mode && o.check == m.check
-                })
-            });
+        let ref_k = reference.filter(|&r| r != m.profile).and_then(|r| {
+            members
+                .iter()
+                .position(|o| o.profile == r && o.mode == m.mode && o.check == m.check)
+        });
         let speed_vs_reference = ref_k.map(|r| {
             let ratios: Vec<f64> = rates[k].iter().zip(&rates[r]).map(|(a, b)| a / b).collect();
             estimate(&ratios, &mut rng)

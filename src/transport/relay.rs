@@ -143,7 +143,10 @@ pub async fn serve(
         })
         .await?;
     let handshake = counters.get();
-    let exts: Vec<_> = server.drain_extensions().filter(|e| e.is_enabled()).collect();
+    let exts: Vec<_> = server
+        .drain_extensions()
+        .filter(|e| e.is_enabled())
+        .collect();
     let agreed = exts.iter().find_map(|e| deflate::agreement(e.as_ref()));
     let mut builder = server.into_builder();
     builder.add_extensions(exts);

@@ -81,8 +81,10 @@ pub(super) fn run_transport(
         indicatif::ProgressBar::hidden()
     };
     bar.set_style(
-        indicatif::ProgressStyle::with_template("transport {pos}/{len} exchanges (eta {eta}) {wide_bar}")
-            .expect("static template"),
+        indicatif::ProgressStyle::with_template(
+            "transport {pos}/{len} exchanges (eta {eta}) {wide_bar}",
+        )
+        .expect("static template"),
     );
     let rows = measure::run(&events, &plan, |done, total| {
         bar.set_length(total as u64);
@@ -109,7 +111,13 @@ fn csv(rows: &[Row]) -> String {
         let n = r.events as f64;
         let (v, lo, hi) = r
             .speed_vs_reference
-            .map(|e| (format!("{:.4}", e.median), format!("{:.4}", e.lo), format!("{:.4}", e.hi)))
+            .map(|e| {
+                (
+                    format!("{:.4}", e.median),
+                    format!("{:.4}", e.lo),
+                    format!("{:.4}", e.hi),
+                )
+            })
             .unwrap_or_default();
         let _ = writeln!(
             s,
@@ -141,7 +149,15 @@ fn csv(rows: &[Row]) -> String {
 fn table(rows: &[Row]) -> String {
     let mut s = format!(
         "{:<16} {:<12} {:<9} {:>10} {:>12} {:>8} {:>10} {:>10} {:>10}\n",
-        "profile", "mode", "check", "B/event", "events/s", "vs json", "p99 ns", "relay ns", "client ns"
+        "profile",
+        "mode",
+        "check",
+        "B/event",
+        "events/s",
+        "vs json",
+        "p99 ns",
+        "relay ns",
+        "client ns"
     );
     for r in rows {
         let _ = writeln!(
