@@ -8,9 +8,9 @@
 //! | [`vectors`] | interop vectors: signed events with their bytes under every profile |
 //! | [`evolution`] | the evolution suite: readers and writers of different versions, range growth |
 //! | [`torture`] | the robustness suite: hostile inputs, isolated runs, outcome tables |
-//! | [`transport`] | the transport workload: a WebSocket relay and client on loopback, permessage-deflate, socket byte counts |
 //! | [`maintenance`] | the computed maintenance cost of every profile (lines, crates, schema compiler, ecosystems, spec) |
 //! | [`mod@bench`] | measurements over the registry (sizes) |
+//! | [`transport`] | the transport workload: a WebSocket relay and client on loopback, permessage-deflate, socket byte counts |
 //! | [`manifest`] | the signed results manifest: SHA-256 of every result file, a BIP-340-signed Nostr event, offline verification |
 //! | [`corpus`] | import, audit, generation, calibration and seeded selection of event corpora |
 //! | [`profiles`] | every wire profile and the one registry ([`profiles::PROFILES`]) |

@@ -20,6 +20,7 @@ fn every_mode_round_trips_and_matches_the_model() {
         .collect();
     let plan = Plan {
         profiles,
+        reference: "json",
         modes: Compression::ALL.to_vec(),
         checks: Check::ALL.to_vec(),
         rounds: 2,

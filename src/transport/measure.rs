@@ -33,8 +33,11 @@ pub struct Member {
 
 /// What to measure.
 pub struct Plan {
-    /// Profiles (the first JSON one is the reference of the ratios).
+    /// Profiles.
     pub profiles: Vec<&'static Profile>,
+    /// Profile id the speed ratios divide by (the campaign's baseline,
+    /// `bench::group::BASELINE`; passed in so that bench may call this module).
+    pub reference: &'static str,
     /// Modes.
     pub modes: Vec<Compression>,
     /// Checks.
@@ -304,10 +307,7 @@ pub fn run(
         }
     }
 
-    let reference = plan
-        .profiles
-        .iter()
-        .position(|p| p.id == crate::bench::group::BASELINE);
+    let reference = plan.profiles.iter().position(|p| p.id == plan.reference);
     let mut rng = Gen::new(key, 0);
     let mut rows = Vec::new();
     for (k, m) in members.iter().enumerate() {

@@ -70,6 +70,7 @@ pub(super) fn run_transport(
     };
     let plan = Plan {
         profiles,
+        reference: crate::bench::group::BASELINE,
         modes: Compression::ALL.to_vec(),
         checks: Check::ALL.to_vec(),
         rounds,
