@@ -10,6 +10,7 @@
 //! | [`torture`] | the robustness suite: hostile inputs, isolated runs, outcome tables |
 //! | [`maintenance`] | the computed maintenance cost of every profile (lines, crates, schema compiler, ecosystems, spec) |
 //! | [`mod@bench`] | measurements over the registry (sizes) |
+//! | [`transport`] | the transport workload: a WebSocket relay and client on loopback, permessage-deflate, socket byte counts |
 //! | [`manifest`] | the signed results manifest: SHA-256 of every result file, a BIP-340-signed Nostr event, offline verification |
 //! | [`filter`] | NIP-01 REQ filters: model, matching, a JSON reference matcher, seeded drawing |
 //! | [`corpus`] | import, audit, generation, calibration and seeded selection of event corpora |
@@ -32,6 +33,7 @@ pub mod manifest;
 pub mod model;
 pub mod profiles;
 pub mod torture;
+pub mod transport;
 pub mod validate;
 pub mod vectors;
 

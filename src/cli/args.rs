@@ -194,6 +194,56 @@ pub(super) enum Command {
         #[arg(long, value_name = "FILE")]
         check: Option<PathBuf>,
     },
+    /// The transport workload: a WebSocket relay and client on loopback
+    /// (REQ, every event, EOSE) for every profile × compression (none,
+    /// permessage-deflate without and with context takeover) × check
+    /// (decode, validate), in interleaved rounds; writes transport.csv and
+    /// README.md (docs/TRANSPORT.md).
+    Transport {
+        /// Profiles, comma-separated (default: every enabled profile).
+        #[arg(long, value_delimiter = ',')]
+        profiles: Option<Vec<String>>,
+        #[command(flatten)]
+        events: EventsArgs,
+        /// Timed rounds (after one checked warm-up exchange per member).
+        #[arg(long, default_value_t = 11)]
+        rounds: usize,
+        /// Seed of the round orders, the bootstrap and generated events.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output directory.
+        #[arg(long, default_value = "results/transport")]
+        out: PathBuf,
+    },
+    /// Serve stored events over WebSocket to any client: NIP-01 REQ/CLOSE,
+    /// several subscriptions per connection, permessage-deflate accepted as
+    /// offered. Prints one JSON line per closed connection with its byte
+    /// counts at the socket (handshake included).
+    Relay {
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1:7447")]
+        listen: String,
+        /// Profile of the stored records (json: NIP-01 text frames; others:
+        /// the binary envelope of docs/TRANSPORT.md).
+        #[arg(long, default_value = "json")]
+        profile: String,
+        #[command(flatten)]
+        events: EventsArgs,
+        /// Seed of generated events.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+/// Where a command's events come from.
+#[derive(Debug, clap::Args)]
+pub(super) struct EventsArgs {
+    /// Events to serve (any shape `corpus audit` reads).
+    #[arg(long, value_name = "FILE", conflicts_with = "generated")]
+    pub(super) events: Option<PathBuf>,
+    /// Generate N events instead (the default corpus generator).
+    #[arg(long, value_name = "N", default_value_t = 500)]
+    pub(super) generated: usize,
 }
 
 #[derive(Debug, Subcommand)]

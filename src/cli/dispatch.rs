@@ -16,6 +16,7 @@ mod evolution;
 mod maintenance;
 mod manifest;
 mod torture;
+mod transport;
 
 use codec::{run_decode, run_encode, run_filters, run_sizes};
 use corpus::run_corpus;
@@ -24,6 +25,7 @@ use evolution::run_evolution;
 use maintenance::run_maintenance;
 use manifest::run_manifest;
 use torture::run_torture;
+use transport::{run_relay, run_transport};
 
 pub(super) fn run(cli: Cli) -> Result<()> {
     match cli.command {
@@ -111,6 +113,19 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         Command::Torture(t) => run_torture(t),
         Command::Manifest(m) => run_manifest(m),
         Command::Maintenance { root, out, check } => run_maintenance(&root, out, check),
+        Command::Transport {
+            profiles,
+            events,
+            rounds,
+            seed,
+            out,
+        } => run_transport(profiles, &events, rounds, seed, &out),
+        Command::Relay {
+            listen,
+            profile,
+            events,
+            seed,
+        } => run_relay(&listen, &profile, &events, seed),
         Command::Vectors { output, check } => run_vectors(output.as_deref(), check.as_deref()),
     }
 }

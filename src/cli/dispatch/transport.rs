@@ -1,0 +1,236 @@
+//! `binostr transport` (the loop measured) and `binostr relay` (the relay
+//! alone, for external clients).
+
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write as _};
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+
+use crate::cli::args::{EventsArgs, LimitArgs};
+use crate::files::write_atomically;
+use crate::model::Event;
+use crate::transport::client::Check;
+use crate::transport::measure::{self, Plan, Row};
+use crate::transport::relay::{self, Store};
+use crate::transport::{Compression, deflate};
+
+fn load(events: &EventsArgs, seed: u64) -> Result<Vec<Event>> {
+    match &events.events {
+        Some(path) => {
+            let mut out = Vec::new();
+            let report = crate::corpus::audit::audit_paths(
+                std::slice::from_ref(path),
+                &LimitArgs::default_options(),
+                |e| out.push(e),
+            )?;
+            eprintln!(
+                "{}: {} valid events ({} records read, {} rejected, {} duplicates)",
+                path.display(),
+                out.len(),
+                report.read,
+                report.rejected.len(),
+                report.duplicates
+            );
+            if out.is_empty() {
+                bail!("{}: no valid events", path.display());
+            }
+            Ok(out)
+        }
+        None if events.generated == 0 => bail!("--generated must be at least 1"),
+        None => Ok(crate::corpus::generate::generate(seed, events.generated)),
+    }
+}
+
+fn profile(id: &str) -> Result<&'static crate::codec::Profile> {
+    crate::profiles::find(id).with_context(|| {
+        let ids: Vec<&str> = crate::profiles::PROFILES.iter().map(|p| p.id).collect();
+        format!("unknown profile `{id}`; known: {}", ids.join(", "))
+    })
+}
+
+pub(super) fn run_transport(
+    profiles: Option<Vec<String>>,
+    events: &EventsArgs,
+    rounds: usize,
+    seed: u64,
+    out: &Path,
+) -> Result<()> {
+    if rounds < 2 {
+        bail!("--rounds must be at least 2 (medians and CIs are over rounds)");
+    }
+    let events = load(events, seed)?;
+    let profiles = match profiles {
+        Some(ids) => ids.iter().map(|id| profile(id)).collect::<Result<_>>()?,
+        None => crate::profiles::PROFILES
+            .iter()
+            .filter(|p| p.enabled)
+            .collect(),
+    };
+    let plan = Plan {
+        profiles,
+        reference: crate::bench::group::BASELINE,
+        modes: Compression::ALL.to_vec(),
+        checks: Check::ALL.to_vec(),
+        rounds,
+        seed,
+    };
+    let bar = if std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::new(0)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "transport {pos}/{len} exchanges (eta {eta}) {wide_bar}",
+        )
+        .expect("static template"),
+    );
+    let rows = measure::run(&events, &plan, |done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    })?;
+    bar.finish_and_clear();
+    std::fs::create_dir_all(out).with_context(|| out.display().to_string())?;
+    write_atomically(&out.join("transport.csv"), csv(&rows).as_bytes())?;
+    write_atomically(
+        &out.join("README.md"),
+        readme(&rows, events.len(), rounds, seed).as_bytes(),
+    )?;
+    print!("{}", table(&rows));
+    eprintln!("wrote {}/transport.csv and README.md", out.display());
+    Ok(())
+}
+
+/// The columns of `transport.csv`.
+pub const CSV_HEADER: &str = "profile,mode,check,events,s2c_bytes_per_event,c2s_bytes_per_event,s2c_bytes,c2s_bytes,handshake_s2c_bytes,handshake_c2s_bytes,model_s2c_bytes,model_c2s_bytes,events_per_s,events_per_s_lo,events_per_s_hi,speed_vs_json,speed_vs_json_lo,speed_vs_json_hi,latency_p50_ns,latency_p99_ns,relay_cpu_ns_per_event,client_cpu_ns_per_event";
+
+fn csv(rows: &[Row]) -> String {
+    let mut s = format!("{CSV_HEADER}\n");
+    for r in rows {
+        let n = r.events as f64;
+        let (v, lo, hi) = r
+            .speed_vs_reference
+            .map(|e| {
+                (
+                    format!("{:.4}", e.median),
+                    format!("{:.4}", e.lo),
+                    format!("{:.4}", e.hi),
+                )
+            })
+            .unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{:.2},{:.4},{},{},{},{},{},{},{:.0},{:.0},{:.0},{v},{lo},{hi},{},{},{:.0},{:.0}",
+            r.profile,
+            r.mode,
+            r.check,
+            r.events,
+            r.wire.read as f64 / n,
+            r.wire.written as f64 / n,
+            r.wire.read,
+            r.wire.written,
+            r.handshake.read,
+            r.handshake.written,
+            r.model.read,
+            r.model.written,
+            r.events_per_s.median,
+            r.events_per_s.lo,
+            r.events_per_s.hi,
+            r.latency_p50_ns,
+            r.latency_p99_ns,
+            r.relay_cpu_ns,
+            r.client_cpu_ns,
+        );
+    }
+    s
+}
+
+fn table(rows: &[Row]) -> String {
+    let mut s = format!(
+        "{:<16} {:<12} {:<9} {:>10} {:>12} {:>8} {:>10} {:>10} {:>10}\n",
+        "profile",
+        "mode",
+        "check",
+        "B/event",
+        "events/s",
+        "vs json",
+        "p99 ns",
+        "relay ns",
+        "client ns"
+    );
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{:<16} {:<12} {:<9} {:>10.1} {:>12.0} {:>8} {:>10} {:>10.0} {:>10.0}",
+            r.profile,
+            r.mode,
+            r.check,
+            r.wire.read as f64 / r.events as f64,
+            r.events_per_s.median,
+            r.speed_vs_reference
+                .map(|e| format!("{:.3}", e.median))
+                .unwrap_or_else(|| "-".into()),
+            r.latency_p99_ns,
+            r.relay_cpu_ns,
+            r.client_cpu_ns
+        );
+    }
+    s
+}
+
+fn readme(rows: &[Row], events: usize, rounds: usize, seed: u64) -> String {
+    format!(
+        "# Transport workload\n\n\
+         Written by `binostr transport` (docs/TRANSPORT.md): {events} events, \
+         {rounds} timed rounds (seed {seed}), {} rows (profile × mode × check), \
+         one relay thread per profile and the client on another thread, one fresh \
+         WebSocket connection per exchange on 127.0.0.1.\n\n\
+         `transport.csv` columns: bytes counted at the client's socket after the \
+         handshake up to EOSE (`s2c` relay → client, `c2s` client → relay: the \
+         REQ), the handshake's bytes, and the flate2 model of the exchange bytes \
+         (equal by construction of the run: it fails otherwise); events/s from \
+         REQ sent to EOSE received (median over rounds, bootstrap 95 % CI), its \
+         per-round ratio to `json` in the same mode and check; delivery latency \
+         per event (relay send → client receive) over every timed event; thread \
+         CPU ns per event of the relay (REQ → EOSE flushed) and of the client \
+         (REQ → EOSE received, decoding or validating each event). Times belong \
+         to one host; byte counts are exact and host-independent.\n",
+        rows.len()
+    )
+}
+
+pub(super) fn run_relay(listen: &str, id: &str, events: &EventsArgs, seed: u64) -> Result<()> {
+    let profile = profile(id)?;
+    let events = load(events, seed)?;
+    let store = Arc::new(Store::new(profile, &events)?);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()?;
+    rt.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(listen)
+            .await
+            .with_context(|| format!("listening on {listen}"))?;
+        eprintln!(
+            "relay: {} {} events on ws://{} (permessage-deflate accepted as offered, {}-bit window)",
+            events.len(),
+            profile.id,
+            listener.local_addr()?,
+            deflate::WINDOW_BITS,
+        );
+        loop {
+            let (stream, _) = listener.accept().await?;
+            let store = store.clone();
+            tokio::spawn(async move {
+                let line = match relay::serve(stream, &store, |_| {}).await {
+                    Ok(report) => serde_json::to_string(&report).expect("plain struct"),
+                    Err(e) => serde_json::json!({ "error": e.to_string() }).to_string(),
+                };
+                let mut out = std::io::stdout().lock();
+                let _ = writeln!(out, "{line}");
+                let _ = out.flush();
+            });
+        }
+    })
+}

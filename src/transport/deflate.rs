@@ -1,0 +1,408 @@
+//! permessage-deflate (RFC 7692) as a soketto [`Extension`], with and without
+//! context takeover.
+//!
+//! soketto 0.8.1's own `Deflate` always asks for (and, as a client, insists
+//! on) `server_no_context_takeover` and starts a fresh compressor and
+//! decompressor for every message, so it cannot measure the context-takeover
+//! mode, and as a server it cannot read a client that keeps its context (the
+//! default of browsers and Node's `ws`). This extension keeps soketto's
+//! compressor settings (raw deflate, [`LEVEL`] = `Compression::fast()`,
+//! 15-bit window, `FlushCompress::None` then `Sync`, trailing
+//! `00 00 ff ff` removed) and adds the negotiated context handling.
+//!
+//! Negotiation: a client offers `permessage-deflate`, plus
+//! `server_no_context_takeover; client_no_context_takeover` in
+//! [`Compression::Deflate`]. A server accepts the first offer whose
+//! parameters it supports (window bits other than 15 for its own side are
+//! declined) and echoes the no-context-takeover parameters it was asked for.
+
+use flate2::{Compress, Decompress, FlushCompress, FlushDecompress, Status};
+use soketto::base::{Header, OpCode};
+use soketto::extension::{Extension, Param};
+use soketto::{BoxedError, Storage};
+
+/// Compression level, as soketto's `Deflate` (`Compression::fast()`).
+pub const LEVEL: flate2::Compression = flate2::Compression::fast();
+/// LZ77 window bits (both directions).
+pub const WINDOW_BITS: u8 = 15;
+/// The empty stored block a sync flush ends with (RFC 7692, 7.2.1).
+pub const TAIL: [u8; 4] = [0, 0, 0xff, 0xff];
+
+const NAME: &str = "permessage-deflate";
+const SERVER_NCT: &str = "server_no_context_takeover";
+const CLIENT_NCT: &str = "client_no_context_takeover";
+const SERVER_MWB: &str = "server_max_window_bits";
+const CLIENT_MWB: &str = "client_max_window_bits";
+
+/// What a connection compresses with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Compression {
+    /// No extension offered.
+    None,
+    /// permessage-deflate, both sides reset their context per message.
+    Deflate,
+    /// permessage-deflate, both sides keep their context (32 KiB window).
+    DeflateContext,
+}
+
+impl Compression {
+    /// Every mode, in report order.
+    pub const ALL: [Compression; 3] = [
+        Compression::None,
+        Compression::Deflate,
+        Compression::DeflateContext,
+    ];
+
+    /// Stable name (CSV, CLI).
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::None => "none",
+            Compression::Deflate => "deflate",
+            Compression::DeflateContext => "deflate-ctx",
+        }
+    }
+
+    /// Whether each side keeps its context across messages.
+    pub fn takeover(self) -> bool {
+        self == Compression::DeflateContext
+    }
+}
+
+/// What was agreed in the handshake.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Agreed {
+    /// The server resets its compressor per message.
+    pub server_no_context_takeover: bool,
+    /// The client resets its compressor per message.
+    pub client_no_context_takeover: bool,
+}
+
+impl Agreed {
+    /// The mode this agreement is, if it is one of ours.
+    pub fn mode(self) -> Option<Compression> {
+        match (
+            self.server_no_context_takeover,
+            self.client_no_context_takeover,
+        ) {
+            (true, true) => Some(Compression::Deflate),
+            (false, false) => Some(Compression::DeflateContext),
+            _ => None,
+        }
+    }
+}
+
+/// The permessage-deflate extension of one side of one connection.
+pub struct PerMessageDeflate {
+    server: bool,
+    enabled: Option<Agreed>,
+    params: Vec<Param<'static>>,
+    compress: Compress,
+    decompress: Decompress,
+    out: Vec<u8>,
+    max_message: usize,
+}
+
+impl std::fmt::Debug for PerMessageDeflate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PerMessageDeflate")
+            .field("server", &self.server)
+            .field("enabled", &self.enabled)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PerMessageDeflate {
+    fn new(server: bool, params: Vec<Param<'static>>, max_message: usize) -> Self {
+        Self {
+            server,
+            enabled: None,
+            params,
+            compress: Compress::new_with_window_bits(LEVEL, false, WINDOW_BITS),
+            decompress: Decompress::new_with_window_bits(false, WINDOW_BITS),
+            out: Vec::new(),
+            max_message,
+        }
+    }
+
+    /// A client offering `mode` (which must compress); inflated messages
+    /// over `max_message` bytes are refused.
+    pub fn client(mode: Compression, max_message: usize) -> Self {
+        let params = if mode.takeover() {
+            Vec::new()
+        } else {
+            vec![Param::new(SERVER_NCT), Param::new(CLIENT_NCT)]
+        };
+        Self::new(false, params, max_message)
+    }
+
+    /// A server accepting what a client offers.
+    pub fn server(max_message: usize) -> Self {
+        Self::new(true, Vec::new(), max_message)
+    }
+
+    /// The agreement, once the handshake enabled the extension.
+    pub fn agreed(&self) -> Option<Agreed> {
+        self.enabled
+    }
+
+    fn resets_compressor(&self, a: Agreed) -> bool {
+        if self.server {
+            a.server_no_context_takeover
+        } else {
+            a.client_no_context_takeover
+        }
+    }
+
+    fn peer_resets(&self, a: Agreed) -> bool {
+        if self.server {
+            a.client_no_context_takeover
+        } else {
+            a.server_no_context_takeover
+        }
+    }
+
+    fn configure_server(&mut self, params: &[Param<'_>]) -> Option<Agreed> {
+        let mut agreed = Agreed {
+            server_no_context_takeover: false,
+            client_no_context_takeover: false,
+        };
+        let mut reply = Vec::new();
+        for p in params {
+            match p.name() {
+                SERVER_NCT => {
+                    agreed.server_no_context_takeover = true;
+                    reply.push(Param::new(SERVER_NCT));
+                }
+                CLIENT_NCT => {
+                    agreed.client_no_context_takeover = true;
+                    reply.push(Param::new(CLIENT_NCT));
+                }
+                // Any client window fits our 15-bit decompressor.
+                CLIENT_MWB => {}
+                SERVER_MWB if p.value() == Some("15") => {}
+                _ => return None,
+            }
+        }
+        self.params = reply;
+        Some(agreed)
+    }
+
+    fn configure_client(&mut self, params: &[Param<'_>]) -> Option<Agreed> {
+        let mut agreed = Agreed {
+            server_no_context_takeover: false,
+            client_no_context_takeover: false,
+        };
+        for p in params {
+            match p.name() {
+                SERVER_NCT => agreed.server_no_context_takeover = true,
+                CLIENT_NCT => agreed.client_no_context_takeover = true,
+                SERVER_MWB => {}
+                CLIENT_MWB if p.value().is_none_or(|v| v == "15") => {}
+                _ => return None,
+            }
+        }
+        // From here on params() reports the server's answer.
+        self.params = params
+            .iter()
+            .map(|p| {
+                let mut q = Param::new(p.name().to_owned());
+                q.set_value(p.value().map(str::to_owned));
+                q
+            })
+            .collect();
+        Some(agreed)
+    }
+}
+
+/// The agreement of an extension after the handshake: `None` unless it is
+/// an enabled permessage-deflate. Reads the parameters the server answered
+/// with (a [`PerMessageDeflate`] client keeps them as its `params`).
+pub fn agreement(ext: &dyn Extension) -> Option<Agreed> {
+    if !ext.is_enabled() || !ext.name().eq_ignore_ascii_case(NAME) {
+        return None;
+    }
+    let has = |n: &str| ext.params().iter().any(|p| p.name() == n);
+    Some(Agreed {
+        server_no_context_takeover: has(SERVER_NCT),
+        client_no_context_takeover: has(CLIENT_NCT),
+    })
+}
+
+impl Extension for PerMessageDeflate {
+    fn is_enabled(&self) -> bool {
+        self.enabled.is_some()
+    }
+
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn params(&self) -> &[Param<'_>] {
+        &self.params
+    }
+
+    fn configure(&mut self, params: &[Param<'_>]) -> Result<(), BoxedError> {
+        if self.enabled.is_some() {
+            return Ok(()); // a later alternative offer; the first one won
+        }
+        self.enabled = if self.server {
+            self.configure_server(params)
+        } else {
+            let agreed = self.configure_client(params);
+            if agreed.is_none() {
+                return Err(format!("unsupported {NAME} response {params:?}").into());
+            }
+            agreed
+        };
+        Ok(())
+    }
+
+    fn encode(&mut self, header: &mut Header, data: &mut Storage<'_>) -> Result<(), BoxedError> {
+        let Some(agreed) = self.enabled else {
+            return Ok(());
+        };
+        if data.as_ref().is_empty() || !matches!(header.opcode(), OpCode::Text | OpCode::Binary) {
+            return Ok(());
+        }
+        if self.resets_compressor(agreed) {
+            self.compress.reset();
+        }
+        self.out.clear();
+        deflate_message(&mut self.compress, data.as_ref(), &mut self.out)?;
+        *data = Storage::Owned(std::mem::take(&mut self.out));
+        header.set_rsv1(true);
+        header.set_payload_len(data.as_ref().len());
+        Ok(())
+    }
+
+    fn decode(&mut self, header: &mut Header, data: &mut Vec<u8>) -> Result<(), BoxedError> {
+        let Some(agreed) = self.enabled else {
+            return Ok(());
+        };
+        if !header.is_rsv1() {
+            return Ok(());
+        }
+        if !header.is_fin() {
+            return Err("fragmented compressed messages are not supported".into());
+        }
+        if self.peer_resets(agreed) {
+            self.decompress.reset(false);
+        }
+        data.extend_from_slice(&TAIL);
+        self.out.clear();
+        let start = self.decompress.total_in();
+        loop {
+            let used = usize::try_from(self.decompress.total_in() - start)?;
+            if used == data.len() {
+                break;
+            }
+            self.out.reserve((data.len() * 4).clamp(4096, 1 << 20));
+            let before = self.decompress.total_out();
+            self.decompress
+                .decompress_vec(&data[used..], &mut self.out, FlushDecompress::Sync)?;
+            if self.out.len() > self.max_message {
+                return Err(format!(
+                    "inflated message exceeds {} bytes (at compressed byte {used})",
+                    self.max_message
+                )
+                .into());
+            }
+            let progressed = self.decompress.total_out() != before
+                || usize::try_from(self.decompress.total_in() - start)? != used;
+            if !progressed && self.out.len() < self.out.capacity() {
+                return Err(format!("deflate stream stalls at compressed byte {used}").into());
+            }
+        }
+        std::mem::swap(data, &mut self.out);
+        header.set_rsv1(false);
+        header.set_payload_len(data.len());
+        Ok(())
+    }
+
+    fn reserved_bits(&self) -> (bool, bool, bool) {
+        (true, false, false)
+    }
+}
+
+/// Compresses one message as soketto's `Deflate` does: all input with
+/// `FlushCompress::None`, then `Sync` until the output ends in [`TAIL`],
+/// which is then removed. `compress` is reset by the caller when the context
+/// is not taken over.
+pub fn deflate_message(
+    compress: &mut Compress,
+    data: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), std::io::Error> {
+    let start_in = compress.total_in();
+    let start = out.len();
+    out.reserve(data.len() / 2 + 64);
+    loop {
+        let used =
+            usize::try_from(compress.total_in() - start_in).map_err(std::io::Error::other)?;
+        if used == data.len() {
+            break;
+        }
+        match compress.compress_vec(&data[used..], out, FlushCompress::None)? {
+            Status::BufError => out.reserve(4096),
+            Status::Ok | Status::StreamEnd => {
+                if out.len() == out.capacity() {
+                    out.reserve(4096);
+                }
+            }
+        }
+    }
+    // Room for the whole flush at once: zlib repeats the flush (one more
+    // empty stored block, 5 bytes) when a sync flush runs out of output space
+    // and is called again, which soketto's 5-byte reserve provokes on large
+    // messages. A deflate block never exceeds its input by more than ~0.1 %.
+    out.reserve(data.len() + (data.len() >> 10) + 64);
+    loop {
+        out.reserve(64);
+        compress.compress_vec(&[], out, FlushCompress::Sync)?;
+        if out[start..].ends_with(&TAIL) {
+            break;
+        }
+    }
+    out.truncate(out.len() - TAIL.len());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn reference(data: &[u8]) -> Vec<u8> {
+        let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), LEVEL);
+        enc.write_all(data).unwrap();
+        enc.flush().unwrap();
+        let mut out = enc.get_ref().clone();
+        assert!(out.ends_with(&TAIL));
+        out.truncate(out.len() - TAIL.len());
+        out
+    }
+
+    #[test]
+    fn a_large_message_is_one_flush_like_the_model() {
+        // Text with little repetition, large enough that a sync flush emits
+        // far more than a small output reserve.
+        let mut data = Vec::new();
+        let mut x = 1u64;
+        while data.len() < 300_000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            data.extend_from_slice(format!("{:x} ", x >> 20).as_bytes());
+        }
+        let mut c = Compress::new_with_window_bits(LEVEL, false, WINDOW_BITS);
+        let mut out = Vec::new();
+        deflate_message(&mut c, &data, &mut out).unwrap();
+        assert_eq!(out, reference(&data));
+        let mut d = Decompress::new_with_window_bits(false, WINDOW_BITS);
+        out.extend_from_slice(&TAIL);
+        let mut back = Vec::with_capacity(data.len() + 1);
+        d.decompress_vec(&out, &mut back, FlushDecompress::Sync)
+            .unwrap();
+        assert_eq!(back, data);
+    }
+}

@@ -1,0 +1,337 @@
+//! The messages of the loop: NIP-01 JSON text frames for the JSON profiles,
+//! one small binary envelope for every other profile (`docs/TRANSPORT.md`).
+//!
+//! Binary envelope (relay to client):
+//!
+//! | byte | field |
+//! |---|---|
+//! | 0 | type: [`EVENT`], [`EOSE`], [`CLOSED`] or [`NOTICE`] |
+//! | 1 | subscription id length `n` (0..=255; a NOTICE has none) |
+//! | 2..2+n | subscription id, UTF-8 |
+//! | 2+n.. | EVENT: the profile's record; CLOSED, NOTICE: a UTF-8 message |
+//!
+//! Client to relay, REQ and CLOSE stay NIP-01 JSON text for every profile:
+//! filters are not events.
+
+use crate::transport::TransportError;
+
+/// An event of a subscription.
+pub const EVENT: u8 = 1;
+/// End of stored events.
+pub const EOSE: u8 = 2;
+/// The relay ended a subscription.
+pub const CLOSED: u8 = 3;
+/// A human-readable notice.
+pub const NOTICE: u8 = 4;
+
+/// How a profile's messages travel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Framing {
+    /// NIP-01 JSON arrays in text frames.
+    Text,
+    /// The binary envelope in binary frames.
+    Binary,
+}
+
+impl Framing {
+    /// JSON profiles (the Nostr baseline family) travel as text.
+    pub fn of(profile: &crate::codec::Profile) -> Framing {
+        if profile.family == crate::codec::Family::NostrBaseline {
+            Framing::Text
+        } else {
+            Framing::Binary
+        }
+    }
+}
+
+/// Appends a JSON string literal for `s` (serde_json's escaping).
+fn json_string(s: &str, out: &mut Vec<u8>) {
+    serde_json::to_writer(&mut *out, s).expect("a string always serializes");
+}
+
+fn binary_head(kind: u8, sub: &str, out: &mut Vec<u8>) -> Result<(), TransportError> {
+    let n = u8::try_from(sub.len()).map_err(|_| {
+        TransportError::Protocol(format!(
+            "subscription id of {} bytes exceeds the envelope's 255",
+            sub.len()
+        ))
+    })?;
+    out.push(kind);
+    out.push(n);
+    out.extend_from_slice(sub.as_bytes());
+    Ok(())
+}
+
+/// `["EVENT",sub,RECORD]` or the binary EVENT envelope, into `out` (cleared).
+pub fn event(
+    framing: Framing,
+    sub: &str,
+    record: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), TransportError> {
+    out.clear();
+    match framing {
+        Framing::Text => {
+            out.extend_from_slice(b"[\"EVENT\",");
+            json_string(sub, out);
+            out.push(b',');
+            out.extend_from_slice(record);
+            out.push(b']');
+        }
+        Framing::Binary => {
+            binary_head(EVENT, sub, out)?;
+            out.extend_from_slice(record);
+        }
+    }
+    Ok(())
+}
+
+/// `["EOSE",sub]` or the binary EOSE envelope, into `out` (cleared).
+pub fn eose(framing: Framing, sub: &str, out: &mut Vec<u8>) -> Result<(), TransportError> {
+    out.clear();
+    match framing {
+        Framing::Text => {
+            out.extend_from_slice(b"[\"EOSE\",");
+            json_string(sub, out);
+            out.push(b']');
+        }
+        Framing::Binary => binary_head(EOSE, sub, out)?,
+    }
+    Ok(())
+}
+
+/// `["CLOSED",sub,message]` or the binary CLOSED envelope.
+pub fn closed(
+    framing: Framing,
+    sub: &str,
+    message: &str,
+    out: &mut Vec<u8>,
+) -> Result<(), TransportError> {
+    out.clear();
+    match framing {
+        Framing::Text => {
+            out.extend_from_slice(b"[\"CLOSED\",");
+            json_string(sub, out);
+            out.push(b',');
+            json_string(message, out);
+            out.push(b']');
+        }
+        Framing::Binary => {
+            binary_head(CLOSED, sub, out)?;
+            out.extend_from_slice(message.as_bytes());
+        }
+    }
+    Ok(())
+}
+
+/// `["NOTICE",message]` or the binary NOTICE envelope.
+pub fn notice(framing: Framing, message: &str, out: &mut Vec<u8>) {
+    out.clear();
+    match framing {
+        Framing::Text => {
+            out.extend_from_slice(b"[\"NOTICE\",");
+            json_string(message, out);
+            out.push(b']');
+        }
+        Framing::Binary => {
+            out.push(NOTICE);
+            out.extend_from_slice(message.as_bytes());
+        }
+    }
+}
+
+/// The NIP-01 REQ text of one subscription.
+pub fn req(sub: &str, filters: &[serde_json::Value]) -> String {
+    let mut items = vec![serde_json::json!("REQ"), serde_json::json!(sub)];
+    items.extend(filters.iter().cloned());
+    serde_json::Value::Array(items).to_string()
+}
+
+/// A relay message as the client sees it.
+#[derive(Debug, PartialEq, Eq)]
+pub enum FromRelay<'a> {
+    /// An event record of `sub`.
+    Event {
+        /// Subscription id.
+        sub: std::borrow::Cow<'a, str>,
+        /// The profile's record.
+        record: &'a [u8],
+    },
+    /// End of stored events of `sub`.
+    Eose(String),
+    /// `sub` was closed by the relay.
+    Closed(String, String),
+    /// A notice.
+    Notice(String),
+}
+
+fn protocol(what: &str, at: usize) -> TransportError {
+    TransportError::Protocol(format!("{what} at byte {at}"))
+}
+
+/// Parses one relay message.
+pub fn parse(framing: Framing, msg: &[u8]) -> Result<FromRelay<'_>, TransportError> {
+    match framing {
+        Framing::Binary => {
+            let (&kind, rest) = msg
+                .split_first()
+                .ok_or_else(|| protocol("empty message", 0))?;
+            if kind == NOTICE {
+                return Ok(FromRelay::Notice(
+                    String::from_utf8_lossy(rest).into_owned(),
+                ));
+            }
+            let (&n, rest) = rest
+                .split_first()
+                .ok_or_else(|| protocol("missing subscription id length", 1))?;
+            let n = usize::from(n);
+            if rest.len() < n {
+                return Err(protocol("truncated subscription id", msg.len()));
+            }
+            let sub = std::str::from_utf8(&rest[..n])
+                .map_err(|e| protocol("subscription id not UTF-8", 2 + e.valid_up_to()))?;
+            let body = &rest[n..];
+            match kind {
+                EVENT => Ok(FromRelay::Event {
+                    sub: sub.into(),
+                    record: body,
+                }),
+                EOSE if body.is_empty() => Ok(FromRelay::Eose(sub.to_owned())),
+                EOSE => Err(protocol("trailing bytes after EOSE", 2 + n)),
+                CLOSED => Ok(FromRelay::Closed(
+                    sub.to_owned(),
+                    String::from_utf8_lossy(body).into_owned(),
+                )),
+                other => Err(protocol(&format!("unknown message type {other}"), 0)),
+            }
+        }
+        Framing::Text => parse_text(msg),
+    }
+}
+
+fn parse_text(msg: &[u8]) -> Result<FromRelay<'_>, TransportError> {
+    const HEAD: &[u8] = b"[\"EVENT\",";
+    if let Some(rest) = msg.strip_prefix(HEAD) {
+        let mut plain = serde_json::Deserializer::from_slice(rest).into_iter::<&str>();
+        let (sub, used) = match plain.next() {
+            Some(Ok(s)) => (std::borrow::Cow::Borrowed(s), plain.byte_offset()),
+            _ => {
+                let mut owned = serde_json::Deserializer::from_slice(rest).into_iter::<String>();
+                match owned.next() {
+                    Some(Ok(s)) => (std::borrow::Cow::Owned(s), owned.byte_offset()),
+                    _ => return Err(protocol("EVENT without a subscription id", HEAD.len())),
+                }
+            }
+        };
+        let after = HEAD.len() + used;
+        let body = msg[after..].trim_ascii();
+        let record = body
+            .strip_prefix(b",")
+            .and_then(|b| b.strip_suffix(b"]"))
+            .ok_or_else(|| protocol("EVENT is not [\"EVENT\",sub,event]", after))?;
+        return Ok(FromRelay::Event {
+            sub,
+            record: record.trim_ascii(),
+        });
+    }
+    let value: Vec<serde_json::Value> = serde_json::from_slice(msg)
+        .map_err(|e| protocol(&format!("relay message: {e}"), e.column()))?;
+    let text = |i: usize| value.get(i).and_then(|v| v.as_str()).map(str::to_owned);
+    match (text(0).as_deref(), text(1)) {
+        (Some("EOSE"), Some(sub)) => Ok(FromRelay::Eose(sub)),
+        (Some("CLOSED"), Some(sub)) => Ok(FromRelay::Closed(sub, text(2).unwrap_or_default())),
+        (Some("NOTICE"), Some(m)) => Ok(FromRelay::Notice(m)),
+        _ => Err(protocol("unknown relay message", 0)),
+    }
+}
+
+/// A client message as the relay sees it.
+#[derive(Debug, PartialEq)]
+pub enum FromClient {
+    /// Open (or replace) subscription `sub` with `filters`.
+    Req(String, Vec<serde_json::Value>),
+    /// Close subscription `sub`.
+    Close(String),
+}
+
+/// Parses a NIP-01 REQ or CLOSE.
+pub fn parse_client(msg: &[u8]) -> Result<FromClient, TransportError> {
+    let mut value: Vec<serde_json::Value> = serde_json::from_slice(msg)
+        .map_err(|e| protocol(&format!("client message: {e}"), e.column()))?;
+    let sub = value.get(1).and_then(|v| v.as_str()).map(str::to_owned);
+    match (value.first().and_then(|v| v.as_str()), sub) {
+        (Some("REQ"), Some(sub)) => {
+            let filters = value.split_off(2);
+            if filters.iter().any(|f| !f.is_object()) {
+                return Err(protocol("REQ filter is not an object", 0));
+            }
+            Ok(FromClient::Req(sub, filters))
+        }
+        (Some("CLOSE"), Some(sub)) => Ok(FromClient::Close(sub)),
+        _ => Err(protocol(
+            "expected [\"REQ\",sub,filter...] or [\"CLOSE\",sub]",
+            0,
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binary_event_bytes() {
+        let mut out = Vec::new();
+        event(Framing::Binary, "ab", &[9, 8], &mut out).unwrap();
+        assert_eq!(out, [EVENT, 2, b'a', b'b', 9, 8]);
+        assert_eq!(
+            parse(Framing::Binary, &out).unwrap(),
+            FromRelay::Event {
+                sub: "ab".into(),
+                record: &[9, 8]
+            }
+        );
+        eose(Framing::Binary, "ab", &mut out).unwrap();
+        assert_eq!(out, [EOSE, 2, b'a', b'b']);
+        assert_eq!(
+            parse(Framing::Binary, &out).unwrap(),
+            FromRelay::Eose("ab".into())
+        );
+        assert!(parse(Framing::Binary, &[EVENT, 5, b'a']).is_err());
+        assert!(binary_head(EVENT, &"x".repeat(256), &mut out).is_err());
+    }
+
+    #[test]
+    fn text_event_round_trip() {
+        let mut out = Vec::new();
+        event(Framing::Text, "s\"1", br#"{"kind":1}"#, &mut out).unwrap();
+        assert_eq!(out, br#"["EVENT","s\"1",{"kind":1}]"#);
+        assert_eq!(
+            parse(Framing::Text, &out).unwrap(),
+            FromRelay::Event {
+                sub: "s\"1".into(),
+                record: br#"{"kind":1}"#
+            }
+        );
+        eose(Framing::Text, "s", &mut out).unwrap();
+        assert_eq!(
+            parse(Framing::Text, &out).unwrap(),
+            FromRelay::Eose("s".into())
+        );
+    }
+
+    #[test]
+    fn client_messages() {
+        let r = req("x", &[serde_json::json!({})]);
+        assert_eq!(r, r#"["REQ","x",{}]"#);
+        assert_eq!(
+            parse_client(r.as_bytes()).unwrap(),
+            FromClient::Req("x".into(), vec![serde_json::json!({})])
+        );
+        assert_eq!(
+            parse_client(br#"["CLOSE","x"]"#).unwrap(),
+            FromClient::Close("x".into())
+        );
+        assert!(parse_client(br#"["REQ","x",1]"#).is_err());
+    }
+}

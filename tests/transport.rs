@@ -1,0 +1,164 @@
+//! The transport loop end to end: every mode, exact round trip, socket
+//! counts equal to the flate2 model, negotiation refused loudly.
+
+use binostr::transport::client::{self, Check};
+use binostr::transport::measure::{self, Plan};
+use binostr::transport::relay::Store;
+use binostr::transport::{Compression, TransportError, model};
+use binostr::validate::Limits;
+
+fn events() -> Vec<binostr::Event> {
+    binostr::corpus::generate::generate(7, 24)
+}
+
+#[test]
+fn every_mode_round_trips_and_matches_the_model() {
+    let events = events();
+    let profiles = ["json", "notepack", "cbor-packed"]
+        .iter()
+        .map(|id| binostr::profiles::find(id).unwrap())
+        .collect();
+    let plan = Plan {
+        profiles,
+        reference: "json",
+        modes: Compression::ALL.to_vec(),
+        checks: Check::ALL.to_vec(),
+        rounds: 2,
+        seed: 1,
+    };
+    let rows = measure::run(&events, &plan, |_, _| {}).unwrap();
+    assert_eq!(rows.len(), 3 * 3 * 2);
+    for r in &rows {
+        assert_eq!(r.events, events.len(), "{r:?}");
+        assert_eq!(r.wire, r.model, "{r:?}");
+        assert!(r.events_per_s.median > 0.0 && r.events_per_s.lo <= r.events_per_s.hi);
+        assert!(r.handshake.read > 100 && r.handshake.written > 100, "{r:?}");
+        assert_eq!(r.speed_vs_reference.is_none(), r.profile == "json");
+    }
+    let wire = |p: &str, m: &str| {
+        rows.iter()
+            .find(|r| r.profile == p && r.mode == m && r.check == "decode")
+            .unwrap()
+            .wire
+            .read
+    };
+    for p in ["json", "notepack", "cbor-packed"] {
+        assert!(wire(p, "deflate") < wire(p, "none"), "{p}");
+        assert!(wire(p, "deflate-ctx") < wire(p, "deflate"), "{p}");
+    }
+    assert!(wire("notepack", "none") < wire("json", "none"));
+}
+
+#[test]
+fn model_counts_the_uncompressed_frames_exactly() {
+    let events = events();
+    let store = Store::new(binostr::profiles::find("json").unwrap(), &events).unwrap();
+    let hits: Vec<usize> = (0..events.len()).collect();
+    let filters = [serde_json::json!({})];
+    let m = model::exchange(&store, &hits, &filters, Compression::None).unwrap();
+    let frame = |n: usize, masked| model::frame_header(n, masked) + n as u64;
+    let mut down = 0;
+    for e in &events {
+        down += frame(
+            format!("[\"EVENT\",\"binostr\",{}]", e.to_json()).len(),
+            false,
+        );
+    }
+    down += frame(r#"["EOSE","binostr"]"#.len(), false);
+    assert_eq!(m.read, down);
+    assert_eq!(m.written, frame(r#"["REQ","binostr",{}]"#.len(), true));
+}
+
+#[test]
+fn a_mode_that_is_not_negotiated_fails_loudly() {
+    // A relay that offers nothing: a plain soketto server without extensions.
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()
+        .unwrap();
+    let err = rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = async {
+            use tokio_util::compat::TokioAsyncReadCompatExt;
+            let (s, _) = listener.accept().await.unwrap();
+            let mut srv = soketto::handshake::Server::new(s.compat());
+            let key = srv.receive_request().await.unwrap().key();
+            srv.send_response(&soketto::handshake::server::Response::Accept {
+                key,
+                protocol: None,
+            })
+            .await
+            .unwrap();
+            srv
+        };
+        let profile = binostr::profiles::find("json").unwrap();
+        let (filters, limits) = ([serde_json::json!({})], Limits::default());
+        let client = client::fetch(
+            addr,
+            profile,
+            Compression::DeflateContext,
+            Check::Decode,
+            &filters,
+            &limits,
+        );
+        let (r, _srv) = tokio::join!(client, server);
+        r.unwrap_err()
+    });
+    assert!(
+        matches!(
+            err,
+            TransportError::Negotiation {
+                asked: "deflate-ctx",
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn cli_writes_transport_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_binostr"))
+        .args([
+            "transport",
+            "--profiles",
+            "json,notepack",
+            "--generated",
+            "12",
+            "--rounds",
+            "2",
+            "--out",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.path().join("transport.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 2 * 3 * 2);
+    for r in &rows {
+        assert_eq!(r[col("events")], "12");
+        assert_eq!(r[col("s2c_bytes")], r[col("model_s2c_bytes")]);
+        assert_eq!(r[col("c2s_bytes")], r[col("model_c2s_bytes")]);
+        assert_eq!(
+            r[col("speed_vs_json")].is_empty(),
+            r[col("profile")] == "json"
+        );
+    }
+    assert!(dir.path().join("README.md").exists());
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_binostr"))
+        .args(["transport", "--profiles", "nope", "--generated", "3"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown profile `nope`"));
+}
