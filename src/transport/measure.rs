@@ -248,7 +248,9 @@ pub fn run(
     let mut first = Vec::new();
     for m in &members {
         let store = &stores[m.profile];
-        let hits = store.matching(&filters);
+        let hits = store
+            .matching(&filters)
+            .map_err(|why| TransportError::Protocol(format!("benchmark REQ refused: {why}")))?;
         let model = model::exchange(store, &hits, &filters, m.mode)?;
         let s = exchange(
             &rt,

@@ -18,6 +18,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio_util::compat::TokioAsyncReadCompatExt;
 
 use crate::codec::Profile;
+use crate::filter::Filter;
 use crate::model::Event;
 use crate::transport::count::{Bytes, Counted};
 use crate::transport::deflate::{self, Agreed, PerMessageDeflate};
@@ -32,6 +33,8 @@ pub struct Store {
     pub framing: Framing,
     /// One record per stored event, in input order.
     pub records: Vec<Vec<u8>>,
+    /// The stored events, which REQ filters are matched against.
+    pub events: Vec<Event>,
 }
 
 impl Store {
@@ -53,19 +56,33 @@ impl Store {
             profile,
             framing: Framing::of(profile),
             records,
+            events: events.to_vec(),
         })
     }
 
-    /// Indices of the stored events a REQ with `filters` returns, in the
-    /// order they are sent.
-    ///
-    /// Until the NIP-01 filter module (`src/filter*`) is merged this returns
-    /// every stored event whatever the filters; the benchmark's REQ uses the
-    /// filter `{}`, which matches every event, so its results are the same
-    /// either way.
-    pub fn matching(&self, filters: &[serde_json::Value]) -> Vec<usize> {
-        let _ = filters;
-        (0..self.records.len()).collect()
+    /// Indices of the stored events a REQ with `filters` returns, in stored
+    /// order: those matching any filter (NIP-01, [`crate::filter`]). A
+    /// filter's `limit` keeps its newest matches (created_at descending, then
+    /// id ascending). A filter that does not parse refuses the REQ.
+    pub fn matching(&self, filters: &[serde_json::Value]) -> Result<Vec<usize>, String> {
+        let mut hit = vec![false; self.events.len()];
+        for (n, value) in filters.iter().enumerate() {
+            let f = Filter::from_json(value).map_err(|e| format!("filter {n}: {e}"))?;
+            let mut found: Vec<usize> = (0..self.events.len())
+                .filter(|&i| f.matches_on(&self.events[i]))
+                .collect();
+            if let Some(limit) = f.limit {
+                found.sort_by(|&a, &b| {
+                    let (a, b) = (&self.events[a], &self.events[b]);
+                    b.created_at.cmp(&a.created_at).then(a.id.cmp(&b.id))
+                });
+                found.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+            }
+            for i in found {
+                hit[i] = true;
+            }
+        }
+        Ok((0..hit.len()).filter(|&i| hit[i]).collect())
     }
 }
 
@@ -174,7 +191,15 @@ pub async fn serve(
         let cpu0 = cpu::thread_ns()?;
         match envelope::parse_client(&msg) {
             Ok(FromClient::Req(sub, filters)) => {
-                let hits = store.matching(&filters);
+                let hits = match store.matching(&filters) {
+                    Ok(hits) => hits,
+                    Err(why) => {
+                        envelope::closed(framing, &sub, &format!("invalid: {why}"), &mut out)?;
+                        send(&mut tx, framing, &out).await?;
+                        tx.flush().await?;
+                        continue;
+                    }
+                };
                 let mut sent = Vec::with_capacity(hits.len());
                 for &i in &hits {
                     envelope::event(framing, &sub, &store.records[i], &mut out)?;
