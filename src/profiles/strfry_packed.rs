@@ -57,7 +57,10 @@
 //!
 //! id and pubkey raw in the index and hex in the JSON (sig only in the
 //! JSON); `e`/`p` index values raw. The index length is checked against the
-//! input before anything is read; the JSON parser enforces [`Limits`].
+//! input before anything is read; the JSON parser enforces [`Limits`]. The
+//! event-size limit bounds the whole record, so an event whose JSON fits
+//! but whose record (index added) exceeds the default limit is refused on
+//! encode.
 
 use std::borrow::Cow;
 
@@ -180,6 +183,17 @@ impl Codec for StrfryPacked {
         };
         out[start..start + FRAME].copy_from_slice(&n32.to_le_bytes());
         event.write_json(out);
+        let max = Limits::default().max_event_bytes;
+        if out.len() - start > max {
+            let len = out.len() - start;
+            out.truncate(start);
+            return Err(EncodeError::new(
+                PROFILE.id,
+                format!(
+                    "record of {len} bytes (index and JSON) exceeds the default event-size limit {max}"
+                ),
+            ));
+        }
         Ok(())
     }
 
