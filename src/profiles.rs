@@ -26,11 +26,13 @@ pub mod json_simd;
 pub mod json_sonic;
 pub mod msgpack;
 pub mod netstring;
+pub mod nostrdb_note;
 pub mod notepack;
 pub mod positional;
 pub mod postcard;
 pub mod protobuf;
 pub mod protobuf_hexstrings;
+pub mod strfry_packed;
 #[cfg(test)]
 mod test_support;
 pub mod thrift_compact;
@@ -58,6 +60,8 @@ pub static PROFILES: &[Profile] = &[
     dannypack::PROFILE,
     gonostr_binary::PROFILE,
     event2::PROFILE,
+    nostrdb_note::PROFILE,
+    strfry_packed::PROFILE,
     netstring::OTNETSTRING,
     netstring::TNETSTRING,
     bencode::PROFILE,

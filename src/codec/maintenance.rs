@@ -261,3 +261,13 @@ pub const GONOSTR_BINARY: Spec = Spec::None {
 pub const EVENT2: Spec = Spec::None {
     implementation: "https://github.com/mleku/nostr (codec/event/binarymarshal.go)",
 };
+
+/// nostrdb's packed note: code only (`struct ndb_note`, the note builder).
+pub const NOSTRDB_NOTE: Spec = Spec::None {
+    implementation: "https://github.com/damus-io/nostrdb (src/nostrdb.c: struct ndb_note, ndb_builder_*)",
+};
+
+/// strfry's PackedEvent index: code only.
+pub const STRFRY_PACKED: Spec = Spec::None {
+    implementation: "https://github.com/hoytech/strfry (src/PackedEvent.h, src/events.cpp)",
+};
