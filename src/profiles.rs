@@ -27,6 +27,7 @@ pub mod json_sonic;
 pub mod msgpack;
 pub mod netstring;
 pub mod notepack;
+pub mod nson;
 pub mod positional;
 pub mod postcard;
 pub mod protobuf;
@@ -58,6 +59,7 @@ pub static PROFILES: &[Profile] = &[
     dannypack::PROFILE,
     gonostr_binary::PROFILE,
     event2::PROFILE,
+    nson::PROFILE,
     netstring::OTNETSTRING,
     netstring::TNETSTRING,
     bencode::PROFILE,

@@ -261,3 +261,12 @@ pub const GONOSTR_BINARY: Spec = Spec::None {
 pub const EVENT2: Spec = Spec::None {
     implementation: "https://github.com/mleku/nostr (codec/event/binarymarshal.go)",
 };
+
+/// NSON: an unmerged NIP proposal and go-nostr's package (removed after v0.34).
+pub const NSON: Spec = Spec::Informal {
+    title: "NSON, nostr-protocol/nips PR #515 (unmerged); go-nostr nson/README.md",
+    urls: &[
+        "https://github.com/nostr-protocol/nips/pull/515",
+        "https://github.com/nbd-wtf/go-nostr/tree/v0.32.0/nson",
+    ],
+};
