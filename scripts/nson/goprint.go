@@ -19,7 +19,6 @@ func main() {
 	fmt.Println("//! The non-ASCII scalar values that Go's `strconv.IsPrint` rejects, so")
 	fmt.Println("//! that `strconv.Quote` escapes them: inclusive ranges, ascending.")
 	fmt.Println()
-	fmt.Printf("/// The Go release and Unicode version the table was taken from.\npub(crate) const SOURCE: &str = %q;\n\n", runtime.Version()+", Unicode "+unicode.Version)
 	fmt.Println("/// Inclusive ranges of non-printable scalar values above U+007F.")
 	fmt.Println("pub(crate) const NOT_PRINT: &[(u32, u32)] = &[")
 	start := rune(-1)

@@ -35,24 +35,33 @@
 //!
 //! # Escaping
 //!
-//! Strings are Go's `strconv.Quote`: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`;
-//! a non-ASCII character that Go's `strconv.IsPrint` rejects as `\uXXXX`
-//! (lowercase hex); everything else verbatim as UTF-8 (`/`, `<`, `&` too).
-//! The printable set is [`goprint`], generated from the Go toolchain
+//! Strings are exactly Go's `strconv.Quote` (lowercase hex digits): `\"`,
+//! `\\`, `\a`, `\b`, `\f`, `\n`, `\r`, `\t`, `\v`; other control
+//! characters and DEL as `\xHH`; a non-ASCII character that Go's
+//! `strconv.IsPrint` rejects as `\uHHHH`, or `\UHHHHHHHH` above U+FFFF;
+//! everything else verbatim as UTF-8 (`/`, `<`, `&` too). The printable set
+//! is [`goprint`], generated from the Go toolchain
 //! (`scripts/nson/goprint.go`); a Go release with another Unicode version
 //! escapes newly assigned characters differently.
 //!
+//! `\a`, `\v`, `\x` and `\U` are not JSON escapes: a record whose content
+//! or tags hold such a character (a control character other than
+//! `\b\f\n\r\t`, DEL, or a non-printable character above U+FFFF such as
+//! the emoji tag characters U+E0020–U+E007F) is what go-nostr writes and
+//! reads back, but no JSON parser accepts it. We write it byte for byte as
+//! Go does (the NSON reader needs no JSON parser); [`quotes_as_json`] tells
+//! which events stay JSON.
+//!
 //! # Refused on encode (never truncated)
 //!
-//! Where Go would write a record that is not JSON, that its own `Unmarshal`
-//! misreads, or that panics or wraps a header field, encoding fails:
-//! characters Go writes as `\a`, `\v`, `\xNN` (other control characters and
-//! DEL) or `\UXXXXXXXX` (non-printable above U+FFFF), none of them JSON;
-//! created_at outside 1,000,000,000–9,999,999,999 (the offsets assume 10
-//! digits); content or a tag item over 65,535 escaped bytes; a header over
-//! 255 bytes (`4 + Σ(1 + 2·items)`, so at most 251 tags; Go panics or wraps);
-//! and an empty tag followed by a non-empty one (Go's `Unmarshal` does not
-//! advance past `]` of an empty tag and misreads every later item).
+//! Where Go would wrap a header field, panic, or write a record its own
+//! `Unmarshal` misreads, encoding fails: created_at outside
+//! 1,000,000,000–9,999,999,999 (the offsets assume 10 digits); content or
+//! a tag item over 65,535 escaped bytes (Go wraps the u16); a header over
+//! 255 bytes (`4 + Σ(1 + 2·items)`, so at most 251 tags: Go panics or
+//! wraps; every large follow list is refused); and an empty tag followed by
+//! a non-empty one (Go's `Unmarshal` does not step past the `]` of an empty
+//! tag and misreads every later item).
 //!
 //! # Canonical form and consistency
 //!
@@ -132,54 +141,93 @@ fn not_print(c: u32) -> bool {
         .is_ok()
 }
 
-/// The length of `s` as `strconv.Quote` writes it (without the quotes), or
-/// why that form is not JSON.
-fn quoted_len(s: &str) -> Result<usize, String> {
-    let mut n = 0;
-    for c in s.chars() {
-        n += match c {
-            '"' | '\\' | '\u{8}' | '\u{c}' | '\n' | '\r' | '\t' => 2,
-            ' '..='~' => 1,
-            '\u{0}'..='\u{1f}' | '\u{7f}' => {
-                return Err(format!(
-                    "U+{:04X}: Go writes \\a, \\v or \\x, not JSON",
-                    c as u32
-                ));
-            }
-            c if not_print(c as u32) => {
-                if (c as u32) > 0xffff {
-                    return Err(format!("U+{:X}: Go writes \\U, not JSON", c as u32));
-                }
-                6
-            }
-            c => c.len_utf8(),
-        };
-    }
-    Ok(n)
+/// How Go's `strconv.Quote` writes one character.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Esc {
+    /// Verbatim.
+    Plain,
+    /// A two-byte escape `\c`.
+    Short(u8),
+    /// `\xHH` (not JSON).
+    X,
+    /// `\uHHHH`.
+    U4,
+    /// `\UHHHHHHHH` (not JSON).
+    U8,
 }
 
-/// Appends `s` as `strconv.Quote` writes it, without the quotes (checked by
-/// [`quoted_len`] first).
+fn go_escape(c: char) -> Esc {
+    match c {
+        '"' => Esc::Short(b'"'),
+        '\\' => Esc::Short(b'\\'),
+        '\u{7}' => Esc::Short(b'a'),
+        '\u{8}' => Esc::Short(b'b'),
+        '\u{c}' => Esc::Short(b'f'),
+        '\n' => Esc::Short(b'n'),
+        '\r' => Esc::Short(b'r'),
+        '\t' => Esc::Short(b't'),
+        '\u{b}' => Esc::Short(b'v'),
+        ' '..='~' => Esc::Plain,
+        '\u{0}'..='\u{1f}' | '\u{7f}' => Esc::X,
+        c if not_print(c as u32) => {
+            if (c as u32) < 0x10000 {
+                Esc::U4
+            } else {
+                Esc::U8
+            }
+        }
+        _ => Esc::Plain,
+    }
+}
+
+/// The length of `s` as `strconv.Quote` writes it, without the quotes.
+fn quoted_len(s: &str) -> usize {
+    s.chars()
+        .map(|c| match go_escape(c) {
+            Esc::Plain => c.len_utf8(),
+            Esc::Short(_) => 2,
+            Esc::X => 4,
+            Esc::U4 => 6,
+            Esc::U8 => 10,
+        })
+        .sum()
+}
+
+/// Whether the quoted form of `s` is a JSON string (no `\a`, `\v`, `\x`
+/// or `\U`).
+pub(crate) fn quotes_as_json(s: &str) -> bool {
+    s.chars().all(|c| {
+        !matches!(
+            go_escape(c),
+            Esc::X | Esc::U8 | Esc::Short(b'a') | Esc::Short(b'v')
+        )
+    })
+}
+
+const LOWER_HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// Appends `s` as `strconv.Quote` writes it, without the quotes.
 fn put_quoted(s: &str, out: &mut Vec<u8>) {
     let mut plain = 0;
     for (i, c) in s.char_indices() {
-        let esc: &[u8] = match c {
-            '"' => b"\\\"",
-            '\\' => b"\\\\",
-            '\u{8}' => b"\\b",
-            '\u{c}' => b"\\f",
-            '\n' => b"\\n",
-            '\r' => b"\\r",
-            '\t' => b"\\t",
-            c if (c as u32) >= 0x80 && not_print(c as u32) => b"",
-            _ => continue,
-        };
+        let esc = go_escape(c);
+        if esc == Esc::Plain {
+            continue;
+        }
         out.extend_from_slice(&s.as_bytes()[plain..i]);
         plain = i + c.len_utf8();
-        if esc.is_empty() {
-            out.extend_from_slice(format!("\\u{:04x}", c as u32).as_bytes());
-        } else {
-            out.extend_from_slice(esc);
+        let (prefix, digits) = match esc {
+            Esc::Short(b) => {
+                out.extend_from_slice(&[b'\\', b]);
+                continue;
+            }
+            Esc::X => (b'x', 2),
+            Esc::U4 => (b'u', 4),
+            _ => (b'U', 8),
+        };
+        out.extend_from_slice(&[b'\\', prefix]);
+        for k in (0..digits).rev() {
+            out.push(LOWER_HEX[(c as usize >> (4 * k)) & 0xf]);
         }
     }
     out.extend_from_slice(&s.as_bytes()[plain..]);
@@ -214,13 +262,13 @@ fn header(event: &Event) -> Result<Vec<u8>, EncodeError> {
     let mut h = Vec::with_capacity(size);
     let kind_digits = event.kind.to_string().len() as u8;
     h.push(kind_digits);
-    let content = quoted_len(&event.content).map_err(|e| refuse(format!("content: {e}")))?;
+    let content = quoted_len(&event.content);
     h.extend_from_slice(&u16_len(content, "content")?.to_be_bytes());
     h.push(event.tags.len() as u8);
     for tag in &event.tags {
         h.push(tag.len() as u8);
         for v in tag {
-            let n = quoted_len(v).map_err(|e| refuse(format!("tag item: {e}")))?;
+            let n = quoted_len(v);
             h.extend_from_slice(&u16_len(n, "a tag item")?.to_be_bytes());
         }
     }
@@ -305,51 +353,53 @@ fn quoted<'a, S: Text<'a>>(r: &mut Reader<'a>, len: usize) -> Result<S, DecodeEr
     let mut plain = 0;
     let mut i = 0;
     while i < bytes.len() {
-        let b = bytes[i];
-        if b == b'\\' {
-            let (c, n) = match bytes.get(i + 1) {
-                Some(b'"') => ('"', 2),
-                Some(b'\\') => ('\\', 2),
-                Some(b'b') => ('\u{8}', 2),
-                Some(b'f') => ('\u{c}', 2),
-                Some(b'n') => ('\n', 2),
-                Some(b'r') => ('\r', 2),
-                Some(b't') => ('\t', 2),
-                Some(b'u') => {
-                    let Some(h) = bytes.get(i + 2..i + 6) else {
-                        return bad(i, DecodeErrorKind::Invalid("bad escape"));
-                    };
-                    let mut v = [0u8; 2];
-                    let ok = std::str::from_utf8(h).is_ok_and(|h| hex::decode_to_slice(h, &mut v));
-                    let c = u32::from(u16::from_be_bytes(v));
-                    match char::from_u32(c) {
-                        Some(ch) if ok && c >= 0x80 && not_print(c) => (ch, 6),
-                        _ if ok => return bad(i, DecodeErrorKind::NonCanonical),
-                        _ => return bad(i, DecodeErrorKind::Invalid("bad escape")),
-                    }
-                }
-                _ => return bad(i, DecodeErrorKind::Invalid("bad escape")),
-            };
-            let o = owned.get_or_insert_with(|| String::with_capacity(len));
-            o.push_str(&s[plain..i]);
-            o.push(c);
-            i += n;
-            plain = i;
-        } else if b < 0x80 {
-            if b < 0x20 || b == 0x7f {
-                return bad(i, DecodeErrorKind::Invalid("raw control character"));
-            }
-            if b == b'"' {
-                return bad(i, DecodeErrorKind::Invalid("unescaped quote"));
-            }
-            i += 1;
-        } else {
+        if bytes[i] != b'\\' {
             let c = s[i..].chars().next().expect("a char at a boundary");
-            if not_print(c as u32) {
-                return bad(i, DecodeErrorKind::NonCanonical);
+            match go_escape(c) {
+                Esc::Plain => {}
+                _ if c == '"' => return bad(i, DecodeErrorKind::Invalid("unescaped quote")),
+                _ => return bad(i, DecodeErrorKind::NonCanonical),
             }
             i += c.len_utf8();
+            continue;
         }
+        let hex_at = |from: usize, n: usize| -> Option<u32> {
+            let h = bytes.get(from..from + n)?;
+            h.iter().try_fold(0u32, |v, &d| {
+                let d = LOWER_HEX.iter().position(|&x| x == d)?;
+                Some(v << 4 | d as u32)
+            })
+        };
+        let (c, n, want) = match bytes.get(i + 1) {
+            Some(&b @ (b'"' | b'\\' | b'a' | b'b' | b'f' | b'n' | b'r' | b't' | b'v')) => {
+                let c = match b {
+                    b'a' => '\u{7}',
+                    b'b' => '\u{8}',
+                    b'f' => '\u{c}',
+                    b'n' => '\n',
+                    b'r' => '\r',
+                    b't' => '\t',
+                    b'v' => '\u{b}',
+                    other => char::from(other),
+                };
+                (Some(c), 2, Esc::Short(b))
+            }
+            Some(b'x') => (hex_at(i + 2, 2).and_then(char::from_u32), 4, Esc::X),
+            Some(b'u') => (hex_at(i + 2, 4).and_then(char::from_u32), 6, Esc::U4),
+            Some(b'U') => (hex_at(i + 2, 8).and_then(char::from_u32), 10, Esc::U8),
+            _ => (None, 0, Esc::Plain),
+        };
+        let Some(c) = c else {
+            return bad(i, DecodeErrorKind::Invalid("bad escape"));
+        };
+        if go_escape(c) != want {
+            return bad(i, DecodeErrorKind::NonCanonical);
+        }
+        let o = owned.get_or_insert_with(|| String::with_capacity(len));
+        o.push_str(&s[plain..i]);
+        o.push(c);
+        i += n;
+        plain = i;
     }
     Ok(match owned {
         None => S::from(s),

@@ -2,11 +2,13 @@
 //! object, so a newer writer adds a member; the only place that keeps the
 //! fixed offsets and the header valid is after `tags`, before the final
 //! `}` (go-nostr's `Unmarshal` stops reading after the last tag). The
-//! newer reader is serde_json into the event with `nson` and an optional
-//! `future` member, as any JSON reader of NSON would be.
+//! newer reader is the NSON reader that also reads an optional `future`
+//! member there.
 
+use super::Nson;
+use crate::codec::Codec;
 use crate::evolution::{AdapterError, Backward, Evolution, Extension, NewRead, surgery};
-use crate::model::{Event, hex};
+use crate::model::Event;
 
 /// The adapter.
 pub(crate) struct Adapter;
@@ -14,32 +16,27 @@ pub(crate) struct Adapter;
 /// `nson`.
 pub(crate) const ADAPTER: Adapter = Adapter;
 
-/// The NSON object with an optional `future` member.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct NewNson {
-    id: String,
-    pubkey: String,
-    sig: String,
-    created_at: u64,
-    #[expect(dead_code, reason = "a JSON reader skips the header")]
-    nson: String,
-    kind: u16,
-    content: String,
-    tags: Vec<Vec<String>>,
-    #[serde(default)]
-    future: Option<u64>,
-}
+const FUTURE: &[u8] = b",\"future\":";
 
+/// The newer reader: NSON's own, plus an optional `,"future":N` member
+/// between the last `]` and the final `}`. (A plain JSON parser is no
+/// newer reader of NSON: Go writes `\x01` for U+0001, which JSON has not.)
 pub(super) fn read(bytes: &[u8]) -> Result<Box<NewRead>, String> {
-    let n: NewNson = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
-    let id = hex::decode_array(&n.id).ok_or("id: not lowercase hex")?;
-    let pubkey = hex::decode_array(&n.pubkey).ok_or("pubkey: not lowercase hex")?;
-    let sig = hex::decode_array(&n.sig).ok_or("sig: not lowercase hex")?;
-    Ok(Box::new(NewRead {
-        event: Event::new(id, pubkey, sig, n.created_at, n.kind, n.tags, n.content),
-        future: n.future,
-    }))
+    let limits = crate::evolution::limits();
+    let (core, future) = match bytes.windows(FUTURE.len()).rposition(|w| w == FUTURE) {
+        Some(at) if bytes[..at].ends_with(b"]") && bytes.ends_with(b"}") => {
+            let digits = &bytes[at + FUTURE.len()..bytes.len() - 1];
+            let n = std::str::from_utf8(digits)
+                .ok()
+                .filter(|d| d.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|d| d.parse::<u64>().ok())
+                .ok_or("future: not an unsigned integer")?;
+            ([&bytes[..at], b"}"].concat(), Some(n))
+        }
+        _ => (bytes.to_vec(), None),
+    };
+    let event = Nson.decode(&core, &limits).map_err(|e| e.to_string())?;
+    Ok(Box::new(NewRead { event, future }))
 }
 
 impl Evolution for Adapter {
@@ -53,7 +50,7 @@ impl Evolution for Adapter {
 
     fn backward(&self, _: &Event, base: &[u8]) -> Backward {
         Backward::Executed {
-            reader: "serde_json into NewNson (nson: String, future: #[serde(default)] Option<u64>)",
+            reader: "binostr's NSON reader plus an optional `,\"future\":N` member after `tags`",
             result: read(base),
         }
     }

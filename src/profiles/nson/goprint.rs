@@ -3,9 +3,6 @@
 //! The non-ASCII scalar values that Go's `strconv.IsPrint` rejects, so
 //! that `strconv.Quote` escapes them: inclusive ranges, ascending.
 
-/// The Go release and Unicode version the table was taken from.
-pub(crate) const SOURCE: &str = "go1.26.8, Unicode 15.0.0";
-
 /// Inclusive ranges of non-printable scalar values above U+007F.
 pub(crate) const NOT_PRINT: &[(u32, u32)] = &[
     (0x80, 0xa0),
