@@ -195,7 +195,7 @@ fn quoted_len(s: &str) -> usize {
 
 /// Whether the quoted form of `s` is a JSON string (no `\a`, `\v`, `\x`
 /// or `\U`).
-pub(crate) fn quotes_as_json(s: &str) -> bool {
+pub fn quotes_as_json(s: &str) -> bool {
     s.chars().all(|c| {
         !matches!(
             go_escape(c),
@@ -484,13 +484,16 @@ fn parse<'a, S: Text<'a>>(bytes: &'a [u8], limits: &Limits) -> Result<Fields<S>,
     depth(1, 0)?;
     let mut r = Reader::new(bytes);
     literal(&mut r, b"{\"id\":\"")?;
+    debug_assert_eq!(r.offset(), ID_AT);
     let id = hex_field::<32>(&mut r)?;
     literal(&mut r, b"\",\"pubkey\":\"")?;
     let pubkey = hex_field::<32>(&mut r)?;
     literal(&mut r, b"\",\"sig\":\"")?;
+    debug_assert_eq!(r.offset(), SIG_AT);
     let sig = hex_field::<64>(&mut r)?;
     literal(&mut r, b"\",\"created_at\":")?;
     let at = r.offset();
+    debug_assert_eq!(at, CREATED_AT_AT);
     let created_at = r.ascii_decimal(10)?;
     if r.offset() != at + 10 {
         return Err(DecodeError::at(
