@@ -40,7 +40,7 @@
 //! characters and DEL as `\xHH`; a non-ASCII character that Go's
 //! `strconv.IsPrint` rejects as `\uHHHH`, or `\UHHHHHHHH` above U+FFFF;
 //! everything else verbatim as UTF-8 (`/`, `<`, `&` too). The printable set
-//! is [`goprint`], generated from the Go toolchain
+//! is `nson/goprint.rs`, generated from the Go toolchain
 //! (`scripts/nson/goprint.go`); a Go release with another Unicode version
 //! escapes newly assigned characters differently.
 //!
