@@ -18,4 +18,8 @@ bash scripts/regen.sh
 git diff --exit-code -- crates/binostr-generated
 untracked=$(git ls-files --others --exclude-standard crates/binostr-generated)
 [ -z "$untracked" ] || { echo "untracked generated files: $untracked" >&2; exit 1; }
+# NSON's copy of Go's strconv.IsPrint table (the header line names the Go
+# release that wrote it; the table itself must not drift).
+diff <(go run scripts/nson/goprint.go | tail -n +2) <(tail -n +2 src/profiles/nson/goprint.rs) \
+    || { echo "src/profiles/nson/goprint.rs drifts from scripts/nson/goprint.go" >&2; exit 1; }
 echo "codegen: no drift"

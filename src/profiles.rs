@@ -28,6 +28,7 @@ pub mod msgpack;
 pub mod netstring;
 pub mod nostrdb_note;
 pub mod notepack;
+pub mod nson;
 pub mod positional;
 pub mod postcard;
 pub mod protobuf;
@@ -62,6 +63,7 @@ pub static PROFILES: &[Profile] = &[
     event2::PROFILE,
     nostrdb_note::PROFILE,
     strfry_packed::PROFILE,
+    nson::PROFILE,
     netstring::OTNETSTRING,
     netstring::TNETSTRING,
     bencode::PROFILE,

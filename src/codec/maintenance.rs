@@ -271,3 +271,12 @@ pub const NOSTRDB_NOTE: Spec = Spec::None {
 pub const STRFRY_PACKED: Spec = Spec::None {
     implementation: "https://github.com/hoytech/strfry (src/PackedEvent.h, src/events.cpp)",
 };
+
+/// NSON: an unmerged NIP proposal and go-nostr's package (removed after v0.34).
+pub const NSON: Spec = Spec::Informal {
+    title: "NSON, nostr-protocol/nips PR #515 (unmerged); go-nostr nson/README.md",
+    urls: &[
+        "https://github.com/nostr-protocol/nips/pull/515",
+        "https://github.com/nbd-wtf/go-nostr/tree/v0.32.0/nson",
+    ],
+};

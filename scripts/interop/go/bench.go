@@ -54,7 +54,11 @@ func runBench(corpus, outPath string, quick bool) error {
 				return err
 			}
 			if len(frames) != len(reference) {
-				return fmt.Errorf("%s: %d records, json has %d", c.Profile, len(frames), len(reference))
+				// The profile refused some records (nson: headers over 255
+				// bytes), so its stream no longer lines up with json's.
+				fmt.Fprintf(os.Stderr, "%-15s %-55s not timed: %d records, json has %d (the rest not representable)\n",
+					c.Profile, c.Library, len(frames), len(reference))
+				continue
 			}
 			if limit > 0 && len(frames) > limit {
 				frames = frames[:limit]

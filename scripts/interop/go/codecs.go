@@ -89,5 +89,6 @@ func codecs() []*Codec {
 	}
 	all = append(all, avroCodecs()...)
 	all = append(all, bsonCodec(), thriftCodec())
-	return append(all, goNostrBinaryCodecs()...)
+	all = append(all, goNostrBinaryCodecs()...)
+	return append(all, nsonCodec())
 }
