@@ -166,8 +166,10 @@ mod tests {
 
     fn fixture(n: usize) -> Fixture {
         let enabled: Vec<_> = profiles::enabled().collect();
+        let (events, _) =
+            crate::bench::workload::representable(crate::corpus::generate::generate(3, n), &enabled);
         Fixture::prepare(
-            crate::corpus::generate::generate(3, n),
+            events,
             &enabled,
             Limits::default(),
         )

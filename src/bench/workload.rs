@@ -547,6 +547,33 @@ impl Fixture {
     }
 }
 
+/// `events` split into those every one of `profiles` can encode and the
+/// others, each with the first profile that refused it and its reason.
+pub fn representable(
+    events: Vec<Event>,
+    profiles: &[&'static Profile],
+) -> (Vec<Event>, Vec<(Event, &'static str, String)>) {
+    let refused: Vec<Option<(&'static str, String)>> = events
+        .par_iter()
+        .map(|e| {
+            let mut buf = Vec::new();
+            profiles.iter().find_map(|p| {
+                buf.clear();
+                p.codec.encode(e, &mut buf).err().map(|err| (p.id, err.reason))
+            })
+        })
+        .collect();
+    let mut kept = Vec::with_capacity(events.len());
+    let mut dropped = Vec::new();
+    for (e, r) in events.into_iter().zip(refused) {
+        match r {
+            Some((profile, reason)) => dropped.push((e, profile, reason)),
+            None => kept.push(e),
+        }
+    }
+    (kept, dropped)
+}
+
 /// `subsets` split into those with events in `events` and the empty ones.
 pub fn split_subsets(events: &[Event], subsets: &[Subset]) -> (Vec<Subset>, Vec<Subset>) {
     let lens: Vec<usize> = events.iter().map(|e| e.to_json().len()).collect();

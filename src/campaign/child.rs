@@ -96,7 +96,11 @@ pub fn run(
         Task::Sizes => {
             let fixture = load_fixture(corpus, &enabled)?;
             let (subsets, _) = workload::split_subsets(&fixture.events, campaign.subsets());
-            let sample = generate::generate(dictionary_seed(seed), campaign.dictionary_sample());
+            // Trained on what every enabled profile represents, like the corpus.
+            let (sample, _) = super::corpus::representable(generate::generate(
+                dictionary_seed(seed),
+                campaign.dictionary_sample(),
+            ));
             let mut csv = String::from(
                 "profile,subset,events,raw_bytes,framed_bytes,zstd_event_bytes,zstd_stream_bytes,zstd_dict_bytes\n",
             );

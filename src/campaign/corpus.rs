@@ -5,7 +5,6 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use rayon::prelude::*;
 
 use super::{CorpusChoice, CorpusRecord, Options, Unrepresentable, host};
 use crate::bench::workload::Fixture;
@@ -95,33 +94,17 @@ pub(super) fn prepare_corpus(
 /// Splits off the events some enabled profile cannot represent: every
 /// profile must time the same events, so such an event is measured by none
 /// and recorded, with the first profile that refused it.
-fn representable(events: Vec<Event>) -> (Vec<Event>, Vec<Unrepresentable>) {
+pub(super) fn representable(events: Vec<Event>) -> (Vec<Event>, Vec<Unrepresentable>) {
     let enabled: Vec<&'static Profile> = profiles::enabled().collect();
-    let refused: Vec<Option<Unrepresentable>> = events
-        .par_iter()
-        .map(|e| {
-            let mut buf = Vec::new();
-            enabled.iter().find_map(|p| {
-                buf.clear();
-                p.codec
-                    .encode(e, &mut buf)
-                    .err()
-                    .map(|err| Unrepresentable {
-                        id: crate::model::hex::encode(&e.id),
-                        profile: p.id.to_string(),
-                        reason: err.reason,
-                    })
-            })
+    let (kept, refused) = crate::bench::workload::representable(events, &enabled);
+    let dropped = refused
+        .into_iter()
+        .map(|(e, profile, reason)| Unrepresentable {
+            id: crate::model::hex::encode(&e.id),
+            profile: profile.to_string(),
+            reason,
         })
         .collect();
-    let mut kept = Vec::with_capacity(events.len());
-    let mut dropped = Vec::new();
-    for (e, r) in events.into_iter().zip(refused) {
-        match r {
-            Some(r) => dropped.push(r),
-            None => kept.push(e),
-        }
-    }
     (kept, dropped)
 }
 

@@ -16,7 +16,7 @@ use crate::write::resolution;
 
 /// Workloads in reading order, with what they time and the floor their
 /// paired ratio is also taken against.
-pub const WORKLOADS: [(&str, &str, Option<&str>); 11] = [
+pub const WORKLOADS: [(&str, &str, Option<&str>); 13] = [
     (
         "encode",
         "Event → bytes, into a reused buffer",
@@ -42,6 +42,16 @@ pub const WORKLOADS: [(&str, &str, Option<&str>); 11] = [
         "select-preverified",
         "borrowed kind+pubkey read from stored, already verified bytes",
         Some("select-raw-offset"),
+    ),
+    (
+        "filter-checked",
+        "every drawn NIP-01 REQ filter over the stored records (view or decode, record checked); per record scanned",
+        Some("filter-event"),
+    ),
+    (
+        "filter-preverified",
+        "every drawn NIP-01 REQ filter over the stored records, view of stored, already verified bytes; per record scanned",
+        Some("filter-event"),
     ),
     (
         "stream",
