@@ -23,7 +23,10 @@ fn bench_workloads(c: &mut Criterion) {
     // measured by none.
     let (events, refused) = representable(generate::generate(1, count), &enabled);
     for (e, profile, reason) in &refused {
-        eprintln!("not measured: event {} ({profile}: {reason})", binostr::model::hex::encode(&e.id));
+        eprintln!(
+            "not measured: event {} ({profile}: {reason})",
+            binostr::model::hex::encode(&e.id)
+        );
     }
     let fixture = Fixture::prepare(events, &enabled, Limits::default())
         .expect("every profile round-trips the representable generated events");

@@ -166,14 +166,11 @@ mod tests {
 
     fn fixture(n: usize) -> Fixture {
         let enabled: Vec<_> = profiles::enabled().collect();
-        let (events, _) =
-            crate::bench::workload::representable(crate::corpus::generate::generate(3, n), &enabled);
-        Fixture::prepare(
-            events,
+        let (events, _) = crate::bench::workload::representable(
+            crate::corpus::generate::generate(3, n),
             &enabled,
-            Limits::default(),
-        )
-        .unwrap()
+        );
+        Fixture::prepare(events, &enabled, Limits::default()).unwrap()
     }
 
     #[test]

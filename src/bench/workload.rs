@@ -559,7 +559,10 @@ pub fn representable(
             let mut buf = Vec::new();
             profiles.iter().find_map(|p| {
                 buf.clear();
-                p.codec.encode(e, &mut buf).err().map(|err| (p.id, err.reason))
+                p.codec
+                    .encode(e, &mut buf)
+                    .err()
+                    .map(|err| (p.id, err.reason))
             })
         })
         .collect();

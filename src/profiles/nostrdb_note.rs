@@ -564,7 +564,8 @@ mod tests {
         let back = NostrdbNote.decode(&out, &Limits::default()).unwrap();
         assert_eq!(back, e);
         assert!(
-            out.windows(65).any(|w| w[..64] == *upper.as_bytes() && w[64] == 0),
+            out.windows(65)
+                .any(|w| w[..64] == *upper.as_bytes() && w[64] == 0),
             "the uppercase value is in the string table with its NUL"
         );
     }
