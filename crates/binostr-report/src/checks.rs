@@ -3,7 +3,7 @@
 //!
 //! - a paired ratio with a lower bound (`min_ratio`: validate over
 //!   id+verify, decode+id over decode, select-checked over
-//!   select-raw-offset, ingest-mt at N threads over 1 thread) whose 95%
+//!   select-raw-offset, filter-* over filter-event, ingest-mt at N threads over 1 thread) whose 95%
 //!   interval lies entirely below that bound;
 //! - encoded sizes that differ between runs of one host;
 //! - instruction counts per event that differ between runs of one host by

@@ -60,14 +60,24 @@ pub(super) fn run_transport(
     if rounds < 2 {
         bail!("--rounds must be at least 2 (medians and CIs are over rounds)");
     }
-    let events = load(events, seed)?;
-    let profiles = match profiles {
+    let profiles: Vec<_> = match profiles {
         Some(ids) => ids.iter().map(|id| profile(id)).collect::<Result<_>>()?,
         None => crate::profiles::PROFILES
             .iter()
             .filter(|p| p.enabled)
             .collect(),
     };
+    // As a campaign does: every member serves the same events.
+    let (events, refused) = crate::bench::workload::representable(load(events, seed)?, &profiles);
+    for (e, p, reason) in &refused {
+        eprintln!(
+            "not measured: event {} ({p} cannot represent it: {reason})",
+            crate::model::hex::encode(&e.id)
+        );
+    }
+    if events.is_empty() {
+        bail!("no event is representable by every profile asked for");
+    }
     let plan = Plan {
         profiles,
         reference: crate::bench::group::BASELINE,
