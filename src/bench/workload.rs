@@ -781,11 +781,11 @@ mod tests {
     #[test]
     fn transport_passes_reuse_one_connection() {
         let events = crate::corpus::generate::generate(5, 12);
-        let profiles: Vec<&'static Profile> = ["json", "capnp"]
+        let profiles: Vec<&'static Profile> = ["json", "capnp-packed", "notepack"]
             .iter()
             .filter_map(|id| crate::profiles::find(id))
             .collect();
-        assert!(!profiles.is_empty());
+        assert_eq!(profiles.len(), 3);
         let fixture = Fixture::prepare(events, &profiles, Limits::default()).unwrap();
         let seq = [1, 4, 5, 9, 11];
         for p in &profiles {
