@@ -91,10 +91,7 @@ fn instruction_counts(
 fn transport_rows(run: &Path, enabled: &BTreeSet<String>, modes: &[(&str, &str)]) {
     let text = String::from_utf8(read(&run.join("transport.csv"))).unwrap();
     let mut lines = text.lines();
-    assert_eq!(
-        lines.next(),
-        Some(binostr::transport::measure::CSV_HEADER)
-    );
+    assert_eq!(lines.next(), Some(binostr::transport::measure::CSV_HEADER));
     let mut seen = BTreeMap::new();
     for l in lines {
         let f: Vec<&str> = l.split(',').collect();
@@ -224,7 +221,10 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
         .iter()
         .flat_map(|(w, _)| enabled.iter().map(|p| (w.to_string(), p.clone())))
         .collect();
-    assert_eq!(transported, want, "one transport row per workload and profile");
+    assert_eq!(
+        transported, want,
+        "one transport row per workload and profile"
+    );
     transport_rows(&run1, &enabled, &modes);
     let ratios = String::from_utf8(read(&run1.join("ratios.csv"))).unwrap();
     for (w, _) in modes {

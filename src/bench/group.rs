@@ -475,14 +475,20 @@ mod tests {
             assert_eq!(g.members.len(), enabled.len(), "{w}: every profile");
             assert!(g.members.iter().all(|k| k.workload == w && k.threads == 1));
             let c = g.comparisons();
-            assert_eq!(c.len(), enabled.len() - 1, "{w}: one ratio per non-json profile");
+            assert_eq!(
+                c.len(),
+                enabled.len() - 1,
+                "{w}: one ratio per non-json profile"
+            );
             assert!(c.iter().all(|c| c.name == BASELINE
                 && g.members[c.against].profile == BASELINE
                 && g.members[c.against].workload == w));
         }
         let kinds = plan(&enabled, &[Subset::Kind(1)], &[1]);
         assert!(
-            kinds.iter().all(|g| !matches!(g.kind, GroupKind::Transport(_))),
+            kinds
+                .iter()
+                .all(|g| !matches!(g.kind, GroupKind::Transport(_))),
             "transport runs on `all` only"
         );
     }

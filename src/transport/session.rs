@@ -64,7 +64,8 @@ impl Session {
         let mut conn = rt.block_on(client::connect(relay.addr, mode))?;
         let hits: Vec<usize> = (0..store.events.len()).collect();
         let expected = model::exchange(&store, &hits, &filters, mode)?;
-        let fetched = rt.block_on(conn.exchange(store.profile, Check::Decode, &filters, &limits))?;
+        let fetched =
+            rt.block_on(conn.exchange(store.profile, Check::Decode, &filters, &limits))?;
         let sample = Sample {
             fetched,
             served: served(&relay)?,
