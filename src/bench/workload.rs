@@ -595,7 +595,10 @@ impl Fixture {
                 Pass {
                     events: idx.len() as u64,
                     run: Box::new(move || {
-                        session.exchange().unwrap_or_else(|e| panic!("{key}: {e}"))
+                        session
+                            .exchange()
+                            .unwrap_or_else(|e| panic!("{key}: {e}"))
+                            .0
                     }),
                 }
             }

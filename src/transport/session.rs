@@ -94,9 +94,9 @@ impl Session {
 
     /// One more exchange on the open connection; returns its wall time
     /// (REQ handed to the socket up to every event decoded and EOSE
-    /// received). Refuses an exchange that did not deliver every stored
-    /// event.
-    pub fn exchange(&mut self) -> Result<Duration, TransportError> {
+    /// received) and its bytes at the client's socket. Refuses an exchange
+    /// that did not deliver every stored event.
+    pub fn exchange(&mut self) -> Result<(Duration, Bytes), TransportError> {
         let conn = self.conn.as_mut().expect("open until dropped");
         let start = Instant::now();
         let fetched = self.rt.block_on(conn.exchange(
@@ -117,7 +117,7 @@ impl Session {
             )));
         }
         std::hint::black_box(&fetched.events);
-        Ok(t)
+        Ok((t, fetched.wire()))
     }
 }
 
@@ -125,6 +125,35 @@ impl Drop for Session {
     fn drop(&mut self) {
         if let Some(conn) = self.conn.take() {
             let _ = self.rt.block_on(conn.close());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_context_shrinks_later_exchanges_only() {
+        let events = crate::corpus::generate::generate(9, 30);
+        let json = crate::profiles::find("json").unwrap();
+        let store = Arc::new(Store::new(json, &events).unwrap());
+        for mode in Compression::ALL {
+            let mut s = Session::open(store.clone(), mode, Limits::default()).unwrap();
+            assert_eq!(s.events(), 30);
+            let first = s.first.wire;
+            let hits: Vec<usize> = (0..30).collect();
+            let model = model::exchange(&store, &hits, &[serde_json::json!({})], mode).unwrap();
+            assert_eq!(first, model, "{mode:?}");
+            for _ in 0..2 {
+                let (t, wire) = s.exchange().unwrap();
+                assert!(t > Duration::ZERO);
+                if mode.takeover() {
+                    assert!(wire.read < first.read, "{mode:?}: {wire:?} vs {first:?}");
+                } else {
+                    assert_eq!(wire, first, "{mode:?}");
+                }
+            }
         }
     }
 }
