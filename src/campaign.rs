@@ -168,7 +168,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
     let rss_steps = enabled.len() * PROBED.len();
     let counted = instructions::keys(&enabled);
     let instruction_steps = if valgrind.is_some() { counted.len() } else { 0 };
-    let per_run = keys + 3 + rss_steps + instruction_steps;
+    let per_run = keys + 4 + rss_steps + instruction_steps;
     let all = record
         .sequences
         .iter()

@@ -9,7 +9,8 @@
 //! permessage-deflate (RFC 7692, [`deflate`]) without and with context
 //! takeover. Bytes are counted at the socket ([`count`]) and checked against
 //! a pure flate2 model of the same messages ([`model`]); [`measure`] runs
-//! every (profile × mode × check) in interleaved rounds.
+//! every (profile × mode × check) in interleaved rounds; [`session`] keeps
+//! one connection open for the campaign's `transport-*` workloads.
 //!
 //! Relay and client each run a current-thread tokio runtime on their own OS
 //! thread, so their CPU times ([`cpu`]) are separate.
@@ -22,6 +23,7 @@ pub mod envelope;
 pub mod measure;
 pub mod model;
 pub mod relay;
+pub mod session;
 
 pub use deflate::Compression;
 

@@ -85,6 +85,35 @@ fn instruction_counts(
     Some(counts)
 }
 
+/// `transport.csv` of a run: one row per enabled profile and mode over the
+/// 20-event sequence, socket bytes equal to the flate2 model, deflate
+/// smaller than plain for json, ratios to json for every other profile.
+fn transport_rows(run: &Path, enabled: &BTreeSet<String>, modes: &[(&str, &str)]) {
+    let text = String::from_utf8(read(&run.join("transport.csv"))).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(binostr::transport::measure::CSV_HEADER));
+    let mut seen = BTreeMap::new();
+    for l in lines {
+        let f: Vec<&str> = l.split(',').collect();
+        assert_eq!(f.len(), 22, "{l}");
+        assert_eq!((f[2], f[3]), ("decode", "20"), "{l}");
+        assert_eq!(f[6], f[10], "{l}: relay → client bytes = model");
+        assert_eq!(f[7], f[11], "{l}: client → relay bytes = model");
+        let s2c: u64 = f[6].parse().unwrap();
+        assert!(s2c > 0 && f[8].parse::<u64>().unwrap() > 0, "{l}");
+        assert!(f[12].parse::<f64>().unwrap() > 0.0, "{l}: events/s");
+        assert_eq!(f[15].is_empty(), f[0] == "json", "{l}: ratio to json");
+        seen.insert((f[0].to_string(), f[1].to_string()), s2c);
+    }
+    let want: BTreeSet<(String, String)> = modes
+        .iter()
+        .flat_map(|(_, m)| enabled.iter().map(|p| (p.clone(), m.to_string())))
+        .collect();
+    assert_eq!(seen.keys().cloned().collect::<BTreeSet<_>>(), want);
+    let json = |m: &str| seen[&("json".to_string(), m.to_string())];
+    assert!(json("deflate") < json("none") && json("deflate-ctx") < json("deflate"));
+}
+
 fn read(p: &Path) -> Vec<u8> {
     std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
@@ -105,6 +134,7 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
         "alloc.csv",
         "rss.csv",
         "latency.csv",
+        "transport.csv",
     ] {
         let bytes = read(&run1.join(f));
         assert!(
@@ -173,7 +203,38 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
         let first = seen.entry(key).or_insert_with(|| pass.clone());
         assert_eq!(*first, pass, "{l}");
     }
+    // Every enabled profile exchanges the sequence over WebSocket in each
+    // compression mode, beside json.
+    let transported: BTreeSet<(String, String)> = samples
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .filter(|f| f[0].starts_with("transport-"))
+        .map(|f| (f[0].to_string(), f[1].to_string()))
+        .collect();
+    let modes = [
+        ("transport-plain", "none"),
+        ("transport-deflate", "deflate"),
+        ("transport-deflate-ctx", "deflate-ctx"),
+    ];
+    let want: BTreeSet<(String, String)> = modes
+        .iter()
+        .flat_map(|(w, _)| enabled.iter().map(|p| (w.to_string(), p.clone())))
+        .collect();
+    assert_eq!(
+        transported, want,
+        "one transport row per workload and profile"
+    );
+    transport_rows(&run1, &enabled, &modes);
     let ratios = String::from_utf8(read(&run1.join("ratios.csv"))).unwrap();
+    for (w, _) in modes {
+        assert!(
+            ratios
+                .lines()
+                .any(|l| l.starts_with(&format!("{w},")) && l.split(',').nth(4) == Some("json")),
+            "no {w} ratio against json"
+        );
+    }
     for against in [
         "json",
         "copy",

@@ -23,6 +23,7 @@ use crate::bench::workload::{
 use crate::codec::Profile;
 use crate::corpus::generate::rng::Gen;
 use crate::model::Event;
+use crate::transport::Compression;
 
 /// The profile every other profile is compared with.
 pub const BASELINE: &str = "json";
@@ -133,6 +134,8 @@ pub enum GroupKind {
     Compress,
     /// Validated ingest at each thread count.
     Ingest,
+    /// REQ → EOSE over WebSocket, one compression mode per group.
+    Transport(Compression),
 }
 
 impl GroupKind {
@@ -147,6 +150,7 @@ impl GroupKind {
             GroupKind::Window => "window",
             GroupKind::Compress => "compress",
             GroupKind::Ingest => "ingest-mt",
+            GroupKind::Transport(mode) => Workload::transport(mode).name(),
         }
     }
 }
@@ -352,6 +356,16 @@ pub fn plan(
                         .collect()
                 }),
             );
+            // One group per compression mode: each profile's exchange over
+            // an open WebSocket connection, compared with json's in the
+            // same mode. A property of the whole sequence, like scaling.
+            for mode in Compression::ALL {
+                push(
+                    GroupKind::Transport(mode),
+                    None,
+                    each(&|p| vec![key(Workload::transport(mode), p.id, 1)]),
+                );
+            }
         }
     }
     groups
@@ -453,5 +467,31 @@ mod tests {
             .find(|g| g.kind == GroupKind::Validate)
             .unwrap();
         assert_eq!(validate.members.len(), enabled.len() + 1);
+        for mode in Compression::ALL {
+            let w = Workload::transport(mode);
+            let g = groups
+                .iter()
+                .find(|g| g.kind == GroupKind::Transport(mode))
+                .unwrap();
+            assert_eq!(g.kind.name(), w.name());
+            assert_eq!(g.members.len(), enabled.len(), "{w}: every profile");
+            assert!(g.members.iter().all(|k| k.workload == w && k.threads == 1));
+            let c = g.comparisons();
+            assert_eq!(
+                c.len(),
+                enabled.len() - 1,
+                "{w}: one ratio per non-json profile"
+            );
+            assert!(c.iter().all(|c| c.name == BASELINE
+                && g.members[c.against].profile == BASELINE
+                && g.members[c.against].workload == w));
+        }
+        let kinds = plan(&enabled, &[Subset::Kind(1)], &[1]);
+        assert!(
+            kinds
+                .iter()
+                .all(|g| !matches!(g.kind, GroupKind::Transport(_))),
+            "transport runs on `all` only"
+        );
     }
 }

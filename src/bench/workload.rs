@@ -8,7 +8,10 @@
 //! every profile and every run, so time per event is pass time over the
 //! events in the pass. Window workloads (`batch`, `stream`, `compress`) cover
 //! every [`WINDOW`]-event window of the sequence in a pass; `ingest-mt`
-//! validates the whole sequence on its thread pool. Which passes are timed
+//! validates the whole sequence on its thread pool; a `transport-*` pass is
+//! one REQ → EOSE exchange of the whole sequence over a WebSocket connection
+//! opened (and its first exchange checked) when the pass is made
+//! ([`crate::transport::session`]). Which passes are timed
 //! together is [`crate::bench::group`]'s business.
 
 use std::fmt;
@@ -21,6 +24,10 @@ use crate::bench::filtering::{self, Filters};
 use crate::codec::framing::{FrameStream, write_frame};
 use crate::codec::{Limits, Profile, SelectContract};
 use crate::model::Event;
+use crate::transport::Compression;
+use crate::transport::envelope::Framing;
+use crate::transport::relay::Store;
+use crate::transport::session::Session;
 use crate::validate;
 
 /// Events per iteration of the window workloads.
@@ -64,6 +71,13 @@ pub enum Workload {
     Compress,
     /// Validated ingest on a thread pool.
     IngestMt,
+    /// One REQ → EOSE exchange over an open WebSocket connection to a relay
+    /// thread on loopback, every event decoded; no compression.
+    TransportPlain,
+    /// `transport-plain` with permessage-deflate, no context takeover.
+    TransportDeflate,
+    /// `transport-plain` with permessage-deflate and context takeover.
+    TransportDeflateCtx,
     /// Reference: id and BIP-340 of an already decoded event.
     IdVerify,
     /// Reference: kind and pubkey read at known byte offsets.
@@ -78,7 +92,7 @@ pub enum Workload {
 
 impl Workload {
     /// Every workload, in report order.
-    pub const ALL: [Workload; 17] = [
+    pub const ALL: [Workload; 20] = [
         Workload::Encode,
         Workload::Decode,
         Workload::DecodeId,
@@ -91,6 +105,9 @@ impl Workload {
         Workload::Stream,
         Workload::Compress,
         Workload::IngestMt,
+        Workload::TransportPlain,
+        Workload::TransportDeflate,
+        Workload::TransportDeflateCtx,
         Workload::IdVerify,
         Workload::SelectRawOffset,
         Workload::FilterEvent,
@@ -113,6 +130,9 @@ impl Workload {
             Workload::Stream => "stream",
             Workload::Compress => "compress",
             Workload::IngestMt => "ingest-mt",
+            Workload::TransportPlain => "transport-plain",
+            Workload::TransportDeflate => "transport-deflate",
+            Workload::TransportDeflateCtx => "transport-deflate-ctx",
             Workload::IdVerify => "id+verify",
             Workload::SelectRawOffset => "select-raw-offset",
             Workload::FilterEvent => "filter-event",
@@ -124,6 +144,25 @@ impl Workload {
     /// The workload with this name.
     pub fn from_name(name: &str) -> Option<Workload> {
         Workload::ALL.into_iter().find(|w| w.name() == name)
+    }
+
+    /// The compression mode of a `transport-*` workload.
+    pub fn transport_mode(self) -> Option<Compression> {
+        match self {
+            Workload::TransportPlain => Some(Compression::None),
+            Workload::TransportDeflate => Some(Compression::Deflate),
+            Workload::TransportDeflateCtx => Some(Compression::DeflateContext),
+            _ => None,
+        }
+    }
+
+    /// The `transport-*` workload of `mode`.
+    pub fn transport(mode: Compression) -> Workload {
+        match mode {
+            Compression::None => Workload::TransportPlain,
+            Compression::Deflate => Workload::TransportDeflate,
+            Compression::DeflateContext => Workload::TransportDeflateCtx,
+        }
     }
 
     /// Reference rows are measured once, not per profile.
@@ -537,6 +576,32 @@ impl Fixture {
                     }),
                 }
             }
+            Workload::TransportPlain
+            | Workload::TransportDeflate
+            | Workload::TransportDeflateCtx => {
+                let mode = key.workload.transport_mode().expect("a transport workload");
+                let store = Store {
+                    profile: p.profile,
+                    framing: Framing::of(p.profile),
+                    records: idx.iter().map(|&i| records[i].clone()).collect(),
+                    events: idx.iter().map(|&i| events[i].clone()).collect(),
+                };
+                // The first exchange (fresh connection) is checked in full,
+                // its bytes against the flate2 model; a mismatch refuses
+                // the run.
+                let mut session = Session::open(std::sync::Arc::new(store), mode, limits)
+                    .unwrap_or_else(|e| panic!("{key}: {e}"));
+                let key = key.clone();
+                Pass {
+                    events: idx.len() as u64,
+                    run: Box::new(move || {
+                        session
+                            .exchange()
+                            .unwrap_or_else(|e| panic!("{key}: {e}"))
+                            .0
+                    }),
+                }
+            }
             Workload::IdVerify
             | Workload::SelectRawOffset
             | Workload::FilterEvent
@@ -741,6 +806,34 @@ mod tests {
         }
         for s in Subset::ALL {
             assert_eq!(Subset::from_name(&s.name()), Some(s));
+        }
+    }
+
+    #[test]
+    fn transport_passes_reuse_one_connection() {
+        let events = crate::corpus::generate::generate(5, 12);
+        let profiles: Vec<&'static Profile> = ["json", "capnp-packed", "notepack"]
+            .iter()
+            .filter_map(|id| crate::profiles::find(id))
+            .collect();
+        assert_eq!(profiles.len(), 3);
+        let fixture = Fixture::prepare(events, &profiles, Limits::default()).unwrap();
+        let seq = [1, 4, 5, 9, 11];
+        for p in &profiles {
+            for mode in Compression::ALL {
+                let key = BenchKey {
+                    workload: Workload::transport(mode),
+                    profile: p.id,
+                    subset: Subset::All,
+                    threads: 1,
+                };
+                let mut pass = fixture.pass(&key, &seq);
+                assert_eq!(pass.events, seq.len() as u64);
+                for _ in 0..3 {
+                    assert!((pass.run)() > Duration::ZERO, "{key}");
+                }
+                assert_eq!(Workload::transport(mode).transport_mode(), Some(mode));
+            }
         }
     }
 

@@ -19,6 +19,7 @@ use crate::codec::Profile;
 use crate::corpus::generate;
 use crate::corpus::generate::rng::Gen;
 use crate::profiles;
+use crate::transport::{self, Compression, client::Check, measure::Plan};
 
 /// Prefix of the progress lines a timing child writes to standard error.
 pub const PROGRESS: &str = "binostr-progress ";
@@ -35,6 +36,10 @@ pub enum Task {
     Sizes,
     /// `latency.csv`.
     Latency,
+    /// `transport.csv`: every enabled profile × compression mode over
+    /// subset `all`'s sequence, one fresh connection per exchange
+    /// ([`crate::transport::measure`]).
+    Transport,
     /// Instructions of one benchmark of [`instructions::keys`] over the
     /// events of the corpus file (subset `all`'s sequence, whose id is
     /// `sequence`), printed as `events,passes`; run under callgrind.
@@ -139,6 +144,23 @@ pub fn run(
                 }
             }
             write_atomically(&out.join("latency.csv"), &csv)?;
+            Ok(String::new())
+        }
+        Task::Transport => {
+            let events = load_corpus(corpus)?;
+            let sequences = super::sequences(&events, &[Subset::All], campaign, seed);
+            let all = sequences.first().context("subset `all` has no sequence")?;
+            let events: Vec<_> = all.indices.iter().map(|&i| events[i].clone()).collect();
+            let plan = Plan {
+                profiles: enabled,
+                reference: group::BASELINE,
+                modes: Compression::ALL.to_vec(),
+                checks: vec![Check::Decode],
+                rounds: campaign.transport_rounds(),
+                seed,
+            };
+            let rows = transport::measure::run(&events, &plan, |_, _| {})?;
+            write_atomically(&out.join("transport.csv"), transport::measure::csv(&rows))?;
             Ok(String::new())
         }
         Task::Instructions {

@@ -1,5 +1,5 @@
 //! One run of a campaign: its timing child, its side-measurement children
-//! (sizes, latency, allocations, peak RSS) and its instruction counts
+//! (sizes, latency, transport, allocations, peak RSS) and its instruction counts
 //! under callgrind, each a fresh process.
 
 use std::io::{BufRead, BufReader};
@@ -50,7 +50,7 @@ impl RunContext<'_> {
             &tmp,
             true,
         )?;
-        for probe in ["sizes", "latency"] {
+        for probe in ["sizes", "latency", "transport"] {
             self.bar.set_message(format!("run-{} {probe}", self.k));
             self.child(&[probe], &tmp, false)?;
             self.bar.inc(1);

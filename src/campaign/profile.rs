@@ -80,6 +80,15 @@ impl CampaignProfile {
         }
     }
 
+    /// Timed rounds of `transport.csv` (one fresh connection per exchange).
+    pub fn transport_rounds(self) -> usize {
+        match self {
+            CampaignProfile::Smoke => 3,
+            CampaignProfile::Quick => 10,
+            CampaignProfile::Publication => 30,
+        }
+    }
+
     /// Events of the disjoint sample the zstd dictionaries are trained on.
     pub fn dictionary_sample(self) -> usize {
         match self {

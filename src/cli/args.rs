@@ -489,6 +489,8 @@ pub(super) enum ChildTask {
     Sizes,
     /// Per-event latency percentiles.
     Latency,
+    /// The WebSocket transport side records (`transport.csv`).
+    Transport,
     /// Instructions of one benchmark over subset `all`'s sequence (run
     /// under callgrind by the campaign).
     Instructions {

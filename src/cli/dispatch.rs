@@ -69,6 +69,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
                 ChildTask::Timing { order_seed } => campaign::child::Task::Timing { order_seed },
                 ChildTask::Sizes => campaign::child::Task::Sizes,
                 ChildTask::Latency => campaign::child::Task::Latency,
+                ChildTask::Transport => campaign::child::Task::Transport,
                 ChildTask::Instructions {
                     codec,
                     workload,

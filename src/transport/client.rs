@@ -1,4 +1,5 @@
-//! The client: one connection, one REQ, every event until EOSE.
+//! The client: a connection ([`connect`]) and any number of REQ → EOSE
+//! exchanges on it ([`Connection::exchange`]); [`fetch`] is one of each.
 
 use std::net::SocketAddr;
 use std::time::Instant;
@@ -6,11 +7,11 @@ use std::time::Instant;
 use soketto::Data;
 use soketto::handshake::ServerResponse;
 use tokio::net::TcpStream;
-use tokio_util::compat::TokioAsyncReadCompatExt;
+use tokio_util::compat::{Compat, TokioAsyncReadCompatExt};
 
 use crate::codec::Profile;
 use crate::model::Event;
-use crate::transport::count::{Bytes, Counted};
+use crate::transport::count::{Bytes, Counted, Counters};
 use crate::transport::deflate::{self, PerMessageDeflate};
 use crate::transport::envelope::{self, Framing, FromRelay};
 use crate::transport::{Compression, MAX_MESSAGE, SUB, TransportError, cpu};
@@ -53,22 +54,36 @@ pub struct Fetched {
     pub cpu_ns: u64,
     /// Socket counts once the handshake was done.
     pub handshake: Bytes,
+    /// Socket counts before the REQ (equal to `handshake` on the first
+    /// exchange of a connection).
+    pub before: Bytes,
     /// Socket counts when EOSE was received.
     pub at_eose: Bytes,
 }
 
-/// Connects to `addr`, negotiates `mode` (refusing anything else), sends
-/// `["REQ",SUB,filters...]` and receives every event until EOSE, decoding
-/// each with `profile` (and validating it under [`Check::Validate`]). The
-/// connection is closed afterwards.
-pub async fn fetch(
-    addr: SocketAddr,
-    profile: &Profile,
-    mode: Compression,
-    check: Check,
-    filters: &[serde_json::Value],
-    limits: &Limits,
-) -> Result<Fetched, TransportError> {
+impl Fetched {
+    /// Bytes of this exchange (REQ to EOSE) at the client's socket.
+    pub fn wire(&self) -> Bytes {
+        self.at_eose.since(self.before)
+    }
+}
+
+type Socket = Compat<Counted<TcpStream>>;
+
+/// An open client connection, handshake done, mode negotiated.
+pub struct Connection {
+    tx: soketto::connection::Sender<Socket>,
+    rx: soketto::connection::Receiver<Socket>,
+    counters: Counters,
+    /// Socket counts once the handshake was done.
+    pub handshake: Bytes,
+    /// The negotiated mode.
+    pub mode: Compression,
+    msg: Vec<u8>,
+}
+
+/// Connects to `addr` and negotiates `mode`, refusing anything else.
+pub async fn connect(addr: SocketAddr, mode: Compression) -> Result<Connection, TransportError> {
     let stream = TcpStream::connect(addr).await?;
     stream.set_nodelay(true)?;
     let (socket, counters) = Counted::new(stream);
@@ -97,58 +112,101 @@ pub async fn fetch(
     let mut builder = client.into_builder();
     builder.add_extensions(exts);
     builder.set_max_message_size(MAX_MESSAGE);
-    let (mut tx, mut rx) = builder.finish();
-    let framing = Framing::of(profile);
-    let req = envelope::req(SUB, filters);
+    let (tx, rx) = builder.finish();
+    Ok(Connection {
+        tx,
+        rx,
+        counters,
+        handshake,
+        mode,
+        msg: Vec::new(),
+    })
+}
 
-    let cpu0 = cpu::thread_ns()?;
-    let req_sent = Instant::now();
-    tx.send_text(&req).await?;
-    tx.flush().await?;
-    let (mut events, mut received) = (Vec::new(), Vec::new());
-    let mut msg = Vec::new();
-    let eose = loop {
-        msg.clear();
-        let data = rx.receive_data(&mut msg).await?;
-        let at = Instant::now();
-        if data.is_text() != (framing == Framing::Text) || matches!(data, Data::Binary(0)) {
-            return Err(TransportError::Protocol(format!(
-                "a {data:?} frame on a {framing:?} connection"
-            )));
-        }
-        match envelope::parse(framing, &msg)? {
-            FromRelay::Event { sub, record } if sub == SUB => {
-                let index = events.len();
-                let event = profile
-                    .codec
-                    .decode(record, limits)
-                    .map_err(|source| TransportError::Decode { index, source })?;
-                if check == Check::Validate {
-                    validate::check_limits(&event, limits)
-                        .and_then(|()| validate::verify_event(&event))
-                        .map_err(|source| TransportError::Invalid { index, source })?;
-                }
-                events.push(event);
-                received.push(at);
-            }
-            FromRelay::Eose(sub) if sub == SUB => break at,
-            other => {
+impl Connection {
+    /// Sends `["REQ",SUB,filters...]` and receives every event until EOSE,
+    /// decoding each with `profile` (and validating it under
+    /// [`Check::Validate`]). The connection stays open.
+    pub async fn exchange(
+        &mut self,
+        profile: &Profile,
+        check: Check,
+        filters: &[serde_json::Value],
+        limits: &Limits,
+    ) -> Result<Fetched, TransportError> {
+        let framing = Framing::of(profile);
+        let req = envelope::req(SUB, filters);
+        let before = self.counters.get();
+        let cpu0 = cpu::thread_ns()?;
+        let req_sent = Instant::now();
+        self.tx.send_text(&req).await?;
+        self.tx.flush().await?;
+        let (mut events, mut received) = (Vec::new(), Vec::new());
+        let msg = &mut self.msg;
+        let eose = loop {
+            msg.clear();
+            let data = self.rx.receive_data(msg).await?;
+            let at = Instant::now();
+            if data.is_text() != (framing == Framing::Text) || matches!(data, Data::Binary(0)) {
                 return Err(TransportError::Protocol(format!(
-                    "unexpected relay message {other:?}"
+                    "a {data:?} frame on a {framing:?} connection"
                 )));
             }
-        }
-    };
-    let cpu_ns = cpu::thread_ns()? - cpu0;
-    let at_eose = counters.get();
-    tx.close().await?;
-    Ok(Fetched {
-        events,
-        received,
-        req_sent,
-        eose,
-        cpu_ns,
-        handshake,
-        at_eose,
-    })
+            match envelope::parse(framing, msg)? {
+                FromRelay::Event { sub, record } if sub == SUB => {
+                    let index = events.len();
+                    let event = profile
+                        .codec
+                        .decode(record, limits)
+                        .map_err(|source| TransportError::Decode { index, source })?;
+                    if check == Check::Validate {
+                        validate::check_limits(&event, limits)
+                            .and_then(|()| validate::verify_event(&event))
+                            .map_err(|source| TransportError::Invalid { index, source })?;
+                    }
+                    events.push(event);
+                    received.push(at);
+                }
+                FromRelay::Eose(sub) if sub == SUB => break at,
+                other => {
+                    return Err(TransportError::Protocol(format!(
+                        "unexpected relay message {other:?}"
+                    )));
+                }
+            }
+        };
+        let cpu_ns = cpu::thread_ns()? - cpu0;
+        Ok(Fetched {
+            events,
+            received,
+            req_sent,
+            eose,
+            cpu_ns,
+            handshake: self.handshake,
+            before,
+            at_eose: self.counters.get(),
+        })
+    }
+
+    /// Sends a close frame.
+    pub async fn close(mut self) -> Result<(), TransportError> {
+        self.tx.close().await?;
+        Ok(())
+    }
+}
+
+/// Connects to `addr`, negotiates `mode`, runs one
+/// [`Connection::exchange`] and closes the connection.
+pub async fn fetch(
+    addr: SocketAddr,
+    profile: &Profile,
+    mode: Compression,
+    check: Check,
+    filters: &[serde_json::Value],
+    limits: &Limits,
+) -> Result<Fetched, TransportError> {
+    let mut conn = connect(addr, mode).await?;
+    let fetched = conn.exchange(profile, check, filters, limits).await?;
+    conn.close().await?;
+    Ok(fetched)
 }

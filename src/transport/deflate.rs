@@ -35,7 +35,7 @@ const SERVER_MWB: &str = "server_max_window_bits";
 const CLIENT_MWB: &str = "client_max_window_bits";
 
 /// What a connection compresses with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum Compression {
     /// No extension offered.
     None,

@@ -8,6 +8,7 @@
 //! sockets equal each other and the flate2 model ([`model`]). Every timed
 //! exchange must repeat the same byte counts and events.
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -92,9 +93,12 @@ pub struct Row {
     pub client_cpu_ns: f64,
 }
 
-struct Sample {
-    fetched: Fetched,
-    served: Served,
+/// One exchange as both ends saw it.
+pub struct Sample {
+    /// The client's side.
+    pub fetched: Fetched,
+    /// The relay's side.
+    pub served: Served,
 }
 
 fn exchange(
@@ -125,7 +129,10 @@ fn exchange(
     Ok(Sample { fetched, served })
 }
 
-fn check_sample(
+/// Checks one exchange of a REQ whose stored hits are `hits`: every event
+/// arrived and equals the stored one, the client socket counted `expected`
+/// bytes for the exchange, and both sockets agree at EOSE.
+pub fn check_sample(
     s: &Sample,
     events: &[Event],
     hits: &[usize],
@@ -147,7 +154,7 @@ fn check_sample(
             hits[i]
         )));
     }
-    let wire = f.at_eose.since(f.handshake);
+    let wire = f.wire();
     if wire != expected {
         return Err(TransportError::Mismatch(format!(
             "{what}: client socket counted {wire:?} after the handshake, model {expected:?}"
@@ -341,4 +348,50 @@ pub fn run(
         });
     }
     Ok(rows)
+}
+
+/// The columns of `transport.csv` (written by `binostr transport` and by
+/// each campaign run).
+pub const CSV_HEADER: &str = "profile,mode,check,events,s2c_bytes_per_event,c2s_bytes_per_event,s2c_bytes,c2s_bytes,handshake_s2c_bytes,handshake_c2s_bytes,model_s2c_bytes,model_c2s_bytes,events_per_s,events_per_s_lo,events_per_s_hi,speed_vs_json,speed_vs_json_lo,speed_vs_json_hi,latency_p50_ns,latency_p99_ns,relay_cpu_ns_per_event,client_cpu_ns_per_event";
+
+/// `transport.csv` of `rows`, header included.
+pub fn csv(rows: &[Row]) -> String {
+    let mut s = format!("{CSV_HEADER}\n");
+    for r in rows {
+        let n = r.events as f64;
+        let (v, lo, hi) = r
+            .speed_vs_reference
+            .map(|e| {
+                (
+                    format!("{:.4}", e.median),
+                    format!("{:.4}", e.lo),
+                    format!("{:.4}", e.hi),
+                )
+            })
+            .unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{:.2},{:.4},{},{},{},{},{},{},{:.0},{:.0},{:.0},{v},{lo},{hi},{},{},{:.0},{:.0}",
+            r.profile,
+            r.mode,
+            r.check,
+            r.events,
+            r.wire.read as f64 / n,
+            r.wire.written as f64 / n,
+            r.wire.read,
+            r.wire.written,
+            r.handshake.read,
+            r.handshake.written,
+            r.model.read,
+            r.model.written,
+            r.events_per_s.median,
+            r.events_per_s.lo,
+            r.events_per_s.hi,
+            r.latency_p50_ns,
+            r.latency_p99_ns,
+            r.relay_cpu_ns,
+            r.client_cpu_ns,
+        );
+    }
+    s
 }

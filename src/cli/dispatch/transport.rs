@@ -103,7 +103,7 @@ pub(super) fn run_transport(
     })?;
     bar.finish_and_clear();
     std::fs::create_dir_all(out).with_context(|| out.display().to_string())?;
-    write_atomically(&out.join("transport.csv"), csv(&rows).as_bytes())?;
+    write_atomically(&out.join("transport.csv"), measure::csv(&rows).as_bytes())?;
     write_atomically(
         &out.join("README.md"),
         readme(&rows, events.len(), rounds, seed).as_bytes(),
@@ -111,50 +111,6 @@ pub(super) fn run_transport(
     print!("{}", table(&rows));
     eprintln!("wrote {}/transport.csv and README.md", out.display());
     Ok(())
-}
-
-/// The columns of `transport.csv`.
-pub const CSV_HEADER: &str = "profile,mode,check,events,s2c_bytes_per_event,c2s_bytes_per_event,s2c_bytes,c2s_bytes,handshake_s2c_bytes,handshake_c2s_bytes,model_s2c_bytes,model_c2s_bytes,events_per_s,events_per_s_lo,events_per_s_hi,speed_vs_json,speed_vs_json_lo,speed_vs_json_hi,latency_p50_ns,latency_p99_ns,relay_cpu_ns_per_event,client_cpu_ns_per_event";
-
-fn csv(rows: &[Row]) -> String {
-    let mut s = format!("{CSV_HEADER}\n");
-    for r in rows {
-        let n = r.events as f64;
-        let (v, lo, hi) = r
-            .speed_vs_reference
-            .map(|e| {
-                (
-                    format!("{:.4}", e.median),
-                    format!("{:.4}", e.lo),
-                    format!("{:.4}", e.hi),
-                )
-            })
-            .unwrap_or_default();
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{:.2},{:.4},{},{},{},{},{},{},{:.0},{:.0},{:.0},{v},{lo},{hi},{},{},{:.0},{:.0}",
-            r.profile,
-            r.mode,
-            r.check,
-            r.events,
-            r.wire.read as f64 / n,
-            r.wire.written as f64 / n,
-            r.wire.read,
-            r.wire.written,
-            r.handshake.read,
-            r.handshake.written,
-            r.model.read,
-            r.model.written,
-            r.events_per_s.median,
-            r.events_per_s.lo,
-            r.events_per_s.hi,
-            r.latency_p50_ns,
-            r.latency_p99_ns,
-            r.relay_cpu_ns,
-            r.client_cpu_ns,
-        );
-    }
-    s
 }
 
 fn table(rows: &[Row]) -> String {
