@@ -16,7 +16,7 @@ use crate::write::resolution;
 
 /// Workloads in reading order, with what they time and the floor their
 /// paired ratio is also taken against.
-pub const WORKLOADS: [(&str, &str, Option<&str>); 13] = [
+pub const WORKLOADS: [(&str, &str, Option<&str>); 16] = [
     (
         "encode",
         "Event → bytes, into a reused buffer",
@@ -52,6 +52,21 @@ pub const WORKLOADS: [(&str, &str, Option<&str>); 13] = [
         "filter-preverified",
         "every drawn NIP-01 REQ filter over the stored records, view of stored, already verified bytes; per record scanned",
         Some("filter-event"),
+    ),
+    (
+        "transport-plain",
+        "REQ → every event → EOSE over a WebSocket on loopback, no compression; the client decodes every event",
+        None,
+    ),
+    (
+        "transport-deflate",
+        "the same exchange with permessage-deflate, no context takeover",
+        None,
+    ),
+    (
+        "transport-deflate-ctx",
+        "the same exchange with permessage-deflate, context kept across messages",
+        None,
     ),
     (
         "stream",

@@ -56,6 +56,10 @@ fn group_of(workload: &str) -> &'static str {
         "stream" | "batch" => "window",
         "compress" => "compress",
         "ingest-mt" => "ingest-mt",
+        "filter-checked" | "filter-preverified" | "filter-event" => "filter",
+        "transport-plain" => "transport-plain",
+        "transport-deflate" => "transport-deflate",
+        "transport-deflate-ctx" => "transport-deflate-ctx",
         _ => "other",
     }
 }
