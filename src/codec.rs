@@ -135,12 +135,16 @@ pub trait BorrowDecode: Sync {
     /// What [`BorrowDecode::kind_and_pubkey`] checks before it answers.
     fn select_contract(&self) -> SelectContract;
 
-    /// Reads kind and pubkey without materialising tags or content.
+    /// Reads kind and pubkey without materialising tags or content where
+    /// the layout allows; by default through the whole view.
     fn kind_and_pubkey(
         &self,
         bytes: &[u8],
         limits: &Limits,
-    ) -> Result<(u16, [u8; 32]), DecodeError>;
+    ) -> Result<(u16, [u8; 32]), DecodeError> {
+        let view = self.decode_ref(bytes, limits)?;
+        Ok((view.kind, *view.pubkey))
+    }
 }
 
 /// The safety contract of a selective read, shown in the workload name

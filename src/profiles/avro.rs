@@ -182,15 +182,6 @@ impl BorrowDecode for Avro {
     fn select_contract(&self) -> SelectContract {
         SelectContract::Checked
     }
-
-    fn kind_and_pubkey(
-        &self,
-        bytes: &[u8],
-        limits: &Limits,
-    ) -> Result<(u16, [u8; 32]), DecodeError> {
-        let view = self.decode_ref(bytes, limits)?;
-        Ok((view.kind, *view.pubkey))
-    }
 }
 
 /// The fields of a datum, strings as `S` (owned `String` for `decode`,

@@ -165,15 +165,6 @@ impl BorrowDecode for FlexBuffers {
     fn select_contract(&self) -> SelectContract {
         SelectContract::Checked
     }
-
-    fn kind_and_pubkey(
-        &self,
-        bytes: &[u8],
-        limits: &Limits,
-    ) -> Result<(u16, [u8; 32]), DecodeError> {
-        let view = self.decode_ref(bytes, limits)?;
-        Ok((view.kind, *view.pubkey))
-    }
 }
 
 /// Size check, [`verify`], then `model` over flexbuffers' reader, with the

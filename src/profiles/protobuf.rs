@@ -125,15 +125,6 @@ impl BorrowDecode for Protobuf {
     fn select_contract(&self) -> SelectContract {
         SelectContract::Checked
     }
-
-    fn kind_and_pubkey(
-        &self,
-        bytes: &[u8],
-        limits: &Limits,
-    ) -> Result<(u16, [u8; 32]), DecodeError> {
-        let view = self.decode_ref(bytes, limits)?;
-        Ok((view.kind, *view.pubkey))
-    }
 }
 
 /// The field walk of [`Protobuf::decode_ref`] over a message [`scan`] accepted.
