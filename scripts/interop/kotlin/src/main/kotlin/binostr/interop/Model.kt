@@ -147,11 +147,20 @@ class Vectors(val generator: String, val profiles: List<Profile>, val vectors: L
             val enc = lines.map { HashMap<String, ByteArray?>() }
             for (p in profiles) {
                 val out = File(tmp, "${p.id}.events.frames")
-                binostr.ok(listOf("encode", "--profile", p.id, "-o", out.path, events.path))
+                val r = binostr.ok(listOf("encode", "--profile", p.id, "-o", out.path, events.path))
                 val recs = Frames.read(out)
-                // encode skips events the profile cannot represent; only a full set lines up with the lines.
-                require(recs.size == lines.size) { "${p.id}: ${recs.size} records for ${lines.size} events" }
-                recs.forEachIndexed { i, r -> enc[i][p.id] = r }
+                // encode skips the events the profile cannot represent and names their ids on
+                // stderr; those lines get no encoding (as in the vectors file), the others line up.
+                val refused = Regex("^  not representable: ([0-9a-f]{64}):", RegexOption.MULTILINE)
+                    .findAll(r.stderr).map { it.groupValues[1] }.toSet()
+                val kept = lines.indices.filter {
+                    Json.parseToJsonElement(lines[it]).jsonObject["id"]!!.jsonPrimitive.content !in refused
+                }
+                require(recs.size == kept.size) {
+                    "${p.id}: ${recs.size} records for ${lines.size} events, ${refused.size} not representable"
+                }
+                kept.forEachIndexed { k, i -> enc[i][p.id] = recs[k] }
+                for (i in lines.indices) if (i !in kept) enc[i][p.id] = null
             }
             val vectors = lines.mapIndexed { i, l ->
                 val e = eventFromJson(Json.parseToJsonElement(l).jsonObject)
