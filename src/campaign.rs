@@ -144,10 +144,16 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
         crate::filter::draw::SEED,
         crate::filter::draw::COUNT,
     )?;
+    let filters_path = dir.join("filters.json");
     write_atomically(
-        &dir.join("filters.json"),
+        &filters_path,
         &(serde_json::to_string_pretty(&filters)? + "\n"),
     )?;
+    // Absolute: the instruction children run in the corpus cache directory.
+    let filters_path = std::fs::canonicalize(&filters_path)?
+        .to_str()
+        .context("the campaign directory is not UTF-8")?
+        .to_string();
     // The registry as this campaign measured it, for readers that must not
     // depend on the registry of a later checkout (the results page).
     let registry = dir.join("registry.json");
@@ -192,6 +198,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
                 keys: &counted,
                 corpus: &sequence_path,
                 sequence: &all.id,
+                filters: &filters_path,
             }),
         };
         let observed = ctx.measure(&empty)?;

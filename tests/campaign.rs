@@ -58,6 +58,11 @@ fn instruction_counts(
         return None;
     }
     assert!(observed.starts_with("valgrind"), "{observed}");
+    // A `filter` pass scans every stored event once per filter.
+    let filters: serde_json::Value =
+        serde_json::from_slice(&read(&run.with_file_name("filters.json"))).unwrap();
+    let filters = filters["filters"].as_array().unwrap().len() as u64;
+    assert!(filters > 0);
     let text = String::from_utf8(read(&path)).unwrap();
     let mut lines = text.lines();
     assert_eq!(
@@ -68,9 +73,14 @@ fn instruction_counts(
     for l in lines {
         let f: Vec<&str> = l.split(',').collect();
         assert_eq!(f.len(), 6, "{l}");
+        let scanned = if f[0].starts_with("filter-") {
+            events * filters
+        } else {
+            events
+        };
         assert_eq!(
             (f[2], f[3]),
-            ("all", events.to_string().as_str()),
+            ("all", scanned.to_string().as_str()),
             "{l}: the whole sequence"
         );
         let (passes, n): (u64, u64) = (f[4].parse().unwrap(), f[5].parse().unwrap());
@@ -101,21 +111,37 @@ fn transport_rows(run: &Path, events: u64, enabled: &BTreeSet<String>, modes: &[
     for l in lines {
         let f: Vec<&str> = l.split(',').collect();
         assert_eq!(f.len(), 22, "{l}");
-        assert_eq!((f[2], f[3]), ("decode", events.to_string().as_str()), "{l}");
+        assert!(matches!(f[2], "decode" | "validate"), "{l}");
+        assert_eq!(f[3], events.to_string(), "{l}");
         assert_eq!(f[6], f[10], "{l}: relay → client bytes = model");
         assert_eq!(f[7], f[11], "{l}: client → relay bytes = model");
         let s2c: u64 = f[6].parse().unwrap();
         assert!(s2c > 0 && f[8].parse::<u64>().unwrap() > 0, "{l}");
         assert!(f[12].parse::<f64>().unwrap() > 0.0, "{l}: events/s");
         assert_eq!(f[15].is_empty(), f[0] == "json", "{l}: ratio to json");
-        seen.insert((f[0].to_string(), f[1].to_string()), s2c);
+        let key = (f[0].to_string(), f[1].to_string(), f[2].to_string());
+        assert!(seen.insert(key, s2c).is_none(), "{l}: one row per key");
     }
-    let want: BTreeSet<(String, String)> = modes
+    let want: BTreeSet<(String, String, String)> = modes
         .iter()
-        .flat_map(|(_, m)| enabled.iter().map(|p| (p.clone(), m.to_string())))
+        .flat_map(|(_, m)| {
+            enabled.iter().flat_map(move |p| {
+                ["decode", "validate"].map(|c| (p.clone(), m.to_string(), c.to_string()))
+            })
+        })
         .collect();
     assert_eq!(seen.keys().cloned().collect::<BTreeSet<_>>(), want);
-    let json = |m: &str| seen[&("json".to_string(), m.to_string())];
+    // The same messages whatever the client checks.
+    for ((p, m, c), s2c) in &seen {
+        if c == "validate" {
+            assert_eq!(
+                *s2c,
+                seen[&(p.clone(), m.clone(), "decode".to_string())],
+                "{p} {m}"
+            );
+        }
+    }
+    let json = |m: &str| seen[&("json".to_string(), m.to_string(), "decode".to_string())];
     assert!(json("deflate") < json("none") && json("deflate-ctx") < json("deflate"));
 }
 

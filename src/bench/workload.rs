@@ -409,6 +409,21 @@ impl Fixture {
         })
     }
 
+    /// The fixture scanning `filters` instead of the set drawn from its own
+    /// events (the campaign's set, drawn from the whole corpus), checked
+    /// against the reference matcher like the drawn one.
+    pub fn with_filters(
+        mut self,
+        filters: Vec<crate::filter::Filter>,
+    ) -> Result<Fixture, FixtureError> {
+        let filters = Filters::judged(&self.events, filters)?;
+        self.profiles
+            .par_iter()
+            .try_for_each(|p| filters.check(p, &self.limits))?;
+        self.filters = filters;
+        Ok(self)
+    }
+
     /// Indices of the events in `subset`.
     pub fn subset(&self, subset: Subset) -> Vec<usize> {
         (0..self.events.len())

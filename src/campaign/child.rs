@@ -36,7 +36,8 @@ pub enum Task {
     Sizes,
     /// `latency.csv`.
     Latency,
-    /// `transport.csv`: every enabled profile × compression mode over
+    /// `transport.csv`: every enabled profile × compression mode × check
+    /// (decode, validate) over
     /// subset `all`'s sequence, one fresh connection per exchange
     /// ([`crate::transport::measure`]).
     Transport,
@@ -52,6 +53,9 @@ pub enum Task {
         threads: usize,
         /// Expected [`group::Sequence::id`] of the corpus file.
         sequence: String,
+        /// The campaign's `filters.json`: a `filter` key scans the filters
+        /// the timings scan, drawn from the whole corpus.
+        filters: std::path::PathBuf,
     },
     /// Peak RSS of one workload and profile, printed as `baseline,peak`.
     Rss {
@@ -155,7 +159,7 @@ pub fn run(
                 profiles: enabled,
                 reference: group::BASELINE,
                 modes: Compression::ALL.to_vec(),
-                checks: vec![Check::Decode],
+                checks: Check::ALL.to_vec(),
                 rounds: campaign.transport_rounds(),
                 seed,
             };
@@ -168,6 +172,7 @@ pub fn run(
             workload,
             threads,
             sequence,
+            filters,
         } => {
             let w = Workload::from_name(workload)
                 .with_context(|| format!("unknown workload `{workload}`"))?;
@@ -194,7 +199,8 @@ pub fn run(
             let profile = (key.profile != REFERENCE)
                 .then(|| profiles::find(codec))
                 .flatten();
-            let fixture = instructions::fixture(events, profile)?;
+            let drawn: crate::filter::FilterSet = super::read_json(filters)?;
+            let fixture = instructions::fixture(events, profile, drawn.filters)?;
             let mut pass = fixture.pass(&key, &seq.indices);
             let events = instructions::count(&mut pass, instructions::PASSES);
             Ok(format!("{events},{}\n", instructions::PASSES))

@@ -6,10 +6,12 @@
 //! hosts where wall time cannot. They are not time: caches, branch
 //! prediction and SIMD width make the two diverge.
 //!
-//! Method. The benchmarks counted are the members of the `encode`, `decode`
-//! and `validate` groups of [`group::plan`] on subset `all` ([`keys`]): every
-//! enabled profile's `encode`, `copy`, `decode`, `decode+id` and `validate`,
-//! and the `clone` and `id+verify` reference rows. Each is one process,
+//! Method. The benchmarks counted are the members of the `encode`, `decode`,
+//! `validate` and `filter` groups of [`group::plan`] on subset `all`
+//! ([`keys`]): every enabled profile's `encode`, `copy`, `decode`,
+//! `decode+id`, `validate` and `filter-*`, and the `clone`, `id+verify` and
+//! `filter-event` reference rows. A `filter` key scans the campaign's
+//! `filters.json` (drawn from the whole corpus, as in the timings). Each is one process,
 //! `valgrind --tool=callgrind --collect-atstart=no
 //! --toggle-collect=`[`FUNCTION`]` binostr campaign-child ... instructions`,
 //! over exactly the events of subset `all`'s sequence (the parent writes
@@ -43,15 +45,15 @@ pub const SKIPPED: &str = "skipped: valgrind not found";
 /// Header of `instructions.csv`.
 pub const HEADER: &str = "workload,profile,subset,events,passes,instructions\n";
 
-/// The benchmarks counted: the members of the encode, decode and validate
-/// groups of [`group::plan`] on subset `all`, in plan order.
+/// The benchmarks counted: the members of the encode, decode, validate and
+/// filter groups of [`group::plan`] on subset `all`, in plan order.
 pub fn keys(profiles: &[&'static Profile]) -> Vec<BenchKey> {
     group::plan(profiles, &[Subset::All], &[1])
         .into_iter()
         .filter(|g| {
             matches!(
                 g.kind,
-                GroupKind::Encode | GroupKind::Decode | GroupKind::Validate
+                GroupKind::Encode | GroupKind::Decode | GroupKind::Validate | GroupKind::Filter
             )
         })
         .flat_map(|g| g.members)
@@ -79,12 +81,14 @@ pub fn counted_passes(pass: &mut Pass<'_>, passes: u64) {
 pub fn fixture(
     events: Vec<crate::model::Event>,
     profile: Option<&'static Profile>,
+    filters: Vec<crate::filter::Filter>,
 ) -> Result<Fixture> {
-    Ok(Fixture::prepare_verified(
+    let fixture = Fixture::prepare_verified(
         events,
         &profile.into_iter().collect::<Vec<_>>(),
         crate::codec::Limits::default(),
-    )?)
+    )?;
+    Ok(fixture.with_filters(filters)?)
 }
 
 /// A Valgrind installation.
@@ -186,11 +190,11 @@ mod tests {
     use crate::profiles;
 
     #[test]
-    fn keys_are_the_encode_decode_and_validate_members() {
+    fn keys_are_the_encode_decode_validate_and_filter_members() {
         let enabled: Vec<&'static Profile> = profiles::enabled().collect();
         let keys = keys(&enabled);
-        assert_eq!(keys.len(), 5 * enabled.len() + 2);
-        for w in [Workload::Clone, Workload::IdVerify] {
+        assert_eq!(keys.len(), 6 * enabled.len() + 3);
+        for w in [Workload::Clone, Workload::IdVerify, Workload::FilterEvent] {
             assert_eq!(
                 keys.iter().filter(|k| k.workload == w).count(),
                 1,

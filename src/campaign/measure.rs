@@ -35,6 +35,8 @@ pub(super) struct InstructionProbe<'a> {
     pub(super) corpus: &'a Path,
     /// That sequence's id.
     pub(super) sequence: &'a str,
+    /// The campaign's `filters.json`.
+    pub(super) filters: &'a str,
 }
 
 impl RunContext<'_> {
@@ -124,6 +126,8 @@ impl RunContext<'_> {
                         &threads,
                         "--sequence",
                         probe.sequence,
+                        "--filters",
+                        probe.filters,
                     ];
                     // The child's argv and environment are the same in every
                     // run: its heap history, hence its count, depends on them.

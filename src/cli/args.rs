@@ -506,6 +506,9 @@ pub(super) enum ChildTask {
         /// Expected id of the sequence the corpus file holds.
         #[arg(long)]
         sequence: String,
+        /// The campaign's `filters.json` (the filters a `filter` key scans).
+        #[arg(long)]
+        filters: std::path::PathBuf,
     },
     /// Peak RSS of one workload and profile.
     Rss {

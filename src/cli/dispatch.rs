@@ -75,11 +75,13 @@ pub(super) fn run(cli: Cli) -> Result<()> {
                     workload,
                     threads,
                     sequence,
+                    filters,
                 } => campaign::child::Task::Instructions {
                     codec,
                     workload,
                     threads,
                     sequence,
+                    filters,
                 },
                 ChildTask::Rss { codec, workload } => {
                     campaign::child::Task::Rss { codec, workload }
