@@ -38,8 +38,8 @@ mod record;
 pub use corpus::{load_corpus, load_fixture};
 pub use profile::CampaignProfile;
 pub use record::{
-    CampaignRecord, Contract, ContractCorpus, CorpusRecord, Observed, RunRecord, SCHEMA,
-    Unrepresentable, check_contract, first_difference,
+    Apart, CampaignRecord, Contract, ContractCorpus, CorpusRecord, Observed, Refused, RunRecord,
+    SCHEMA, check_contract, first_difference,
 };
 
 use corpus::{corpus_cache, prepare_corpus};
@@ -86,8 +86,9 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
     let dir = opts.root.join(&opts.label);
     std::fs::create_dir_all(dir.join("corpus"))
         .with_context(|| format!("creating {}", dir.display()))?;
-    let (events, corpus, corpus_path) = prepare_corpus(opts, &dir)?;
-    let (subsets, empty) = workload::split_subsets(&events, opts.profile.subsets());
+    let prepared = prepare_corpus(opts, &dir)?;
+    let (events, corpus, corpus_path) = (&prepared.events, &prepared.record, &prepared.path);
+    let (subsets, empty) = workload::split_subsets(events, opts.profile.subsets());
     let record = CampaignRecord {
         schema: SCHEMA,
         label: opts.label.clone(),
@@ -95,7 +96,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
         runs: opts.runs,
         seed: opts.seed,
         corpus: corpus.clone(),
-        sequences: sequences(&events, &subsets, opts.profile, opts.seed),
+        sequences: sequences(events, &subsets, opts.profile, opts.seed),
     };
     check_campaign_record(&dir, &record)?;
 
@@ -140,7 +141,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
     )?;
     // The filters the `filter` workloads scan (the fixture draws the same set).
     let filters = crate::filter::FilterSet::draw(
-        &events,
+        events,
         crate::filter::draw::SEED,
         crate::filter::draw::COUNT,
     )?;
@@ -168,13 +169,18 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
         return Ok(dir);
     }
 
-    let enabled: Vec<&'static Profile> = profiles::enabled().collect();
+    let whole = &prepared.whole;
     let threads = ingest_threads(contract.host.cores);
-    let keys = group::plan(&enabled, &subsets, &threads).len();
-    let rss_steps = enabled.len() * PROBED.len();
-    let counted = instructions::keys(&enabled);
+    let keys = group::plan(whole, &subsets, &threads).len();
+    let apart_keys: usize = prepared
+        .apart
+        .iter()
+        .map(|a| group::plan(&[baseline(), a.profile], &subsets, &threads).len() + 2)
+        .sum();
+    let rss_steps = whole.len() * PROBED.len();
+    let counted = instructions::keys(whole);
     let instruction_steps = if valgrind.is_some() { counted.len() } else { 0 };
-    let per_run = keys + 4 + rss_steps + instruction_steps;
+    let per_run = keys + 4 + rss_steps + instruction_steps + apart_keys;
     let all = record
         .sequences
         .iter()
@@ -188,7 +194,9 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
         let ctx = RunContext {
             k,
             dir: &dir,
-            corpus_path: &corpus_path,
+            corpus_path,
+            profiles: whole,
+            apart: &prepared.apart,
             opts,
             keys,
             bar: &bar,
@@ -266,6 +274,11 @@ fn valgrind_for(profile: CampaignProfile, ci: bool) -> Result<Option<Valgrind>> 
         instructions::SKIPPED
     );
     Ok(None)
+}
+
+/// json, the profile a profile measured apart is paired with.
+pub fn baseline() -> &'static Profile {
+    profiles::find(group::BASELINE).expect("json is in the registry")
 }
 
 /// Thread counts of `ingest-mt`: 1 and all cores.

@@ -43,7 +43,7 @@ fn git(root: &Path, args: &[&str]) {
 fn campaign_json(seed: Option<u64>) -> String {
     format!(
         r#"{{"schema":2,"label":"{LABEL}","campaign_profile":"quick","runs":2,"seed":1,
-           "corpus":{{"fingerprint":"{FINGERPRINT}","count":5000,"seed":{},"source":"generated","audit_sha256":"{}","unrepresentable":[]}},
+           "corpus":{{"fingerprint":"{FINGERPRINT}","count":5000,"seed":{},"source":"generated","audit_sha256":"{}","apart":[]}},
            "sequences":[]}}"#,
         seed.map_or("null".to_string(), |s| s.to_string()),
         "ab".repeat(32)

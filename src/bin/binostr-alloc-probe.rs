@@ -1,6 +1,7 @@
 //! Counts allocations per event for `binostr campaign`. The counting global
 //! allocator lives only in this binary, so it never slows the timing
-//! processes. Usage: `binostr-alloc-probe --corpus FILE --out alloc.csv`.
+//! processes. Usage: `binostr-alloc-probe --corpus FILE --profiles A,B --out
+//! alloc.csv`.
 
 use std::alloc::System;
 
@@ -19,11 +20,13 @@ fn main() {
 
 fn run() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (corpus, out) = match args.as_slice() {
-        [a, corpus, b, out] if a == "--corpus" && b == "--out" => (corpus, out),
-        _ => bail!("usage: binostr-alloc-probe --corpus FILE --out FILE"),
+    let (corpus, ids, out) = match args.as_slice() {
+        [a, corpus, p, ids, b, out] if a == "--corpus" && p == "--profiles" && b == "--out" => {
+            (corpus, ids, out)
+        }
+        _ => bail!("usage: binostr-alloc-probe --corpus FILE --profiles A,B --out FILE"),
     };
-    let fixture = binostr::campaign::child::alloc_fixture(corpus.as_ref())?;
+    let fixture = binostr::campaign::child::alloc_fixture(corpus.as_ref(), ids)?;
     let rows = binostr::bench::probe::alloc_rows(&fixture, &|work| {
         let region = Region::new(GLOBAL);
         work();

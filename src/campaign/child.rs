@@ -66,16 +66,19 @@ pub enum Task {
     },
 }
 
-/// Runs `task` over the corpus at `corpus`, writing into `out`; returns
-/// what the parent reads from standard output.
+/// Runs `task` for `measured` (the profiles that represent every event of
+/// the corpus, or json and one profile measured apart) over the corpus at
+/// `corpus`, writing into `out`; returns what the parent reads from
+/// standard output.
 pub fn run(
     task: &Task,
     corpus: &Path,
+    measured: &[&'static Profile],
     campaign: CampaignProfile,
     seed: u64,
     out: &Path,
 ) -> Result<String> {
-    let enabled: Vec<&'static Profile> = profiles::enabled().collect();
+    let enabled: Vec<&'static Profile> = measured.to_vec();
     match task {
         Task::Timing { order_seed } => {
             let fixture = load_fixture(corpus, &enabled)?;
@@ -105,11 +108,11 @@ pub fn run(
         Task::Sizes => {
             let fixture = load_fixture(corpus, &enabled)?;
             let (subsets, _) = workload::split_subsets(&fixture.events, campaign.subsets());
-            // Trained on what every enabled profile represents, like the corpus.
-            let (sample, _) = super::corpus::representable(generate::generate(
-                dictionary_seed(seed),
-                campaign.dictionary_sample(),
-            ));
+            // Trained on what every measured profile represents.
+            let (sample, _) = workload::representable(
+                generate::generate(dictionary_seed(seed), campaign.dictionary_sample()),
+                &enabled,
+            );
             let mut csv = String::from(
                 "profile,subset,events,raw_bytes,framed_bytes,zstd_event_bytes,zstd_stream_bytes,zstd_dict_bytes\n",
             );
@@ -271,10 +274,23 @@ pub fn shuffle<T>(items: &mut [T], seed: u64) {
     Gen::new(key, 0).shuffle(items);
 }
 
-/// Loads the corpus for the allocation probe binary.
-pub fn alloc_fixture(corpus: &Path) -> Result<workload::Fixture> {
-    let enabled: Vec<&'static Profile> = profiles::enabled().collect();
-    load_fixture(corpus, &enabled)
+/// Loads the corpus for the allocation probe binary, for the profiles
+/// `ids` (comma-separated, as a child's `--profiles`).
+pub fn alloc_fixture(corpus: &Path, ids: &str) -> Result<workload::Fixture> {
+    load_fixture(corpus, &resolve(ids)?)
+}
+
+/// The profiles of a comma-separated id list; an unknown or disabled id is
+/// an error.
+pub fn resolve(ids: &str) -> Result<Vec<&'static Profile>> {
+    ids.split(',')
+        .filter(|s| !s.is_empty())
+        .map(|id| {
+            profiles::find(id)
+                .filter(|p| p.enabled)
+                .with_context(|| format!("`{id}` is not an enabled profile"))
+        })
+        .collect()
 }
 
 /// `alloc.csv` of `rows`.

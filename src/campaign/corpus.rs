@@ -1,12 +1,13 @@
 //! The events a campaign measures: generated and selected, read from a
-//! file or from the recorded real corpus; audited, and cut to what every
-//! enabled profile can represent.
+//! file or from the recorded real corpus, and audited. An enabled profile
+//! that cannot represent every event is measured apart, on the events it
+//! represents ([`Apart`]); the corpus itself loses nothing.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-use super::{CorpusChoice, CorpusRecord, Options, Unrepresentable, host};
+use super::{Apart, CorpusChoice, CorpusRecord, Options, Refused, host};
 use crate::bench::workload::Fixture;
 use crate::codec::{Limits, Profile};
 use crate::corpus::{audit, select};
@@ -23,10 +24,25 @@ pub(super) fn corpus_cache(opts: &Options) -> PathBuf {
         .join("selection.jsonl")
 }
 
-pub(super) fn prepare_corpus(
-    opts: &Options,
-    dir: &Path,
-) -> Result<(Vec<Event>, CorpusRecord, PathBuf)> {
+/// A profile measured apart: its events, cached beside the corpus.
+pub(super) struct ApartCorpus {
+    /// The profile.
+    pub profile: &'static Profile,
+    /// The events it represents, in corpus order.
+    pub path: PathBuf,
+}
+
+/// The campaign's corpus: its events, record and cache path, the enabled
+/// profiles that represent all of it, and those measured apart.
+pub(super) struct Prepared {
+    pub events: Vec<Event>,
+    pub record: CorpusRecord,
+    pub path: PathBuf,
+    pub whole: Vec<&'static Profile>,
+    pub apart: Vec<ApartCorpus>,
+}
+
+pub(super) fn prepare_corpus(opts: &Options, dir: &Path) -> Result<Prepared> {
     let options = audit::AuditOptions {
         limits: Limits::default(),
         progress: true,
@@ -68,44 +84,100 @@ pub(super) fn prepare_corpus(
         &audit_path,
         &(serde_json::to_string_pretty(&report)? + "\n"),
     )?;
-    let (events, unrepresentable) = representable(events);
-    for u in &unrepresentable {
-        eprintln!(
-            "not measured: event {} ({} cannot represent it: {})",
-            u.id, u.profile, u.reason
-        );
-    }
-    if events.is_empty() {
-        bail!("no event of the corpus is representable by every enabled profile");
-    }
     let corpus_path = corpus_cache(opts);
     crate::files::write_jsonl_atomically(&corpus_path, &events)?;
+    let (whole, refusing) = split_profiles(&events)?;
+    let mut apart = Vec::new();
+    let mut records = Vec::new();
+    for (profile, refused) in refusing {
+        let gone: std::collections::BTreeSet<[u8; 32]> =
+            refused.iter().map(|(i, _)| events[*i].id).collect();
+        let kept: Vec<Event> = events
+            .iter()
+            .filter(|e| !gone.contains(&e.id))
+            .cloned()
+            .collect();
+        eprintln!(
+            "measured apart: {} cannot represent {} of {} events (first: {}); it is measured on the other {}, paired with json on them",
+            profile.id,
+            refused.len(),
+            events.len(),
+            refused[0].1,
+            kept.len()
+        );
+        let path = corpus_path.with_file_name(format!("apart-{}.jsonl", profile.id));
+        crate::files::write_jsonl_atomically(&path, &kept)?;
+        records.push(Apart {
+            profile: profile.id.to_string(),
+            count: kept.len(),
+            fingerprint: crate::corpus::fingerprint(kept.iter().map(|e| &e.id)),
+            refused: refused
+                .into_iter()
+                .map(|(i, reason)| Refused {
+                    id: crate::model::hex::encode(&events[i].id),
+                    reason,
+                })
+                .collect(),
+        });
+        apart.push(ApartCorpus { profile, path });
+    }
     let record = CorpusRecord {
         fingerprint: crate::corpus::fingerprint(events.iter().map(|e| &e.id)),
         count: events.len(),
         seed,
         source,
         audit_sha256: host::file_sha256(&audit_path)?,
-        unrepresentable,
+        apart: records,
     };
-    Ok((events, record, corpus_path))
+    Ok(Prepared {
+        events,
+        record,
+        path: corpus_path,
+        whole,
+        apart,
+    })
 }
 
-/// Splits off the events some enabled profile cannot represent: every
-/// profile must time the same events, so such an event is measured by none
-/// and recorded, with the first profile that refused it.
-pub(super) fn representable(events: Vec<Event>) -> (Vec<Event>, Vec<Unrepresentable>) {
-    let enabled: Vec<&'static Profile> = profiles::enabled().collect();
-    let (kept, refused) = crate::bench::workload::representable(events, &enabled);
-    let dropped = refused
-        .into_iter()
-        .map(|(e, profile, reason)| Unrepresentable {
-            id: crate::model::hex::encode(&e.id),
-            profile: profile.to_string(),
-            reason,
+/// Event indices with reasons, per profile.
+type Refusals = Vec<(usize, String)>;
+
+/// The enabled profiles that represent every event, and the others with
+/// their refusals.
+type Split = (Vec<&'static Profile>, Vec<(&'static Profile, Refusals)>);
+
+/// The enabled profiles that represent every event, and the others with the
+/// events they refuse (json, the reference of every pairing, must be whole).
+pub(super) fn split_profiles(events: &[Event]) -> Result<Split> {
+    let mut whole = Vec::new();
+    let mut refusing = Vec::new();
+    for p in profiles::enabled() {
+        let refused = refusals(p, events);
+        if refused.is_empty() {
+            whole.push(p);
+        } else if p.id == crate::bench::group::BASELINE {
+            let (i, reason) = &refused[0];
+            bail!(
+                "{} cannot represent event {} of the corpus: {reason}",
+                p.id,
+                crate::model::hex::encode(&events[*i].id)
+            );
+        } else {
+            refusing.push((p, refused));
+        }
+    }
+    Ok((whole, refusing))
+}
+
+fn refusals(p: &'static Profile, events: &[Event]) -> Refusals {
+    use rayon::prelude::*;
+    events
+        .par_iter()
+        .enumerate()
+        .filter_map(|(i, e)| {
+            let mut buf = Vec::new();
+            p.codec.encode(e, &mut buf).err().map(|err| (i, err.reason))
         })
-        .collect();
-    (kept, dropped)
+        .collect()
 }
 
 /// Loads a corpus JSONL written by the campaign (structure checked; the

@@ -1,6 +1,7 @@
 //! One run of a campaign: its timing child, its side-measurement children
-//! (sizes, latency, transport, allocations, peak RSS) and its instruction counts
-//! under callgrind, each a fresh process.
+//! (sizes, latency, transport, allocations, peak RSS), its instruction counts
+//! under callgrind, and the timing, sizes and transport children of each
+//! profile measured apart (`run-K/apart-ID/`), each a fresh process.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -13,13 +14,19 @@ use super::instructions::{self, Valgrind};
 use super::{Observed, Options, child, host, now_rfc3339, order_seed};
 use crate::bench::probe::PROBED;
 use crate::bench::workload::{BenchKey, Subset, Workload};
+use crate::codec::Profile;
 use crate::files::write_atomically;
-use crate::profiles;
+
+use super::corpus::ApartCorpus;
 
 pub(super) struct RunContext<'a> {
     pub(super) k: usize,
     pub(super) dir: &'a Path,
     pub(super) corpus_path: &'a Path,
+    /// The enabled profiles that represent every event.
+    pub(super) profiles: &'a [&'static Profile],
+    /// The others, each with the events it represents.
+    pub(super) apart: &'a [ApartCorpus],
     pub(super) opts: &'a Options,
     pub(super) keys: usize,
     pub(super) bar: &'a indicatif::ProgressBar,
@@ -57,13 +64,36 @@ impl RunContext<'_> {
             self.child(&[probe], &tmp, false)?;
             self.bar.inc(1);
         }
+        // Each profile measured apart: its own events, paired with json on them.
+        for a in self.apart {
+            let out = tmp.join(format!("apart-{}", a.profile.id));
+            std::fs::create_dir_all(&out)?;
+            let pair = [super::baseline(), a.profile];
+            let seed = order_seed.to_string();
+            let tasks: [(&[&str], bool); 3] = [
+                (&["timing", "--order-seed", &seed], true),
+                (&["sizes"], false),
+                (&["transport"], false),
+            ];
+            for (args, timing) in tasks {
+                self.bar
+                    .set_message(format!("run-{} apart {} {}", self.k, a.profile.id, args[0]));
+                let cmd = Command::new(std::env::current_exe()?);
+                self.child_with(cmd, &a.path, &pair, args, &out, timing)?;
+                if !timing {
+                    self.bar.inc(1);
+                }
+            }
+        }
         self.bar.set_message(format!("run-{} allocations", self.k));
         self.alloc_probe(&tmp)?;
         self.bar.inc(1);
         self.bar.set_message(format!("run-{} peak RSS", self.k));
         // Peak RSS needs a fresh process per pair; they run side by side
         // (a process's own peak is unaffected), one per core.
-        let pairs: Vec<(&str, Workload)> = profiles::enabled()
+        let pairs: Vec<(&str, Workload)> = self
+            .profiles
+            .iter()
             .flat_map(|p| PROBED.map(|w| (p.id, w)))
             .collect();
         let rows = pairs
@@ -132,7 +162,8 @@ impl RunContext<'_> {
                     // The child's argv and environment are the same in every
                     // run: its heap history, hence its count, depends on them.
                     let same_dir = probe.corpus.parent().unwrap_or(Path::new("."));
-                    let printed = self.child_with(cmd, probe.corpus, &args, same_dir, false)?;
+                    let printed =
+                        self.child_with(cmd, probe.corpus, self.profiles, &args, same_dir, false)?;
                     let text = std::fs::read_to_string(&profile_file)
                         .with_context(|| format!("reading {}", profile_file.display()))?;
                     std::fs::remove_file(&profile_file)?;
@@ -165,15 +196,17 @@ impl RunContext<'_> {
     /// Progress lines on its standard error advance the bar.
     fn child(&self, args: &[&str], out: &Path, timing: bool) -> Result<String> {
         let cmd = Command::new(std::env::current_exe()?);
-        self.child_with(cmd, self.corpus_path, args, out, timing)
+        self.child_with(cmd, self.corpus_path, self.profiles, args, out, timing)
     }
 
     /// [`Self::child`] started by `cmd` (this executable, or a wrapper
-    /// whose last argument is this executable) over `corpus`.
+    /// whose last argument is this executable) over `corpus`, measuring
+    /// `profiles`.
     fn child_with(
         &self,
         mut cmd: Command,
         corpus: &Path,
+        profiles: &[&'static Profile],
         args: &[&str],
         out: &Path,
         timing: bool,
@@ -181,6 +214,8 @@ impl RunContext<'_> {
         cmd.arg("campaign-child")
             .arg("--corpus")
             .arg(corpus)
+            .arg("--profiles")
+            .arg(ids(profiles))
             .arg("--campaign-profile")
             .arg(self.opts.profile.name())
             .arg("--seed")
@@ -227,6 +262,8 @@ impl RunContext<'_> {
         let status = Command::new(exe)
             .arg("--corpus")
             .arg(self.corpus_path)
+            .arg("--profiles")
+            .arg(ids(self.profiles))
             .arg("--out")
             .arg(out.join("alloc.csv"))
             .stdin(Stdio::null())
@@ -238,6 +275,11 @@ impl RunContext<'_> {
         }
         Ok(())
     }
+}
+
+/// `profiles` as the comma-separated ids a child's `--profiles` takes.
+pub(super) fn ids(profiles: &[&'static Profile]) -> String {
+    profiles.iter().map(|p| p.id).collect::<Vec<_>>().join(",")
 }
 
 /// The `binostr-alloc-probe` binary beside this one, built with cargo when

@@ -28,17 +28,31 @@ pub struct CorpusRecord {
     pub source: String,
     /// SHA-256 of `corpus/audit.json`.
     pub audit_sha256: String,
-    /// Accepted events left out because a profile cannot represent them.
-    pub unrepresentable: Vec<Unrepresentable>,
+    /// Enabled profiles that cannot represent every event, measured apart.
+    #[serde(default)]
+    pub apart: Vec<Apart>,
 }
 
-/// An accepted event that no campaign run measures.
+/// An enabled profile that cannot represent every event of the corpus. The
+/// corpus keeps those events; the profile is measured apart, on the events
+/// it represents, paired with json on the same events (`run-K/apart-ID/`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Unrepresentable {
+pub struct Apart {
+    /// Profile id.
+    pub profile: String,
+    /// Events it represents, measured apart.
+    pub count: usize,
+    /// Fingerprint of those events.
+    pub fingerprint: String,
+    /// The events it refuses.
+    pub refused: Vec<Refused>,
+}
+
+/// An event of the corpus that an [`Apart`] profile refuses.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refused {
     /// Event id, hex.
     pub id: String,
-    /// The first enabled profile (registry order) that refused it.
-    pub profile: String,
     /// Its encoder's reason.
     pub reason: String,
 }

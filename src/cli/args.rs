@@ -67,6 +67,9 @@ pub(super) enum Command {
         /// Corpus JSONL.
         #[arg(long)]
         corpus: PathBuf,
+        /// The profiles measured, comma-separated.
+        #[arg(long)]
+        profiles: String,
         /// Campaign profile.
         #[arg(long, value_enum)]
         campaign_profile: CampaignProfile,

@@ -61,6 +61,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         Command::CampaignChild {
             task,
             corpus,
+            profiles,
             campaign_profile,
             seed,
             out,
@@ -87,7 +88,9 @@ pub(super) fn run(cli: Cli) -> Result<()> {
                     campaign::child::Task::Rss { codec, workload }
                 }
             };
-            let stdout = campaign::child::run(&task, &corpus, campaign_profile, seed, &out)?;
+            let measured = campaign::child::resolve(&profiles)?;
+            let stdout =
+                campaign::child::run(&task, &corpus, &measured, campaign_profile, seed, &out)?;
             print!("{stdout}");
             Ok(())
         }
