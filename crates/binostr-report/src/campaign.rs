@@ -31,10 +31,18 @@ pub struct Sequence {
     pub id: String,
 }
 
+#[derive(Default, Deserialize)]
+struct CorpusFile {
+    #[serde(default)]
+    apart: Vec<crate::apart::ApartRecord>,
+}
+
 #[derive(Deserialize)]
 struct CampaignFile {
     #[serde(default)]
     sequences: Vec<Sequence>,
+    #[serde(default)]
+    corpus: CorpusFile,
 }
 
 type RowKey = (String, String, String, String, i64);
@@ -73,6 +81,10 @@ pub struct Campaign {
     pub walls: Vec<Wall>,
     /// `campaign.json`'s `sequences` per label (labels that have it).
     pub sequences: Vec<(String, Vec<Sequence>)>,
+    /// Profiles measured apart, on the events they represent.
+    pub apart: Vec<crate::apart::Apart>,
+    /// The first label's `registry.json` (empty, with a warning, without it).
+    pub registry: Vec<crate::page::inputs::RegistryEntry>,
     index: BTreeMap<RowKey, usize>,
     paired_index: BTreeMap<(RowKey, String), usize>,
 }
@@ -100,6 +112,7 @@ impl Campaign {
                 .push("no run has instructions.csv: no instruction counts are reported".to_owned());
         }
         let mut sequences = Vec::new();
+        let mut apart_records = Vec::new();
         let mut walls = Vec::new();
         for label in labels {
             let path = records::campaign_dir(root, label).join("campaign.json");
@@ -109,6 +122,9 @@ impl Campaign {
                 let file: CampaignFile = serde_json::from_str(&text)
                     .with_context(|| format!("parsing {}", path.display()))?;
                 sequences.push((label.clone(), file.sequences));
+                if apart_records.is_empty() {
+                    apart_records = file.corpus.apart;
+                }
             } else {
                 warnings.push(format!("{} is missing", path.display()));
             }
@@ -119,6 +135,17 @@ impl Campaign {
                 )),
             }
         }
+        let apart = crate::apart::read(&runs, &apart_records)?;
+        let registry_path = records::campaign_dir(root, &labels[0]).join(crate::page::REGISTRY);
+        let registry = if registry_path.exists() {
+            crate::page::inputs::read_registry(&registry_path)?
+        } else {
+            warnings.push(format!(
+                "{} is missing: no profile is known as JSON text in the transport headline",
+                registry_path.display()
+            ));
+            Vec::new()
+        };
         let robustness = Robustness::read(
             &root.join("results/robustness/robustness.json"),
             &mut warnings,
@@ -160,6 +187,8 @@ impl Campaign {
             claims: Vec::new(),
             walls,
             sequences,
+            apart,
+            registry,
             index,
             paired_index,
         };

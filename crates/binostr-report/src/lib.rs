@@ -3,6 +3,7 @@
 //! file read and written here.
 #![forbid(unsafe_code)]
 
+pub mod apart;
 pub mod campaign;
 pub mod checks;
 pub mod claims;
@@ -15,9 +16,11 @@ pub mod paired;
 pub mod paper;
 pub mod plots;
 pub mod records;
+pub mod relay;
 pub mod side;
 pub mod stats;
 pub mod summary;
+pub mod transport;
 pub mod wall;
 pub mod write;
 

@@ -22,6 +22,9 @@ pub fn render(c: &Campaign) -> Result<Vec<(&'static str, String)>> {
         ("floors.csv", floors_csv(c)),
         ("instructions.csv", instructions_csv(c)),
         ("latency.csv", latency_csv(c)),
+        ("filter.csv", filter_csv(c)),
+        ("transport.csv", transport_csv(c)),
+        ("apart.csv", apart_csv(c)),
         ("kinds.csv", kinds_csv(c)),
         ("compress.csv", compress_csv(c)),
         ("robustness.csv", robustness_csv(c)),
@@ -312,6 +315,81 @@ fn latency_csv(c: &Campaign) -> String {
     )
 }
 
+fn filter_csv(c: &Campaign) -> String {
+    let host = c.primary_host();
+    let part = |r: Option<(f64, f64, f64)>, i: usize| {
+        fixed_opt(
+            r.map(|r| match i {
+                0 => r.0,
+                1 => r.1,
+                _ => r.2,
+            }),
+            RATIO,
+        )
+    };
+    csv(
+        "profile,contract,ns,json_ratio,json_ratio_lo,json_ratio_hi,event_ratio,instr",
+        crate::relay::filter_rows(c, host).into_iter().map(|r| {
+            vec![
+                r.profile.clone(),
+                r.contract().to_owned(),
+                fixed(r.ns, NS),
+                part(r.vs_json, 0),
+                part(r.vs_json, 1),
+                part(r.vs_json, 2),
+                part(r.vs_event, 0),
+                fixed_opt(r.instr, 0),
+            ]
+        }),
+    )
+}
+
+fn transport_csv(c: &Campaign) -> String {
+    let host = c.primary_host();
+    csv(
+        "profile,none_bytes,deflate_bytes,ctx_bytes,none_pct,deflate_pct,ctx_pct,none_ratio,deflate_ratio,ctx_ratio,deflate_ratio_lo,deflate_ratio_hi",
+        crate::relay::transport_rows(c, host).into_iter().map(|r| {
+            let mut row = vec![r.profile.clone()];
+            row.extend(r.bytes.iter().map(|v| fixed_opt(*v, 1)));
+            row.extend(r.pct_json.iter().map(|v| fixed_opt(*v, 1)));
+            row.extend(r.vs_json.iter().map(|v| fixed_opt(v.map(|x| x.0), RATIO)));
+            row.push(fixed_opt(r.vs_json[1].map(|x| x.1), RATIO));
+            row.push(fixed_opt(r.vs_json[1].map(|x| x.2), RATIO));
+            row
+        }),
+    )
+}
+
+fn apart_csv(c: &Campaign) -> String {
+    let host = c.primary_host();
+    csv(
+        "profile,events,refused,decode_ratio,validate_ratio,filter_ratio,size_pct,wire_none_pct,wire_deflate_pct",
+        c.apart.iter().map(|a| {
+            let ratio = |w: &str| {
+                a.row(host, w, &a.profile)
+                    .and_then(|r| r.ratio_json)
+                    .map(|r| r.0)
+            };
+            let filter = ratio("filter-checked").or_else(|| ratio("filter-preverified"));
+            vec![
+                a.profile.clone(),
+                a.record
+                    .as_ref()
+                    .map_or(String::new(), |r| r.count.to_string()),
+                a.record
+                    .as_ref()
+                    .map_or(String::new(), |r| r.refused.len().to_string()),
+                fixed_opt(ratio("decode"), RATIO),
+                fixed_opt(ratio("validate"), RATIO),
+                fixed_opt(filter, RATIO),
+                fixed_opt(a.size_pct(host), 1),
+                fixed_opt(a.wire_pct(host, "none"), 1),
+                fixed_opt(a.wire_pct(host, "deflate"), 1),
+            ]
+        }),
+    )
+}
+
 fn kinds_csv(c: &Campaign) -> String {
     let host = c.primary_host();
     let mut keys: Vec<(String, String)> = c
@@ -596,6 +674,51 @@ fn macros(c: &Campaign) -> Result<String> {
                 text(name, fixed(i.per_event, 0));
             }
         }
+    }
+    if let Some(h) = crate::relay::headline(c, host) {
+        for (i, mode) in ["Plain", "Deflate", "DeflateCtx"].iter().enumerate() {
+            text(&format!("TransportJson{mode}Bytes"), fixed(h.json[i], 1));
+            text(&format!("TransportBest{mode}Profile"), h.best[i].0.clone());
+            text(&format!("TransportBest{mode}Bytes"), fixed(h.best[i].1, 1));
+            text(
+                &format!("TransportBest{mode}PctOfJsonDeflate"),
+                fixed(h.pct_of_json_deflate(i), 1),
+            );
+        }
+    }
+    text("ApartCount", c.apart.len().to_string());
+    text(
+        "ApartProfiles",
+        c.apart
+            .iter()
+            .map(|a| format!("\\prof{{{}}}", tex_escape(&a.profile)))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    for a in &c.apart {
+        let s = macro_suffix(&a.profile);
+        if let Some(r) = &a.record {
+            text(&format!("ApartEvents{s}"), r.count.to_string());
+            text(&format!("ApartRefused{s}"), r.refused.len().to_string());
+        }
+        if let Some((ratio, _, _)) = a.row(host, "decode", &a.profile).and_then(|r| r.ratio_json) {
+            text(&format!("ApartDecodeRatio{s}"), fixed(ratio, 2));
+        }
+        if let Some(pct) = a.size_pct(host) {
+            text(&format!("ApartSizeRawPct{s}"), fixed(pct, 1));
+        }
+        if let Some(pct) = a.wire_pct(host, "deflate") {
+            text(&format!("ApartWireDeflatePct{s}"), fixed(pct, 1));
+        }
+    }
+    if let Some((ns, _)) = crate::relay::filter_reference(c, host) {
+        text("FilterEventNs", fixed(ns, 1));
+    }
+    if let Some(json) = crate::relay::filter_rows(c, host)
+        .into_iter()
+        .find(|r| r.profile == crate::summary::BASELINE)
+    {
+        text("FilterJsonNs", fixed(json.ns, 1));
     }
     let raw_offset = c.ns(host, "select-raw-offset", REFERENCE);
     if let Some(v) = raw_offset {

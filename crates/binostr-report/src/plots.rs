@@ -434,6 +434,61 @@ fn sizes(c: &Campaign) -> Option<Bars> {
     })
 }
 
+fn transport(c: &Campaign) -> Option<Bars> {
+    let rows = crate::relay::transport_rows(c, c.primary_host());
+    if rows.is_empty() {
+        return None;
+    }
+    let series = |name: &str, i: usize| Series {
+        name: name.to_owned(),
+        values: rows.iter().map(|r| r.bytes[i]).collect(),
+        whiskers: vec![None; rows.len()],
+    };
+    Some(Bars {
+        title: title(
+            c,
+            "Bytes on the wire per event: REQ to EOSE over a WebSocket",
+        ),
+        x_desc: "relay-to-client socket bytes per event (frame headers included)".to_owned(),
+        categories: rows.iter().map(|r| r.profile.clone()).collect(),
+        series: crate::transport::MODES
+            .iter()
+            .enumerate()
+            .map(|(i, m)| series(m, i))
+            .collect(),
+        log_x: false,
+        marker: None,
+    })
+}
+
+fn filter(c: &Campaign) -> Option<Bars> {
+    let host = c.primary_host();
+    let rows = crate::relay::filter_rows(c, host);
+    if rows.is_empty() {
+        return None;
+    }
+    Some(Bars {
+        title: title(c, "REQ filter matching on stored events"),
+        x_desc: "ns per stored event scanned, one filter (median of run medians; whiskers: 95% bootstrap CI)"
+            .to_owned(),
+        categories: rows
+            .iter()
+            .map(|r| format!("{} ({})", r.profile, r.contract()))
+            .collect(),
+        series: vec![Series {
+            name: "filter".to_owned(),
+            values: rows.iter().map(|r| Some(r.ns)).collect(),
+            whiskers: rows
+                .iter()
+                .map(|r| c.row(host, &r.workload, &r.profile, "all", 1).map(|x| x.ci_ns))
+                .collect(),
+        }],
+        log_x: false,
+        marker: crate::relay::filter_reference(c, host)
+            .map(|(v, _)| (format!("filter-event ({v:.1} ns)"), v)),
+    })
+}
+
 fn select(c: &Campaign) -> Option<Bars> {
     let host = c.primary_host();
     let mut p: Vec<(f64, String)> = c
@@ -557,6 +612,12 @@ pub fn write_all(c: &Campaign, dir: &Path) -> Result<Vec<PathBuf>> {
     }
     if let Some(b) = select(c) {
         plots.push(("select".into(), Plot::Bars(b)));
+    }
+    if let Some(b) = filter(c) {
+        plots.push(("filter".into(), Plot::Bars(b)));
+    }
+    if let Some(b) = transport(c) {
+        plots.push(("transport".into(), Plot::Bars(b)));
     }
     if let Some(b) = ratios(c) {
         plots.push(("ratios".into(), Plot::Bars(b)));

@@ -277,6 +277,36 @@ pub const LATENCY: CsvSchema = CsvSchema {
     ],
 };
 
+/// `transport.csv`: the WebSocket loop per profile, mode and check
+/// (`binostr::transport::measure::CSV_HEADER`).
+pub const TRANSPORT: CsvSchema = CsvSchema {
+    file: "transport.csv",
+    columns: &[
+        ("profile", Str),
+        ("mode", Str),
+        ("check", Str),
+        ("events", Int),
+        ("s2c_bytes_per_event", Real),
+        ("c2s_bytes_per_event", Real),
+        ("s2c_bytes", Int),
+        ("c2s_bytes", Int),
+        ("handshake_s2c_bytes", Int),
+        ("handshake_c2s_bytes", Int),
+        ("model_s2c_bytes", Int),
+        ("model_c2s_bytes", Int),
+        ("events_per_s", Real),
+        ("events_per_s_lo", Real),
+        ("events_per_s_hi", Real),
+        ("speed_vs_json", Real),
+        ("speed_vs_json_lo", Real),
+        ("speed_vs_json_hi", Real),
+        ("latency_p50_ns", Real),
+        ("latency_p99_ns", Real),
+        ("relay_cpu_ns_per_event", Real),
+        ("client_cpu_ns_per_event", Real),
+    ],
+};
+
 /// `alloc.csv`: allocation counts per workload.
 pub const ALLOC: CsvSchema = CsvSchema {
     file: "alloc.csv",

@@ -1,4 +1,4 @@
-//! Side measurements (sizes, latency, allocations, RSS) as medians over
+//! Side measurements (sizes, latency, allocations, RSS, transport) as medians over
 //! runs, and the inputs from outside the campaign: the robustness report and
 //! the interop timings.
 
@@ -122,34 +122,14 @@ pub struct Side {
     pub alloc: Vec<Alloc>,
     /// `rss.csv`.
     pub rss: Vec<Rss>,
+    /// `transport.csv`.
+    pub transport: Vec<crate::transport::Transport>,
 }
 
 impl Side {
     /// Reads and aggregates the side measurements of `runs`.
     pub fn read(runs: &[Run]) -> Result<Self> {
-        let sizes = medians(
-            &records::SIZES,
-            runs,
-            &["profile", "subset"],
-            &[
-                "events",
-                "raw_bytes",
-                "framed_bytes",
-                "zstd_event_bytes",
-                "zstd_stream_bytes",
-                "zstd_dict_bytes",
-            ],
-        )?
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(k, v)| Sizes {
-            host: k[0].clone(),
-            profile: k[1].clone(),
-            subset: k[2].clone(),
-            events: v[0],
-            bytes: [v[1], v[2], v[3], v[4], v[5]],
-        })
-        .collect();
+        let sizes = read_sizes(runs)?;
         let latency = medians(
             &records::LATENCY,
             runs,
@@ -201,8 +181,36 @@ impl Side {
             latency,
             alloc,
             rss,
+            transport: crate::transport::read(runs)?,
         })
     }
+}
+
+/// `sizes.csv` of `runs` as medians over runs.
+pub fn read_sizes(runs: &[Run]) -> Result<Vec<Sizes>> {
+    Ok(medians(
+        &records::SIZES,
+        runs,
+        &["profile", "subset"],
+        &[
+            "events",
+            "raw_bytes",
+            "framed_bytes",
+            "zstd_event_bytes",
+            "zstd_stream_bytes",
+            "zstd_dict_bytes",
+        ],
+    )?
+    .unwrap_or_default()
+    .into_iter()
+    .map(|(k, v)| Sizes {
+        host: k[0].clone(),
+        profile: k[1].clone(),
+        subset: k[2].clone(),
+        events: v[0],
+        bytes: [v[1], v[2], v[3], v[4], v[5]],
+    })
+    .collect())
 }
 
 /// Outcomes that count as failures (the rule of `Outcome::is_failure` in

@@ -756,6 +756,7 @@ fn instructions_per_event_and_their_agreement() {
                 ("id+verify", "reference", vec![80_000.0, 80_000.0, 80_000.0]),
             ],
             seed_null: true,
+            ..Extras::default()
         },
     );
     binostr_report::aggregate(tmp.path(), &labels(&["q1"]), false).unwrap();
@@ -868,4 +869,123 @@ fn evolution_and_maintenance_tables_keep_the_measured_profiles() {
         binostr_report::aggregate(tmp.path(), &labels(&["q1"]), true).unwrap_err()
     );
     assert!(e.contains("line 2 (byte 92)"), "unbalanced quote: {e}");
+}
+
+/// The standard campaign with filter and transport groups, and a registry
+/// that names json and json-simd as JSON text.
+fn relay_campaign(root: &Path, extras: &Extras) {
+    let mut benches = standard_benches();
+    benches.extend([
+        bench("filter-event", "reference", &[10.0, 10.0, 10.0]),
+        bench("filter-checked", "json", &[50.0, 50.0, 50.0]),
+        bench("filter-checked", "json-simd", &[60.0, 60.0, 60.0]),
+        bench("filter-preverified", "event2", &[20.0, 20.0, 20.0]),
+        bench("transport-plain", "json", &[1000.0, 1000.0, 1000.0]),
+        bench("transport-plain", "event2", &[800.0, 800.0, 800.0]),
+        bench("transport-deflate", "json", &[3000.0, 3000.0, 3000.0]),
+        bench("transport-deflate", "event2", &[2700.0, 2700.0, 2700.0]),
+        bench("transport-deflate-ctx", "json", &[2500.0, 2500.0, 2500.0]),
+        bench("transport-deflate-ctx", "event2", &[2000.0, 2000.0, 2000.0]),
+    ]);
+    let dir = write_campaign_with(root, "q1", HOST, &benches, extras);
+    let entry =
+        |id: &str, family: &str| serde_json::json!({"id": id, "family": family, "enabled": true});
+    let registry = serde_json::json!([
+        entry("json", "nostr-baseline"),
+        entry("json-simd", "nostr-baseline"),
+        entry("event2", "nostr-specific"),
+    ]);
+    fs::write(dir.join("registry.json"), registry.to_string()).unwrap();
+    let path = dir.join("campaign.json");
+    let mut campaign: serde_json::Value = serde_json::from_str(&read(&path)).unwrap();
+    let gone =
+        |id: &str| serde_json::json!({"id": id, "profile": "nson", "reason": "header too long"});
+    campaign["corpus"] = serde_json::json!({"unrepresentable": [gone("aa"), gone("bb")]});
+    fs::write(&path, campaign.to_string()).unwrap();
+}
+
+#[test]
+fn filter_and_transport_tables_and_the_headline() {
+    let tmp = tempfile::tempdir().unwrap();
+    relay_campaign(tmp.path(), &Extras::default());
+    binostr_report::aggregate(tmp.path(), &labels(&["q1"]), false).unwrap();
+    let generated = tmp.path().join("paper/generated");
+
+    let transport = read(generated.join("transport.csv"));
+    let lines: Vec<&str> = transport.lines().collect();
+    assert_eq!(
+        lines[0],
+        "profile,none_bytes,deflate_bytes,ctx_bytes,none_pct,deflate_pct,ctx_pct,none_ratio,deflate_ratio,ctx_ratio,deflate_ratio_lo,deflate_ratio_hi"
+    );
+    // Bytes per event: event2 1300/1190/1140, json-simd 1320/1210/1160,
+    // json 2400/1400/1330; time ratios 800/1000, 2700/3000, 2000/2500.
+    assert_eq!(
+        lines[1],
+        "event2,1300.0,1190.0,1140.0,54.2,85.0,85.7,0.8000,0.9000,0.8000,0.9000,0.9000"
+    );
+    assert!(lines[2].starts_with("json-simd,1320.0,1210.0,1160.0,55.0,86.4,87.2,"));
+    assert!(lines[3].starts_with("json,2400.0,1400.0,1330.0,100.0,100.0,100.0,"));
+
+    let filter = read(generated.join("filter.csv"));
+    let lines: Vec<&str> = filter.lines().collect();
+    assert_eq!(
+        lines[0],
+        "profile,contract,ns,json_ratio,json_ratio_lo,json_ratio_hi,event_ratio,instr"
+    );
+    assert_eq!(
+        lines[1],
+        "event2,preverified,20.00,0.4000,0.4000,0.4000,2.0000,"
+    );
+    assert_eq!(lines[2], "json,checked,50.00,,,,5.0000,");
+    assert!(lines[3].starts_with("json-simd,checked,60.00,1.2000,"));
+
+    // json-simd has fewer bytes than json but travels as JSON text: the best
+    // binary profile is event2.
+    let tex = macro_lines(tmp.path());
+    assert_macros(
+        &tex,
+        &[
+            ("TransportJsonPlainBytes", "2400.0"),
+            ("TransportJsonDeflateBytes", "1400.0"),
+            ("TransportJsonDeflateCtxBytes", "1330.0"),
+            ("TransportBestPlainProfile", "event2"),
+            ("TransportBestPlainBytes", "1300.0"),
+            ("TransportBestPlainPctOfJsonDeflate", "92.9"),
+            ("TransportBestDeflatePctOfJsonDeflate", "85.0"),
+            ("TransportBestDeflateCtxPctOfJsonDeflate", "81.4"),
+            ("FilterEventNs", "10.0"),
+            ("FilterJsonNs", "50.0"),
+        ],
+    );
+
+    let md = read(tmp.path().join("results/campaigns/q1/summary/summary.md"));
+    for want in [
+        "### filter: REQ matching on stored events",
+        "| event2 | preverified | 20.00 | 0.4000 [0.4000, 0.4000] | 2.0000 [2.0000, 2.0000] |  |",
+        "### transport: REQ → EOSE over a WebSocket",
+        "the smallest binary profile uncompressed is event2 at 1300.0 (92.9 % of json with deflate)",
+        "| event2 | 1300.0 | 54.2 | 1190.0 | 85.0 | 1140.0 | 85.7 |",
+        "| event2 | deflate-ctx | validate | 100000 | 0.9000 | 50.0 | 90.0 | 2000 | 3000 |",
+        "2 events of the corpus, 2 that nson cannot represent (first: header too long)",
+    ] {
+        assert!(md.contains(want), "summary.md lacks {want:?}:\n{md}");
+    }
+}
+
+#[test]
+fn transport_bytes_off_the_model_or_between_runs_are_refused() {
+    for (skew, want) in [(true, "the flate2 model"), (false, "differ between runs")] {
+        let tmp = tempfile::tempdir().unwrap();
+        relay_campaign(
+            tmp.path(),
+            &Extras {
+                transport_skew: Some(skew),
+                ..Extras::default()
+            },
+        );
+        let err = binostr_report::aggregate(tmp.path(), &labels(&["q1"]), false)
+            .err()
+            .unwrap_or_else(|| panic!("skew {skew}: aggregated"));
+        assert!(format!("{err:#}").contains(want), "{err:#}");
+    }
 }

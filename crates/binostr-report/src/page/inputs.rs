@@ -63,12 +63,14 @@ const CHECKS: CsvSchema = CsvSchema {
 };
 
 /// Plots in reading order (by name prefix); others follow by name.
-const PLOT_ORDER: [&str; 7] = [
+const PLOT_ORDER: [&str; 9] = [
     "sizes",
     "ratios",
     "decode",
     "validate",
     "select",
+    "filter",
+    "transport",
     "latency",
     "robustness",
 ];
@@ -271,7 +273,7 @@ pub fn hex(bytes: &[u8]) -> String {
     s
 }
 
-fn read_registry(path: &Path) -> Result<Vec<RegistryEntry>> {
+pub(crate) fn read_registry(path: &Path) -> Result<Vec<RegistryEntry>> {
     if !path.exists() {
         bail!(
             "{} is missing: it is the registry as the campaign measured it; \

@@ -10,7 +10,7 @@
 
 mod calc;
 mod html;
-mod inputs;
+pub(crate) mod inputs;
 mod provenance;
 mod results;
 

@@ -44,6 +44,23 @@ pub struct Extras {
     pub instructions: Vec<(&'static str, &'static str, Vec<f64>)>,
     /// Write `"seed": null` (a campaign over the real corpus).
     pub seed_null: bool,
+    /// Bytes added to run 2's relay → client socket count of the first
+    /// `transport.csv` row, so that it differs from the model (`Some(true)`)
+    /// or from the other runs, the model following (`Some(false)`).
+    pub transport_skew: Option<bool>,
+}
+
+/// `binostr::transport::measure::CSV_HEADER`, as written by the campaign.
+pub const TRANSPORT_HEADER: &str = "profile,mode,check,events,s2c_bytes_per_event,c2s_bytes_per_event,s2c_bytes,c2s_bytes,handshake_s2c_bytes,handshake_c2s_bytes,model_s2c_bytes,model_c2s_bytes,events_per_s,events_per_s_lo,events_per_s_hi,speed_vs_json,speed_vs_json_lo,speed_vs_json_hi,latency_p50_ns,latency_p99_ns,relay_cpu_ns_per_event,client_cpu_ns_per_event";
+
+/// Relay → client bytes per event of profile `i` (sorted ids) in `mode`:
+/// json 2400 / 1400 / 1330, the others 1300 / 1190 / 1140 plus 10 i.
+pub fn transport_bytes(profile: &str, i: usize, mode: usize) -> u64 {
+    if profile == "json" {
+        [2400, 1400, 1330][mode]
+    } else {
+        [1300, 1190, 1140][mode] + 10 * i as u64
+    }
 }
 
 /// The group `rounds.csv` names for a workload.
@@ -76,7 +93,13 @@ fn comparisons(benches: &[Bench], i: usize) -> Vec<(usize, &'static str, Option<
     let floor = ["copy", "clone", "id+verify", "select-raw-offset"].contains(&b.workload);
     let mut out = Vec::new();
     if b.profile != "json" && b.profile != "reference" && !floor {
-        out.extend(find(b.workload, "json", b.threads).map(|j| (j, "json", None)));
+        // A filter row compares with json's filter-checked, whatever its contract.
+        let w = if b.workload.starts_with("filter-") {
+            "filter-checked"
+        } else {
+            b.workload
+        };
+        out.extend(find(w, "json", b.threads).map(|j| (j, "json", None)));
     }
     let floor_of = match b.workload {
         "encode" => find("copy", b.profile, 1).map(|j| (j, "copy", None)),
@@ -88,6 +111,9 @@ fn comparisons(benches: &[Bench], i: usize) -> Vec<(usize, &'static str, Option<
         }
         "select-preverified" => {
             find("select-raw-offset", "reference", 1).map(|j| (j, "select-raw-offset", None))
+        }
+        "filter-checked" | "filter-preverified" => {
+            find("filter-event", "reference", 1).map(|j| (j, "filter-event", Some(1.0)))
         }
         "ingest-mt" if b.threads > 1 => find("ingest-mt", b.profile, 1)
             .map(|j| (j, "1-thread", Some(1.0 / f64::from(b.threads)))),
@@ -259,6 +285,8 @@ pub fn write_campaign_with(
         );
         let mut alloc = String::from("workload,profile,events,allocs,alloc_bytes\n");
         let mut rss = String::from("workload,profile,baseline_kib,peak_kib\n");
+        let mut transport = String::from(TRANSPORT_HEADER);
+        transport.push('\n');
         for (i, p) in profiles.iter().enumerate() {
             let raw = if *p == "json" {
                 1_000_000
@@ -286,7 +314,26 @@ pub fn write_campaign_with(
             .unwrap();
             writeln!(alloc, "decode,{p},1000,{},{}", 3000 + i, 100_000).unwrap();
             writeln!(rss, "decode,{p},4000,{}", 4100 + i).unwrap();
+            for (m, mode) in ["none", "deflate", "deflate-ctx"].iter().enumerate() {
+                for check in ["decode", "validate"] {
+                    let s2c = transport_bytes(p, i, m) * u64::from(EVENTS);
+                    let first = i == 0 && m == 0 && check == "decode" && k == 1;
+                    let skew = if first { extras.transport_skew } else { None };
+                    let socket = s2c + u64::from(skew.is_some());
+                    let model = if skew == Some(true) { s2c } else { socket };
+                    let vs_json = if *p == "json" { "" } else { "0.9" };
+                    writeln!(
+                        transport,
+                        "{p},{mode},{check},{EVENTS},{:.2},0.25,{socket},250,152,154,{model},250,100000,90000,110000,{vs_json},{vs_json},{vs_json},50000,90000,{},{}",
+                        socket as f64 / f64::from(EVENTS),
+                        2000 + 100 * i,
+                        3000 + 100 * i
+                    )
+                    .unwrap();
+                }
+            }
         }
+        fs::write(run.join("transport.csv"), transport).unwrap();
         fs::write(run.join("sizes.csv"), sizes).unwrap();
         fs::write(run.join("latency.csv"), latency).unwrap();
         fs::write(run.join("alloc.csv"), alloc).unwrap();
