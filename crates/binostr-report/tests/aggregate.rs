@@ -898,10 +898,32 @@ fn relay_campaign(root: &Path, extras: &Extras) {
     fs::write(dir.join("registry.json"), registry.to_string()).unwrap();
     let path = dir.join("campaign.json");
     let mut campaign: serde_json::Value = serde_json::from_str(&read(&path)).unwrap();
-    let gone =
-        |id: &str| serde_json::json!({"id": id, "profile": "nson", "reason": "header too long"});
-    campaign["corpus"] = serde_json::json!({"unrepresentable": [gone("aa"), gone("bb")]});
+    // nson, measured apart on 98 events beside json (written as a campaign
+    // of its own, then moved into run-K/apart-nson/).
+    let gone = |id: &str| serde_json::json!({"id": id, "reason": "header too long"});
+    campaign["corpus"] = serde_json::json!({"apart": [{
+        "profile": "nson", "count": 98, "fingerprint": "cd", "refused": [gone("aa"), gone("bb")]
+    }]});
     fs::write(&path, campaign.to_string()).unwrap();
+    let source = write_campaign(
+        root,
+        "apart-source",
+        HOST,
+        &[
+            bench("decode", "json", &[100.0, 100.0, 100.0]),
+            bench("decode", "nson", &[180.0, 180.0, 180.0]),
+            bench("validate", "json", &[400.0, 400.0, 400.0]),
+            bench("validate", "nson", &[420.0, 420.0, 420.0]),
+        ],
+    );
+    for k in 1..=3 {
+        fs::rename(
+            source.join(format!("run-{k}")),
+            dir.join(format!("run-{k}/apart-nson")),
+        )
+        .unwrap();
+    }
+    fs::remove_dir_all(source).unwrap();
 }
 
 #[test]
@@ -966,10 +988,33 @@ fn filter_and_transport_tables_and_the_headline() {
         "the smallest binary profile uncompressed is event2 at 1300.0 (92.9 % of json with deflate)",
         "| event2 | 1300.0 | 54.2 | 1190.0 | 85.0 | 1140.0 | 85.7 |",
         "| event2 | deflate-ctx | validate | 100000 | 0.9000 | 50.0 | 90.0 | 2000 | 3000 |",
-        "2 events of the corpus, 2 that nson cannot represent (first: header too long)",
+        "Measured apart, because they cannot represent every event (section Measured apart): nson (on 98 of",
+        "### Measured apart: nson",
+        "nson cannot represent 2 events of the corpus (first: header too long;",
+        "| decode | 180.00 | 100.00 | 1.8000 [1.8000, 1.8000] |",
+        "| 51.00 | 54.58 | 85.71 | 86.47 |",
     ] {
         assert!(md.contains(want), "summary.md lacks {want:?}:\n{md}");
     }
+    // nson is in no table of the campaign's own rows.
+    assert!(!read(generated.join("speed.csv")).contains("nson"));
+    assert_eq!(
+        read(generated.join("apart.csv")),
+        "profile,events,refused,decode_ratio,validate_ratio,filter_ratio,size_pct,wire_none_pct,wire_deflate_pct\n\
+         nson,98,2,1.8000,1.0500,,51.0,54.6,85.7\n"
+    );
+    assert_macros(
+        &tex,
+        &[
+            ("ApartCount", "1"),
+            ("ApartProfiles", "\\prof{nson}"),
+            ("ApartEventsNson", "98"),
+            ("ApartRefusedNson", "2"),
+            ("ApartDecodeRatioNson", "1.80"),
+            ("ApartSizeRawPctNson", "51.0"),
+            ("ApartWireDeflatePctNson", "85.7"),
+        ],
+    );
 }
 
 #[test]
