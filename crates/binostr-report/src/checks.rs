@@ -20,6 +20,7 @@ use crate::frame::{f64s, strs};
 use crate::instr::Instr;
 use crate::paired::Paired;
 use crate::records::{self, Run};
+use crate::side::SIZE_COLUMNS;
 
 /// Instruction counts of one key may differ across runs by at most this
 /// (max - min over min, in %).
@@ -111,15 +112,6 @@ pub fn check(runs: &[Run], paired: &[Paired], instr: &[Instr]) -> Result<Vec<Vio
     out.sort();
     Ok(out)
 }
-
-const SIZE_COLUMNS: [&str; 6] = [
-    "events",
-    "raw_bytes",
-    "framed_bytes",
-    "zstd_event_bytes",
-    "zstd_stream_bytes",
-    "zstd_dict_bytes",
-];
 
 fn bytes(runs: &[Run]) -> Result<Vec<Violation>> {
     let Some(lf) = records::SIZES.scan_optional(runs)? else {

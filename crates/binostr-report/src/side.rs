@@ -186,31 +186,31 @@ impl Side {
     }
 }
 
+/// The value columns of `sizes.csv`.
+pub const SIZE_COLUMNS: [&str; 6] = [
+    "events",
+    "raw_bytes",
+    "framed_bytes",
+    "zstd_event_bytes",
+    "zstd_stream_bytes",
+    "zstd_dict_bytes",
+];
+
 /// `sizes.csv` of `runs` as medians over runs.
 pub fn read_sizes(runs: &[Run]) -> Result<Vec<Sizes>> {
-    Ok(medians(
-        &records::SIZES,
-        runs,
-        &["profile", "subset"],
-        &[
-            "events",
-            "raw_bytes",
-            "framed_bytes",
-            "zstd_event_bytes",
-            "zstd_stream_bytes",
-            "zstd_dict_bytes",
-        ],
-    )?
-    .unwrap_or_default()
-    .into_iter()
-    .map(|(k, v)| Sizes {
-        host: k[0].clone(),
-        profile: k[1].clone(),
-        subset: k[2].clone(),
-        events: v[0],
-        bytes: [v[1], v[2], v[3], v[4], v[5]],
-    })
-    .collect())
+    Ok(
+        medians(&records::SIZES, runs, &["profile", "subset"], &SIZE_COLUMNS)?
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(k, v)| Sizes {
+                host: k[0].clone(),
+                profile: k[1].clone(),
+                subset: k[2].clone(),
+                events: v[0],
+                bytes: [v[1], v[2], v[3], v[4], v[5]],
+            })
+            .collect(),
+    )
 }
 
 /// Outcomes that count as failures (the rule of `Outcome::is_failure` in
