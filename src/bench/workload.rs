@@ -627,6 +627,52 @@ impl Fixture {
     }
 }
 
+/// Indices and reasons of the events a profile refuses.
+pub type Refusals = Vec<(usize, String)>;
+
+/// `profiles` split into those that represent every one of `events` and
+/// the others, each with the events it refuses. A profile of the second
+/// kind is measured apart, on the events it represents, paired with json
+/// on them, so that no event is lost to the rest; json, the reference of
+/// that pairing, must therefore represent every event.
+pub fn split_profiles(
+    profiles: &[&'static Profile],
+    events: &[Event],
+) -> Result<SplitProfiles, FixtureError> {
+    let mut split = SplitProfiles::default();
+    for &p in profiles {
+        let refused: Refusals = events
+            .par_iter()
+            .enumerate()
+            .filter_map(|(i, e)| {
+                let mut buf = Vec::new();
+                p.codec.encode(e, &mut buf).err().map(|err| (i, err.reason))
+            })
+            .collect();
+        if refused.is_empty() {
+            split.whole.push(p);
+        } else if p.id == crate::bench::group::BASELINE {
+            return Err(FixtureError::RoundTrip {
+                profile: p.id,
+                index: refused[0].0,
+                detail: format!("json, the reference, cannot represent it: {}", refused[0].1),
+            });
+        } else {
+            split.apart.push((p, refused));
+        }
+    }
+    Ok(split)
+}
+
+/// What [`split_profiles`] returns.
+#[derive(Default)]
+pub struct SplitProfiles {
+    /// The profiles that represent every event.
+    pub whole: Vec<&'static Profile>,
+    /// The others, with the events each refuses.
+    pub apart: Vec<(&'static Profile, Refusals)>,
+}
+
 /// `events` split into those every one of `profiles` can encode and the
 /// others, each with the first profile that refused it and its reason.
 pub fn representable(

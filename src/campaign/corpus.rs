@@ -86,7 +86,9 @@ pub(super) fn prepare_corpus(opts: &Options, dir: &Path) -> Result<Prepared> {
     )?;
     let corpus_path = corpus_cache(opts);
     crate::files::write_jsonl_atomically(&corpus_path, &events)?;
-    let (whole, refusing) = split_profiles(&events)?;
+    let enabled: Vec<&'static Profile> = profiles::enabled().collect();
+    let split = crate::bench::workload::split_profiles(&enabled, &events)?;
+    let (whole, refusing) = (split.whole, split.apart);
     let mut apart = Vec::new();
     let mut records = Vec::new();
     for (profile, refused) in refusing {
@@ -136,48 +138,6 @@ pub(super) fn prepare_corpus(opts: &Options, dir: &Path) -> Result<Prepared> {
         whole,
         apart,
     })
-}
-
-/// Event indices with reasons, per profile.
-type Refusals = Vec<(usize, String)>;
-
-/// The enabled profiles that represent every event, and the others with
-/// their refusals.
-type Split = (Vec<&'static Profile>, Vec<(&'static Profile, Refusals)>);
-
-/// The enabled profiles that represent every event, and the others with the
-/// events they refuse (json, the reference of every pairing, must be whole).
-pub(super) fn split_profiles(events: &[Event]) -> Result<Split> {
-    let mut whole = Vec::new();
-    let mut refusing = Vec::new();
-    for p in profiles::enabled() {
-        let refused = refusals(p, events);
-        if refused.is_empty() {
-            whole.push(p);
-        } else if p.id == crate::bench::group::BASELINE {
-            let (i, reason) = &refused[0];
-            bail!(
-                "{} cannot represent event {} of the corpus: {reason}",
-                p.id,
-                crate::model::hex::encode(&events[*i].id)
-            );
-        } else {
-            refusing.push((p, refused));
-        }
-    }
-    Ok((whole, refusing))
-}
-
-fn refusals(p: &'static Profile, events: &[Event]) -> Refusals {
-    use rayon::prelude::*;
-    events
-        .par_iter()
-        .enumerate()
-        .filter_map(|(i, e)| {
-            let mut buf = Vec::new();
-            p.codec.encode(e, &mut buf).err().map(|err| (i, err.reason))
-        })
-        .collect()
 }
 
 /// Loads a corpus JSONL written by the campaign (structure checked; the
