@@ -162,3 +162,74 @@ fn cli_writes_transport_csv() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown profile `nope`"));
 }
+
+/// A profile that cannot represent every event is measured apart, beside
+/// json, on the others; the rest keep every event.
+#[test]
+fn cli_measures_a_partial_profile_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    // One more event with 300 tags: nson's one-byte header cannot hold it.
+    let mut events = events();
+    let keypair = binostr::corpus::generate::derive_keypair(&[9; 32], "transport-test", 0);
+    let tags = (0..300)
+        .map(|i| vec!["p".to_string(), format!("{i:064x}")])
+        .collect();
+    events.push(binostr::validate::signed_event(
+        &keypair,
+        &[0; 32],
+        (3, 1_700_000_000),
+        tags,
+        String::new(),
+    ));
+    let file = dir.path().join("events.jsonl");
+    let text: String = events.iter().map(|e| e.to_json() + "\n").collect();
+    std::fs::write(&file, text).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_binostr"))
+        .args([
+            "transport",
+            "--profiles",
+            "json,notepack,nson",
+            "--rounds",
+            "2",
+        ])
+        .arg("--events")
+        .arg(&file)
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let nson = binostr::profiles::find("nson").unwrap();
+    let refused = events
+        .iter()
+        .filter(|e| nson.codec.encode(e, &mut Vec::new()).is_err())
+        .count();
+    assert!(refused >= 1);
+    let said = format!("nson cannot represent {refused} of {}", events.len());
+    assert!(
+        stderr.contains(&format!("measured apart: {said}")),
+        "{stderr}"
+    );
+    let profiles = |file: &str, events: usize| {
+        let csv = std::fs::read_to_string(dir.path().join(file)).unwrap();
+        let mut seen = std::collections::BTreeSet::new();
+        for l in csv.lines().skip(1) {
+            let f: Vec<&str> = l.split(',').collect();
+            assert_eq!(f[3], events.to_string(), "{file}: {l}");
+            seen.insert(f[0].to_string());
+        }
+        seen.into_iter().collect::<Vec<_>>()
+    };
+    let n = events.len();
+    assert_eq!(profiles("transport.csv", n), ["json", "notepack"]);
+    assert_eq!(
+        profiles("transport-apart-nson.csv", n - refused),
+        ["json", "nson"]
+    );
+    let readme = std::fs::read_to_string(dir.path().join("README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("Measured apart: {said}")),
+        "{readme}"
+    );
+}

@@ -67,18 +67,12 @@ pub(super) fn run_transport(
             .filter(|p| p.enabled)
             .collect(),
     };
-    // As a campaign does: every member serves the same events.
-    let (events, refused) = crate::bench::workload::representable(load(events, seed)?, &profiles);
-    for (e, p, reason) in &refused {
-        eprintln!(
-            "not measured: event {} ({p} cannot represent it: {reason})",
-            crate::model::hex::encode(&e.id)
-        );
-    }
-    if events.is_empty() {
-        bail!("no event is representable by every profile asked for");
-    }
-    let plan = Plan {
+    // As a campaign does: the members of one run serve the same events, and
+    // a profile that cannot represent them all is measured apart, beside
+    // json, on the events it represents.
+    let events = load(events, seed)?;
+    let split = crate::bench::workload::split_profiles(&profiles, &events)?;
+    let plan = |profiles| Plan {
         profiles,
         reference: crate::bench::group::BASELINE,
         modes: Compression::ALL.to_vec(),
@@ -86,6 +80,50 @@ pub(super) fn run_transport(
         rounds,
         seed,
     };
+    std::fs::create_dir_all(out).with_context(|| out.display().to_string())?;
+    let mut apart_notes = Vec::new();
+    for (p, refused) in &split.apart {
+        let gone: std::collections::BTreeSet<usize> = refused.iter().map(|(i, _)| *i).collect();
+        let kept: Vec<Event> = (0..events.len())
+            .filter(|i| !gone.contains(i))
+            .map(|i| events[i].clone())
+            .collect();
+        let file = format!("transport-apart-{}.csv", p.id);
+        let note = format!(
+            "{} cannot represent {} of {} events (first: {}): measured apart on the other {}, beside json, in {file}",
+            p.id,
+            refused.len(),
+            events.len(),
+            refused[0].1,
+            kept.len()
+        );
+        eprintln!("measured apart: {note}");
+        if kept.is_empty() {
+            bail!("{}: no event to measure it on", p.id);
+        }
+        let pair = vec![crate::campaign::baseline(), *p];
+        let rows = measure_with_bar(&kept, &plan(pair))?;
+        write_atomically(&out.join(&file), measure::csv(&rows).as_bytes())?;
+        print!("{}", table(&rows));
+        apart_notes.push(note);
+    }
+    if split.whole.is_empty() {
+        eprintln!("wrote {} only", out.display());
+        return Ok(());
+    }
+    let rows = measure_with_bar(&events, &plan(split.whole))?;
+    write_atomically(&out.join("transport.csv"), measure::csv(&rows).as_bytes())?;
+    write_atomically(
+        &out.join("README.md"),
+        readme(&rows, events.len(), rounds, seed, &apart_notes).as_bytes(),
+    )?;
+    print!("{}", table(&rows));
+    eprintln!("wrote {}/transport.csv and README.md", out.display());
+    Ok(())
+}
+
+/// [`measure::run`] with a progress bar on a terminal.
+fn measure_with_bar(events: &[Event], plan: &Plan) -> Result<Vec<Row>> {
     let bar = if std::io::stderr().is_terminal() {
         indicatif::ProgressBar::new(0)
     } else {
@@ -97,20 +135,12 @@ pub(super) fn run_transport(
         )
         .expect("static template"),
     );
-    let rows = measure::run(&events, &plan, |done, total| {
+    let rows = measure::run(events, plan, |done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     })?;
     bar.finish_and_clear();
-    std::fs::create_dir_all(out).with_context(|| out.display().to_string())?;
-    write_atomically(&out.join("transport.csv"), measure::csv(&rows).as_bytes())?;
-    write_atomically(
-        &out.join("README.md"),
-        readme(&rows, events.len(), rounds, seed).as_bytes(),
-    )?;
-    print!("{}", table(&rows));
-    eprintln!("wrote {}/transport.csv and README.md", out.display());
-    Ok(())
+    Ok(rows)
 }
 
 fn table(rows: &[Row]) -> String {
@@ -146,7 +176,11 @@ fn table(rows: &[Row]) -> String {
     s
 }
 
-fn readme(rows: &[Row], events: usize, rounds: usize, seed: u64) -> String {
+fn readme(rows: &[Row], events: usize, rounds: usize, seed: u64, apart: &[String]) -> String {
+    let apart: String = apart
+        .iter()
+        .map(|n| format!("\nMeasured apart: {n}.\n"))
+        .collect();
     format!(
         "# Transport workload\n\n\
          Written by `binostr transport` (docs/TRANSPORT.md): {events} events, \
@@ -162,7 +196,7 @@ fn readme(rows: &[Row], events: usize, rounds: usize, seed: u64) -> String {
          per event (relay send → client receive) over every timed event; thread \
          CPU ns per event of the relay (REQ → EOSE flushed) and of the client \
          (REQ → EOSE received, decoding or validating each event). Times belong \
-         to one host; byte counts are exact and host-independent.\n",
+         to one host; byte counts are exact and host-independent.\n{apart}",
         rows.len()
     )
 }
