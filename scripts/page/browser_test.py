@@ -156,11 +156,17 @@ def check_static(html: str, rec: ref.Records, root: Path) -> dict:
 
 
 def enabled_profiles(root: Path, label: str) -> list[str]:
-    """The enabled profiles of the campaign's registry.json, checked against
-    the profiles its first run measured."""
+    """The enabled profiles of the campaign's registry.json, less those its
+    campaign.json measured apart (each with its run-1/apart-ID/), checked
+    against the profiles its first run measured."""
     camp = root / "results/campaigns" / label
     reg = json.loads((camp / "registry.json").read_text())
-    enabled = [p["id"] for p in reg if p["enabled"]]
+    corpus = json.loads((camp / "campaign.json").read_text()).get("corpus", {})
+    apart = [a["profile"] for a in corpus.get("apart", [])]
+    for p in apart:
+        if not (camp / f"run-1/apart-{p}/sizes.csv").exists():
+            fail(f"{camp}: {p} is measured apart but run-1/apart-{p}/sizes.csv is missing")
+    enabled = [p["id"] for p in reg if p["enabled"] and p["id"] not in apart]
     with open(camp / "run-1/sizes.csv", newline="") as f:
         measured = {row["profile"] for row in csv.DictReader(f)}
     if set(enabled) != measured:
