@@ -115,6 +115,13 @@ impl Campaign {
         let mut apart_records = Vec::new();
         let mut walls = Vec::new();
         for label in labels {
+            let n = runs.iter().filter(|r| r.label == *label).count();
+            if n < 2 {
+                warnings.push(format!(
+                    "campaign {label} has {n} complete run: its cross-run ranges are 0 by construction, \
+                     and every \"in every run\" claim rests on that one run"
+                ));
+            }
             let path = records::campaign_dir(root, label).join("campaign.json");
             if path.exists() {
                 let text = fs::read_to_string(&path)
