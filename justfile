@@ -4,7 +4,7 @@
 set shell := ["bash", "-euo", "pipefail", "-c"]
 
 # The project's signing key (README, "Verifying results").
-signing_pubkey := "5aa6620dcdeeafc16ef86f8b9b52ef88de0ec8040809f9eaa68afc9909a3afb6"
+signing_pubkey := "713ca0089f74033a2740c453d144fa793a0b9440a6648731d4cc682c788bb956"
 
 export CARGO_TARGET_DIR := env_var_or_default("CARGO_TARGET_DIR", env_var("HOME") + "/.cache/binostr-target")
 
