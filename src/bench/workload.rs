@@ -664,6 +664,15 @@ pub fn split_profiles(
     Ok(split)
 }
 
+/// The events of `events` that a profile with `refused` represents, in order.
+pub fn represented(events: &[Event], refused: &Refusals) -> Vec<Event> {
+    let gone: std::collections::BTreeSet<usize> = refused.iter().map(|(i, _)| *i).collect();
+    (0..events.len())
+        .filter(|i| !gone.contains(i))
+        .map(|i| events[i].clone())
+        .collect()
+}
+
 /// What [`split_profiles`] returns.
 #[derive(Default)]
 pub struct SplitProfiles {

@@ -92,13 +92,7 @@ pub(super) fn prepare_corpus(opts: &Options, dir: &Path) -> Result<Prepared> {
     let mut apart = Vec::new();
     let mut records = Vec::new();
     for (profile, refused) in refusing {
-        let gone: std::collections::BTreeSet<[u8; 32]> =
-            refused.iter().map(|(i, _)| events[*i].id).collect();
-        let kept: Vec<Event> = events
-            .iter()
-            .filter(|e| !gone.contains(&e.id))
-            .cloned()
-            .collect();
+        let kept = crate::bench::workload::represented(&events, &refused);
         eprintln!(
             "measured apart: {} cannot represent {} of {} events (first: {}); it is measured on the other {}, paired with json on them",
             profile.id,

@@ -83,11 +83,7 @@ pub(super) fn run_transport(
     std::fs::create_dir_all(out).with_context(|| out.display().to_string())?;
     let mut apart_notes = Vec::new();
     for (p, refused) in &split.apart {
-        let gone: std::collections::BTreeSet<usize> = refused.iter().map(|(i, _)| *i).collect();
-        let kept: Vec<Event> = (0..events.len())
-            .filter(|i| !gone.contains(i))
-            .map(|i| events[i].clone())
-            .collect();
+        let kept = crate::bench::workload::represented(&events, refused);
         let file = format!("transport-apart-{}.csv", p.id);
         let note = format!(
             "{} cannot represent {} of {} events (first: {}): measured apart on the other {}, beside json, in {file}",
