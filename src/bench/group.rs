@@ -261,9 +261,9 @@ impl Group {
     }
 }
 
-/// Every group over `profiles` on `subsets`, with `ingest-mt` (subset `all`
-/// only) at each of `ingest_threads`. Groups without a profile member are
-/// left out.
+/// Every group over `profiles` on `subsets`, with `ingest-mt` at each of
+/// `ingest_threads`, `filter` and `transport` on subset `all` only. Groups
+/// without a profile member are left out.
 pub fn plan(
     profiles: &[&'static Profile],
     subsets: &[Subset],
@@ -321,14 +321,6 @@ pub fn plan(
             }),
         );
         push(
-            GroupKind::Filter,
-            Some(key(Workload::FilterEvent, REFERENCE, 1)),
-            each(&|p| {
-                let contract = p.codec.borrowed().map(|b| b.select_contract());
-                vec![key(filter_workload(contract), p.id, 1)]
-            }),
-        );
-        push(
             GroupKind::Window,
             None,
             each(&|p| {
@@ -346,6 +338,16 @@ pub fn plan(
         // Scaling is a property of the profile and the host, not of a
         // subset: `ingest-mt` runs on `all` only.
         if subset == Subset::All {
+            // A REQ scans the whole store with filters drawn from the whole
+            // corpus, so `filter` also runs on `all` only.
+            push(
+                GroupKind::Filter,
+                Some(key(Workload::FilterEvent, REFERENCE, 1)),
+                each(&|p| {
+                    let contract = p.codec.borrowed().map(|b| b.select_contract());
+                    vec![key(filter_workload(contract), p.id, 1)]
+                }),
+            );
             push(
                 GroupKind::Ingest,
                 None,
@@ -490,8 +492,8 @@ mod tests {
         assert!(
             kinds
                 .iter()
-                .all(|g| !matches!(g.kind, GroupKind::Transport(_))),
-            "transport runs on `all` only"
+                .all(|g| !matches!(g.kind, GroupKind::Transport(_) | GroupKind::Filter)),
+            "transport and filter run on `all` only"
         );
     }
 }
