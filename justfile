@@ -4,7 +4,7 @@
 set shell := ["bash", "-euo", "pipefail", "-c"]
 
 # The project's signing key (README, "Verifying results").
-signing_pubkey := "713ca0089f74033a2740c453d144fa793a0b9440a6648731d4cc682c788bb956"
+signing_pubkey := "6c24a7008b83aeaa937f81e155aea6189951ec6a605887c14dd37495877e8148"
 
 export CARGO_TARGET_DIR := env_var_or_default("CARGO_TARGET_DIR", env_var("HOME") + "/.cache/binostr-target")
 
