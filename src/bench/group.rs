@@ -261,8 +261,8 @@ impl Group {
     }
 }
 
-/// Every group over `profiles` on `subsets`, with `ingest-mt` at each of
-/// `ingest_threads`, `filter` and `transport` on subset `all` only. Groups
+/// Every group over `profiles` on `subsets`; `ingest-mt` (at each of
+/// `ingest_threads`), `filter` and `transport` on subset `all` only. Groups
 /// without a profile member are left out.
 pub fn plan(
     profiles: &[&'static Profile],
