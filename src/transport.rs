@@ -1,7 +1,9 @@
 //! The `transport` workload: a real WebSocket loop on loopback
 //! (`docs/TRANSPORT.md`).
 //!
-//! A relay task ([`relay`]) holds one profile's records of a set of events;
+//! A relay ([`relay`]) holds one or more profiles' records of a set of
+//! events, newest first, and speaks RFC 6455 through its own frame layer
+//! ([`ws`]);
 //! a client ([`client`]) sends a NIP-01 `REQ`, receives every matching event
 //! and `EOSE`, and decodes (or validates) each event. JSON profiles travel as
 //! NIP-01 text frames, the others in one small binary envelope
@@ -24,6 +26,7 @@ pub mod measure;
 pub mod model;
 pub mod relay;
 pub mod session;
+pub mod ws;
 
 pub use deflate::Compression;
 

@@ -226,16 +226,55 @@ pub(super) enum Command {
         /// Address to listen on.
         #[arg(long, default_value = "127.0.0.1:7447")]
         listen: String,
-        /// Profile of the stored records (json: NIP-01 text frames; others:
-        /// the binary envelope of docs/TRANSPORT.md).
-        #[arg(long, default_value = "json")]
-        profile: String,
+        /// Wire profiles served, comma-separated; the first is the default
+        /// encoding (json: NIP-01 text frames; others: the binary envelope
+        /// of docs/TRANSPORT.md, chosen by the client with the subprotocol
+        /// `binostr.<id>` or `?encoding=<id>`). `all`: json and every
+        /// enabled profile that represents every event.
+        #[arg(long, default_value = "json", value_delimiter = ',')]
+        profiles: Vec<String>,
         #[command(flatten)]
         events: EventsArgs,
         /// Seed of generated events.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        #[command(flatten)]
+        limits: RelayLimitArgs,
     },
+}
+
+/// The relay's limits (NIP-11 `limitation`; defaults are a public relay's).
+#[derive(Debug, clap::Args)]
+pub(super) struct RelayLimitArgs {
+    /// Connections served at once (lowered to fit the open-file limit); one
+    /// more gets HTTP 503.
+    #[arg(long, default_value_t = 1000)]
+    pub(super) max_connections: usize,
+    /// Milliseconds from accept to a complete WebSocket handshake.
+    #[arg(long, default_value_t = 10_000)]
+    pub(super) handshake_timeout_ms: u64,
+    /// Milliseconds without a frame before the relay closes (1001); it pings
+    /// at half of it.
+    #[arg(long, default_value_t = 60_000)]
+    pub(super) idle_timeout_ms: u64,
+    /// Largest client message in bytes, before and after inflating.
+    #[arg(long, default_value_t = 1 << 20)]
+    pub(super) max_message: usize,
+    /// Filters per REQ.
+    #[arg(long, default_value_t = 20)]
+    pub(super) max_filters: usize,
+    /// Open subscriptions per connection.
+    #[arg(long, default_value_t = 20)]
+    pub(super) max_subscriptions: usize,
+    /// A filter's `limit` is clamped to this.
+    #[arg(long, default_value_t = 5000)]
+    pub(super) max_limit: u64,
+    /// Events one REQ may return; a REQ matching more gets CLOSED.
+    #[arg(long, default_value_t = 100_000)]
+    pub(super) max_events: usize,
+    /// Milliseconds a REQ's matching may take; over it, CLOSED.
+    #[arg(long, default_value_t = 2000)]
+    pub(super) req_budget_ms: u64,
 }
 
 /// Where a command's events come from.

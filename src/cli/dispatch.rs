@@ -15,6 +15,7 @@ mod corpus;
 mod evolution;
 mod maintenance;
 mod manifest;
+mod relay;
 mod torture;
 mod transport;
 
@@ -24,8 +25,9 @@ pub use corpus::selection_record_path;
 use evolution::run_evolution;
 use maintenance::run_maintenance;
 use manifest::run_manifest;
+use relay::run_relay;
 use torture::run_torture;
-use transport::{run_relay, run_transport};
+use transport::run_transport;
 
 pub(super) fn run(cli: Cli) -> Result<()> {
     match cli.command {
@@ -128,10 +130,11 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         } => run_transport(profiles, &events, rounds, seed, &out),
         Command::Relay {
             listen,
-            profile,
+            profiles,
             events,
             seed,
-        } => run_relay(&listen, &profile, &events, seed),
+            limits,
+        } => run_relay(&listen, &profiles, &events, seed, &limits),
         Command::Vectors { output, check } => run_vectors(output.as_deref(), check.as_deref()),
     }
 }

@@ -1,20 +1,23 @@
-//! permessage-deflate (RFC 7692) as a soketto [`Extension`], with and without
-//! context takeover.
+//! permessage-deflate (RFC 7692), with and without context takeover: the
+//! relay's negotiation ([`negotiate`]), the receiving side of both ends
+//! ([`Inflater`]: fragmented messages, a bound while inflating), the client's
+//! soketto [`Extension`] ([`PerMessageDeflate`]) and the compressor both
+//! ends use ([`deflate_message`]).
 //!
 //! soketto 0.8.1's own `Deflate` always asks for (and, as a client, insists
 //! on) `server_no_context_takeover` and starts a fresh compressor and
 //! decompressor for every message, so it cannot measure the context-takeover
 //! mode, and as a server it cannot read a client that keeps its context (the
-//! default of browsers and Node's `ws`). This extension keeps soketto's
-//! compressor settings (raw deflate, [`LEVEL`] = `Compression::fast()`,
-//! 15-bit window, `FlushCompress::None` then `Sync`, trailing
-//! `00 00 ff ff` removed) and adds the negotiated context handling.
+//! default of browsers and Node's `ws`). Ours keeps soketto's compressor
+//! settings (raw deflate, [`LEVEL`] = `Compression::fast()`, 15-bit window,
+//! `FlushCompress::None` then `Sync`, trailing `00 00 ff ff` removed) and
+//! adds the negotiated context handling.
 //!
 //! Negotiation: a client offers `permessage-deflate`, plus
 //! `server_no_context_takeover; client_no_context_takeover` in
-//! [`Compression::Deflate`]. A server accepts the first offer whose
-//! parameters it supports (window bits other than 15 for its own side are
-//! declined) and echoes the no-context-takeover parameters it was asked for.
+//! [`Compression::Deflate`]. The relay accepts the first offer whose
+//! parameters it supports and echoes the no-context-takeover parameters it
+//! was asked for.
 
 use flate2::{Compress, Decompress, FlushCompress, FlushDecompress, Status};
 use soketto::base::{Header, OpCode};
@@ -91,13 +94,148 @@ impl Agreed {
     }
 }
 
-/// The permessage-deflate extension of one side of one connection.
+/// Why an inflated message was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum InflateError {
+    /// The message inflates past the limit (a deflate bomb, or just too big).
+    #[error("inflated message exceeds {max} bytes (at compressed byte {at})")]
+    TooBig {
+        /// The limit.
+        max: usize,
+        /// Compressed bytes consumed when the limit was passed.
+        at: usize,
+    },
+    /// The compressed data is not a deflate stream.
+    #[error("bad deflate data at compressed byte {at}: {why}")]
+    Bad {
+        /// Compressed byte where it failed.
+        at: usize,
+        /// zlib's words.
+        why: String,
+    },
+}
+
+/// The receiving side of permessage-deflate: one decompressor, kept or reset
+/// per message as agreed. Shared by the relay's frame reader and the
+/// client's soketto extension.
+pub struct Inflater {
+    decompress: Decompress,
+    reset: bool,
+    out: Vec<u8>,
+}
+
+impl Inflater {
+    /// A decompressor for a peer that resets its context per message when
+    /// `peer_resets`.
+    pub fn new(peer_resets: bool) -> Self {
+        Self {
+            decompress: Decompress::new_with_window_bits(false, WINDOW_BITS),
+            reset: peer_resets,
+            out: Vec::new(),
+        }
+    }
+
+    /// Inflates one whole message (every fragment's payload, concatenated)
+    /// in place; refuses output over `max` bytes while inflating, so a bomb
+    /// costs at most `max` plus one step of memory.
+    pub fn message(&mut self, data: &mut Vec<u8>, max: usize) -> Result<(), InflateError> {
+        if self.reset {
+            self.decompress.reset(false);
+        }
+        data.extend_from_slice(&TAIL);
+        self.out.clear();
+        let start = self.decompress.total_in();
+        let used = |d: &Decompress| (d.total_in() - start) as usize;
+        loop {
+            let at = used(&self.decompress);
+            if at == data.len() {
+                break;
+            }
+            self.out.reserve((data.len() * 4).clamp(4096, 1 << 20));
+            let before = self.decompress.total_out();
+            self.decompress
+                .decompress_vec(&data[at..], &mut self.out, FlushDecompress::Sync)
+                .map_err(|e| InflateError::Bad {
+                    at,
+                    why: e.to_string(),
+                })?;
+            if self.out.len() > max {
+                return Err(InflateError::TooBig { max, at });
+            }
+            let progressed = self.decompress.total_out() != before || used(&self.decompress) != at;
+            if !progressed && self.out.len() < self.out.capacity() {
+                return Err(InflateError::Bad {
+                    at,
+                    why: "the stream stalls".into(),
+                });
+            }
+        }
+        std::mem::swap(data, &mut self.out);
+        if self.out.capacity() > 4 * max.min(1 << 20) {
+            self.out = Vec::new(); // a large message's buffer is not kept
+        }
+        Ok(())
+    }
+}
+
+/// The relay's answer to a client's `Sec-WebSocket-Extensions` header
+/// values: the first `permessage-deflate` offer whose parameters it
+/// supports, and the response header value. Any client window fits the
+/// 15-bit decompressor; a server window below 15 bits is declined (the
+/// compressor, and the model of its bytes, use 15).
+pub fn negotiate<'a>(headers: impl IntoIterator<Item = &'a str>) -> Option<(Agreed, String)> {
+    'offer: for offer in headers.into_iter().flat_map(|h| h.split(',')) {
+        let mut parts = offer.split(';').map(str::trim);
+        if !parts.next().is_some_and(|n| n.eq_ignore_ascii_case(NAME)) {
+            continue;
+        }
+        let mut agreed = Agreed {
+            server_no_context_takeover: false,
+            client_no_context_takeover: false,
+        };
+        let mut seen = Vec::new();
+        for p in parts {
+            let (name, value) = match p.split_once('=') {
+                Some((n, v)) => (n.trim(), Some(v.trim().trim_matches('"'))),
+                None => (p, None),
+            };
+            if seen.contains(&name) {
+                continue 'offer; // RFC 7692, 7: a repeated parameter declines the offer
+            }
+            seen.push(name);
+            match (name, value) {
+                (SERVER_NCT, None) => agreed.server_no_context_takeover = true,
+                (CLIENT_NCT, None) => agreed.client_no_context_takeover = true,
+                (CLIENT_MWB, None) => {}
+                (CLIENT_MWB | SERVER_MWB, Some(v))
+                    if v.parse::<u8>().is_ok_and(|b| (8..=15).contains(&b))
+                        && (name == CLIENT_MWB || v == "15") => {}
+                _ => continue 'offer,
+            }
+        }
+        let mut answer = NAME.to_owned();
+        for (on, name) in [
+            (agreed.server_no_context_takeover, SERVER_NCT),
+            (agreed.client_no_context_takeover, CLIENT_NCT),
+        ] {
+            if on {
+                answer.push_str("; ");
+                answer.push_str(name);
+            }
+        }
+        return Some((agreed, answer));
+    }
+    None
+}
+
+/// The client's permessage-deflate extension for soketto (the measurement
+/// client, [`crate::transport::client`]).
 pub struct PerMessageDeflate {
-    server: bool,
     enabled: Option<Agreed>,
     params: Vec<Param<'static>>,
     compress: Compress,
-    decompress: Decompress,
+    inflater: Option<Inflater>,
+    fragmented: bool,
     out: Vec<u8>,
     max_message: usize,
 }
@@ -105,25 +243,12 @@ pub struct PerMessageDeflate {
 impl std::fmt::Debug for PerMessageDeflate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PerMessageDeflate")
-            .field("server", &self.server)
             .field("enabled", &self.enabled)
             .finish_non_exhaustive()
     }
 }
 
 impl PerMessageDeflate {
-    fn new(server: bool, params: Vec<Param<'static>>, max_message: usize) -> Self {
-        Self {
-            server,
-            enabled: None,
-            params,
-            compress: Compress::new_with_window_bits(LEVEL, false, WINDOW_BITS),
-            decompress: Decompress::new_with_window_bits(false, WINDOW_BITS),
-            out: Vec::new(),
-            max_message,
-        }
-    }
-
     /// A client offering `mode` (which must compress); inflated messages
     /// over `max_message` bytes are refused.
     pub fn client(mode: Compression, max_message: usize) -> Self {
@@ -132,59 +257,20 @@ impl PerMessageDeflate {
         } else {
             vec![Param::new(SERVER_NCT), Param::new(CLIENT_NCT)]
         };
-        Self::new(false, params, max_message)
-    }
-
-    /// A server accepting what a client offers.
-    pub fn server(max_message: usize) -> Self {
-        Self::new(true, Vec::new(), max_message)
+        Self {
+            enabled: None,
+            params,
+            compress: Compress::new_with_window_bits(LEVEL, false, WINDOW_BITS),
+            inflater: None,
+            fragmented: false,
+            out: Vec::new(),
+            max_message,
+        }
     }
 
     /// The agreement, once the handshake enabled the extension.
     pub fn agreed(&self) -> Option<Agreed> {
         self.enabled
-    }
-
-    fn resets_compressor(&self, a: Agreed) -> bool {
-        if self.server {
-            a.server_no_context_takeover
-        } else {
-            a.client_no_context_takeover
-        }
-    }
-
-    fn peer_resets(&self, a: Agreed) -> bool {
-        if self.server {
-            a.client_no_context_takeover
-        } else {
-            a.server_no_context_takeover
-        }
-    }
-
-    fn configure_server(&mut self, params: &[Param<'_>]) -> Option<Agreed> {
-        let mut agreed = Agreed {
-            server_no_context_takeover: false,
-            client_no_context_takeover: false,
-        };
-        let mut reply = Vec::new();
-        for p in params {
-            match p.name() {
-                SERVER_NCT => {
-                    agreed.server_no_context_takeover = true;
-                    reply.push(Param::new(SERVER_NCT));
-                }
-                CLIENT_NCT => {
-                    agreed.client_no_context_takeover = true;
-                    reply.push(Param::new(CLIENT_NCT));
-                }
-                // Any client window fits our 15-bit decompressor.
-                CLIENT_MWB => {}
-                SERVER_MWB if p.value() == Some("15") => {}
-                _ => return None,
-            }
-        }
-        self.params = reply;
-        Some(agreed)
     }
 
     fn configure_client(&mut self, params: &[Param<'_>]) -> Option<Agreed> {
@@ -243,17 +329,13 @@ impl Extension for PerMessageDeflate {
 
     fn configure(&mut self, params: &[Param<'_>]) -> Result<(), BoxedError> {
         if self.enabled.is_some() {
-            return Ok(()); // a later alternative offer; the first one won
+            return Ok(());
         }
-        self.enabled = if self.server {
-            self.configure_server(params)
-        } else {
-            let agreed = self.configure_client(params);
-            if agreed.is_none() {
-                return Err(format!("unsupported {NAME} response {params:?}").into());
-            }
-            agreed
-        };
+        let agreed = self
+            .configure_client(params)
+            .ok_or_else(|| format!("unsupported {NAME} response {params:?}"))?;
+        self.inflater = Some(Inflater::new(agreed.server_no_context_takeover));
+        self.enabled = Some(agreed);
         Ok(())
     }
 
@@ -264,7 +346,7 @@ impl Extension for PerMessageDeflate {
         if data.as_ref().is_empty() || !matches!(header.opcode(), OpCode::Text | OpCode::Binary) {
             return Ok(());
         }
-        if self.resets_compressor(agreed) {
+        if agreed.client_no_context_takeover {
             self.compress.reset();
         }
         self.out.clear();
@@ -275,45 +357,22 @@ impl Extension for PerMessageDeflate {
         Ok(())
     }
 
+    /// soketto calls this on a fragmented message's first frame (RSV1 says
+    /// whether it is compressed) and again on its last frame with every
+    /// fragment's payload; an unfragmented message is one call.
     fn decode(&mut self, header: &mut Header, data: &mut Vec<u8>) -> Result<(), BoxedError> {
-        let Some(agreed) = self.enabled else {
+        let Some(inflater) = self.inflater.as_mut() else {
             return Ok(());
         };
-        if !header.is_rsv1() {
+        if !header.is_fin() {
+            self.fragmented = header.is_rsv1();
             return Ok(());
         }
-        if !header.is_fin() {
-            return Err("fragmented compressed messages are not supported".into());
+        let compressed = header.is_rsv1() || std::mem::take(&mut self.fragmented);
+        if !compressed {
+            return Ok(());
         }
-        if self.peer_resets(agreed) {
-            self.decompress.reset(false);
-        }
-        data.extend_from_slice(&TAIL);
-        self.out.clear();
-        let start = self.decompress.total_in();
-        loop {
-            let used = usize::try_from(self.decompress.total_in() - start)?;
-            if used == data.len() {
-                break;
-            }
-            self.out.reserve((data.len() * 4).clamp(4096, 1 << 20));
-            let before = self.decompress.total_out();
-            self.decompress
-                .decompress_vec(&data[used..], &mut self.out, FlushDecompress::Sync)?;
-            if self.out.len() > self.max_message {
-                return Err(format!(
-                    "inflated message exceeds {} bytes (at compressed byte {used})",
-                    self.max_message
-                )
-                .into());
-            }
-            let progressed = self.decompress.total_out() != before
-                || usize::try_from(self.decompress.total_in() - start)? != used;
-            if !progressed && self.out.len() < self.out.capacity() {
-                return Err(format!("deflate stream stalls at compressed byte {used}").into());
-            }
-        }
-        std::mem::swap(data, &mut self.out);
+        inflater.message(data, self.max_message)?;
         header.set_rsv1(false);
         header.set_payload_len(data.len());
         Ok(())

@@ -5,13 +5,16 @@
 //!
 //! | byte | field |
 //! |---|---|
-//! | 0 | type: [`EVENT`], [`EOSE`], [`CLOSED`] or [`NOTICE`] |
-//! | 1 | subscription id length `n` (0..=255; a NOTICE has none) |
+//! | 0 | type: [`EVENT`], [`EOSE`], [`CLOSED`], [`NOTICE`] or [`OK`] |
+//! | 1 | subscription id length `n` (0..=255; NOTICE and OK have none) |
 //! | 2..2+n | subscription id, UTF-8 |
-//! | 2+n.. | EVENT: the profile's record; CLOSED, NOTICE: a UTF-8 message |
+//! | 2+n.. | EVENT: the profile's record; CLOSED: a UTF-8 message |
 //!
-//! Client to relay, REQ and CLOSE stay NIP-01 JSON text for every profile:
-//! filters are not events.
+//! NOTICE is `[4]` and a UTF-8 message; OK is `[5]`, the 32-byte event id,
+//! `1` (accepted) or `0`, and a UTF-8 message.
+//!
+//! Client to relay, REQ, CLOSE and EVENT stay NIP-01 JSON text for every
+//! profile: filters are not events, and this relay takes no events.
 
 use crate::transport::TransportError;
 
@@ -23,6 +26,19 @@ pub const EOSE: u8 = 2;
 pub const CLOSED: u8 = 3;
 /// A human-readable notice.
 pub const NOTICE: u8 = 4;
+/// The answer to a client's EVENT.
+pub const OK: u8 = 5;
+
+/// Longest subscription id in bytes (NIP-01: "max length 64 chars"; counted
+/// in bytes, as Rust and C relays do, so that every valid id fits the
+/// binary envelope).
+pub const MAX_SUB_ID: usize = 64;
+
+/// Whether `sub` is a valid NIP-01 subscription id: 1 to [`MAX_SUB_ID`]
+/// bytes.
+pub fn valid_sub_id(sub: &str) -> bool {
+    (1..=MAX_SUB_ID).contains(&sub.len())
+}
 
 /// How a profile's messages travel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,6 +156,28 @@ pub fn notice(framing: Framing, message: &str, out: &mut Vec<u8>) {
     }
 }
 
+/// `["OK",id,accepted,message]` or the binary OK envelope, into `out`
+/// (cleared); `id` is 64 lowercase hex.
+pub fn ok(framing: Framing, id: &str, accepted: bool, message: &str, out: &mut Vec<u8>) {
+    out.clear();
+    match framing {
+        Framing::Text => {
+            out.extend_from_slice(b"[\"OK\",");
+            json_string(id, out);
+            out.extend_from_slice(if accepted { b",true," } else { b",false," });
+            json_string(message, out);
+            out.push(b']');
+        }
+        Framing::Binary => {
+            out.push(OK);
+            let raw: [u8; 32] = crate::model::hex::decode_array(id).expect("a checked 64-hex id");
+            out.extend_from_slice(&raw);
+            out.push(u8::from(accepted));
+            out.extend_from_slice(message.as_bytes());
+        }
+    }
+}
+
 /// The NIP-01 REQ text of one subscription.
 pub fn req(sub: &str, filters: &[serde_json::Value]) -> String {
     let mut items = vec![serde_json::json!("REQ"), serde_json::json!(sub)];
@@ -163,6 +201,8 @@ pub enum FromRelay<'a> {
     Closed(String, String),
     /// A notice.
     Notice(String),
+    /// The answer to an EVENT: id (hex), accepted, message.
+    Ok(String, bool, String),
 }
 
 fn protocol(what: &str, at: usize) -> TransportError {
@@ -179,6 +219,17 @@ pub fn parse(framing: Framing, msg: &[u8]) -> Result<FromRelay<'_>, TransportErr
             if kind == NOTICE {
                 return Ok(FromRelay::Notice(
                     String::from_utf8_lossy(rest).into_owned(),
+                ));
+            }
+            if kind == OK {
+                if rest.len() < 33 {
+                    return Err(protocol("truncated OK", msg.len()));
+                }
+                let (id, rest) = rest.split_at(32);
+                return Ok(FromRelay::Ok(
+                    crate::model::hex::encode(id),
+                    rest[0] == 1,
+                    String::from_utf8_lossy(&rest[1..]).into_owned(),
                 ));
             }
             let (&n, rest) = rest
@@ -241,6 +292,11 @@ fn parse_text(msg: &[u8]) -> Result<FromRelay<'_>, TransportError> {
         (Some("EOSE"), Some(sub)) => Ok(FromRelay::Eose(sub)),
         (Some("CLOSED"), Some(sub)) => Ok(FromRelay::Closed(sub, text(2).unwrap_or_default())),
         (Some("NOTICE"), Some(m)) => Ok(FromRelay::Notice(m)),
+        (Some("OK"), Some(id)) => Ok(FromRelay::Ok(
+            id,
+            value.get(2).and_then(|v| v.as_bool()).unwrap_or(false),
+            text(3).unwrap_or_default(),
+        )),
         _ => Err(protocol("unknown relay message", 0)),
     }
 }
@@ -248,28 +304,34 @@ fn parse_text(msg: &[u8]) -> Result<FromRelay<'_>, TransportError> {
 /// A client message as the relay sees it.
 #[derive(Debug, PartialEq)]
 pub enum FromClient {
-    /// Open (or replace) subscription `sub` with `filters`.
+    /// Open (or replace) subscription `sub` with `filters` (unchecked: the
+    /// relay answers a bad one with CLOSED).
     Req(String, Vec<serde_json::Value>),
     /// Close subscription `sub`.
     Close(String),
+    /// An event to publish: its id, when it has a 64-hex one.
+    Event(Option<String>),
 }
 
-/// Parses a NIP-01 REQ or CLOSE.
+/// Parses a NIP-01 REQ, CLOSE or EVENT.
 pub fn parse_client(msg: &[u8]) -> Result<FromClient, TransportError> {
     let mut value: Vec<serde_json::Value> = serde_json::from_slice(msg)
         .map_err(|e| protocol(&format!("client message: {e}"), e.column()))?;
     let sub = value.get(1).and_then(|v| v.as_str()).map(str::to_owned);
     match (value.first().and_then(|v| v.as_str()), sub) {
-        (Some("REQ"), Some(sub)) => {
-            let filters = value.split_off(2);
-            if filters.iter().any(|f| !f.is_object()) {
-                return Err(protocol("REQ filter is not an object", 0));
-            }
-            Ok(FromClient::Req(sub, filters))
-        }
+        (Some("REQ"), Some(sub)) => Ok(FromClient::Req(sub, value.split_off(2))),
         (Some("CLOSE"), Some(sub)) => Ok(FromClient::Close(sub)),
+        (Some("EVENT"), _) => {
+            let id = value
+                .get(1)
+                .and_then(|e| e.get("id"))
+                .and_then(|v| v.as_str())
+                .filter(|id| id.len() == 64 && crate::model::hex::is_lower_hex(id))
+                .map(str::to_owned);
+            Ok(FromClient::Event(id))
+        }
         _ => Err(protocol(
-            "expected [\"REQ\",sub,filter...] or [\"CLOSE\",sub]",
+            "expected [\"REQ\",sub,filter...], [\"CLOSE\",sub] or [\"EVENT\",event]",
             0,
         )),
     }
@@ -332,6 +394,35 @@ mod tests {
             parse_client(br#"["CLOSE","x"]"#).unwrap(),
             FromClient::Close("x".into())
         );
-        assert!(parse_client(br#"["REQ","x",1]"#).is_err());
+        assert_eq!(
+            parse_client(br#"["REQ","x",1]"#).unwrap(),
+            FromClient::Req("x".into(), vec![serde_json::json!(1)])
+        );
+        let id = "ab".repeat(32);
+        assert_eq!(
+            parse_client(format!(r#"["EVENT",{{"id":"{id}"}}]"#).as_bytes()).unwrap(),
+            FromClient::Event(Some(id.clone()))
+        );
+        assert_eq!(
+            parse_client(br#"["EVENT",{"id":"AB"}]"#).unwrap(),
+            FromClient::Event(None)
+        );
+        assert!(parse_client(br#"["COUNT","x",{}]"#).is_err());
+        let mut out = Vec::new();
+        ok(Framing::Binary, &id, false, "blocked: x", &mut out);
+        assert_eq!(out[0], OK);
+        assert_eq!(out.len(), 1 + 32 + 1 + 10);
+        assert_eq!(
+            parse(Framing::Binary, &out).unwrap(),
+            FromRelay::Ok(id.clone(), false, "blocked: x".into())
+        );
+        ok(Framing::Text, &id, false, "blocked: x", &mut out);
+        assert_eq!(
+            parse(Framing::Text, &out).unwrap(),
+            FromRelay::Ok(id, false, "blocked: x".into())
+        );
+        assert!(
+            valid_sub_id(&"x".repeat(64)) && !valid_sub_id("") && !valid_sub_id(&"x".repeat(65))
+        );
     }
 }

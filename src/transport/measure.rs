@@ -118,8 +118,14 @@ fn exchange(
         .recv_timeout(Duration::from_secs(60))
         .map_err(|e| TransportError::Mismatch(format!("relay did not report its REQ: {e}")))?;
     match relay.closed.recv_timeout(Duration::from_secs(60)) {
-        Ok(Ok(_)) => {}
-        Ok(Err(e)) => return Err(e),
+        Ok(r) if r.end == crate::transport::relay::End::ClientClosed => {}
+        Ok(r) => {
+            return Err(TransportError::Mismatch(format!(
+                "the relay saw the connection end {:?}: {}",
+                r.end,
+                r.error.unwrap_or_default()
+            )));
+        }
         Err(e) => {
             return Err(TransportError::Mismatch(format!(
                 "relay did not report the connection: {e}"
@@ -218,10 +224,11 @@ pub fn run(
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .build()?;
+    let sorted = crate::transport::relay::newest_first(events);
     let stores: Vec<Arc<Store>> = plan
         .profiles
         .iter()
-        .map(|p| Store::new(p, events).map(Arc::new))
+        .map(|p| Store::over(p, sorted.clone()).map(Arc::new))
         .collect::<Result<_, _>>()?;
     let relays: Vec<Relay> = stores
         .iter()
@@ -267,7 +274,7 @@ pub fn run(
             m.check,
             &filters,
         )?;
-        check_sample(&s, events, &hits, model, &label(m))?;
+        check_sample(&s, &store.events, &hits, model, &label(m))?;
         expected.push((hits, model));
         first.push((
             s.fetched.handshake,
@@ -298,7 +305,7 @@ pub fn run(
                 &filters,
             )?;
             let (hits, model) = &expected[k];
-            check_sample(&s, events, hits, *model, &label(m))?;
+            check_sample(&s, &stores[m.profile].events, hits, *model, &label(m))?;
             let n = hits.len().max(1) as f64;
             let secs = (s.fetched.eose - s.fetched.req_sent).as_secs_f64();
             rates[k].push(hits.len() as f64 / secs);

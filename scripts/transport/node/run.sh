@@ -30,7 +30,7 @@ trap cleanup EXIT
 status=0
 for mode in none deflate deflate-ctx; do
   port="$(free_port)"
-  "${bin[@]}" relay --listen "127.0.0.1:$port" --profile json --generated "$generated" \
+  "${bin[@]}" relay --listen "127.0.0.1:$port" --profiles json --generated "$generated" \
     >"$work/relay-$mode.jsonl" 2>"$work/relay-$mode.err" &
   relay_pid=$!
   for _ in $(seq 100); do
@@ -55,7 +55,8 @@ except ValueError:
     sys.exit(1)
 want = {"none": "none", "deflate": "deflate", "deflate-ctx": "deflate-ctx"}[mode]
 problems = []
-if "error" in relay: problems.append(f"relay error: {relay['error']}")
+if relay.get("error"): problems.append(f"relay error: {relay['error']}")
+elif relay.get("end") != "client-closed": problems.append(f"connection ended {relay.get('end')}, not by the client's close")
 else:
     if relay["compression"] != want: problems.append(f"relay negotiated {relay['compression']}")
     if relay["total"]["written"] != client["read"]: problems.append(f"relay wrote {relay['total']['written']}, client read {client['read']}")

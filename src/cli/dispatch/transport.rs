@@ -1,22 +1,19 @@
-//! `binostr transport` (the loop measured) and `binostr relay` (the relay
-//! alone, for external clients).
+//! `binostr transport`: the loop measured.
 
 use std::fmt::Write as _;
-use std::io::{IsTerminal, Write as _};
+use std::io::IsTerminal;
 use std::path::Path;
-use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 
 use crate::cli::args::{EventsArgs, LimitArgs};
 use crate::files::write_atomically;
 use crate::model::Event;
+use crate::transport::Compression;
 use crate::transport::client::Check;
 use crate::transport::measure::{self, Plan, Row};
-use crate::transport::relay::{self, Store};
-use crate::transport::{Compression, deflate};
 
-fn load(events: &EventsArgs, seed: u64) -> Result<Vec<Event>> {
+pub(super) fn load(events: &EventsArgs, seed: u64) -> Result<Vec<Event>> {
     match &events.events {
         Some(path) => {
             let mut out = Vec::new();
@@ -43,7 +40,7 @@ fn load(events: &EventsArgs, seed: u64) -> Result<Vec<Event>> {
     }
 }
 
-fn profile(id: &str) -> Result<&'static crate::codec::Profile> {
+pub(super) fn profile(id: &str) -> Result<&'static crate::codec::Profile> {
     crate::profiles::find(id).with_context(|| {
         let ids: Vec<&str> = crate::profiles::PROFILES.iter().map(|p| p.id).collect();
         format!("unknown profile `{id}`; known: {}", ids.join(", "))
@@ -195,38 +192,4 @@ fn readme(rows: &[Row], events: usize, rounds: usize, seed: u64, apart: &[String
          to one host; byte counts are exact and host-independent.\n{apart}",
         rows.len()
     )
-}
-
-pub(super) fn run_relay(listen: &str, id: &str, events: &EventsArgs, seed: u64) -> Result<()> {
-    let profile = profile(id)?;
-    let events = load(events, seed)?;
-    let store = Arc::new(Store::new(profile, &events)?);
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_io()
-        .build()?;
-    rt.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(listen)
-            .await
-            .with_context(|| format!("listening on {listen}"))?;
-        eprintln!(
-            "relay: {} {} events on ws://{} (permessage-deflate accepted as offered, {}-bit window)",
-            events.len(),
-            profile.id,
-            listener.local_addr()?,
-            deflate::WINDOW_BITS,
-        );
-        loop {
-            let (stream, _) = listener.accept().await?;
-            let store = store.clone();
-            tokio::spawn(async move {
-                let line = match relay::serve(stream, &store, |_| {}).await {
-                    Ok(report) => serde_json::to_string(&report).expect("plain struct"),
-                    Err(e) => serde_json::json!({ "error": e.to_string() }).to_string(),
-                };
-                let mut out = std::io::stdout().lock();
-                let _ = writeln!(out, "{line}");
-                let _ = out.flush();
-            });
-        }
-    })
 }
