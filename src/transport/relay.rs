@@ -315,6 +315,8 @@ async fn refuse(mut stream: TcpStream, max: usize) -> ConnectionReport {
         reason: format!("all {max} connection slots are in use; retry later"),
     });
     let write = async {
+        // The request first, so that closing does not reset it unread.
+        let _ = http::read_head(&mut stream).await;
         stream.write_all(&body).await?;
         stream.shutdown().await
     };
@@ -409,16 +411,21 @@ pub struct Relay {
 }
 
 impl Relay {
-    /// Starts a relay serving `store` on an ephemeral loopback port.
+    /// Starts a relay serving `store` on an ephemeral loopback port, with
+    /// [`Config::benchmark`].
     pub fn spawn(store: Arc<Store>) -> std::io::Result<Relay> {
+        Self::start(Arc::new(Shared::of(vec![store], Config::benchmark())))
+    }
+
+    /// Starts a relay of `shared` on an ephemeral loopback port.
+    pub fn start(shared: Arc<Shared>) -> std::io::Result<Relay> {
         let std_listener = std::net::TcpListener::bind("127.0.0.1:0")?;
         std_listener.set_nonblocking(true)?;
         let addr = std_listener.local_addr()?;
         let (served_tx, served) = mpsc::channel();
         let (closed_tx, closed) = mpsc::channel();
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let name = format!("relay-{}", store.profile.id);
-        let shared = Arc::new(Shared::of(vec![store], Config::benchmark()));
+        let name = format!("relay-{}", shared.stores[0].profile.id);
         let hooks = Hooks {
             served: Some(served_tx),
             closed: Arc::new(move |r| {

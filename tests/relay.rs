@@ -1,0 +1,742 @@
+//! `binostr relay` against hostile and unusual clients: one regression test
+//! per defect found when real clients and hostile traffic met the relay
+//! (RFC 6455 and RFC 7692 corners, NIP-01 answers, bounded work, timeouts,
+//! descriptor exhaustion, a blocked stdout). The client here is raw frames
+//! over a blocking socket, so every byte it sends is chosen by the test.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use binostr::transport::deflate::{self, Inflater};
+use binostr::transport::relay::{Config, End, Relay, Shared};
+use serde_json::{Value, json};
+
+const KEY: &str = "dGhlIHNhbXBsZSBub25jZQ==";
+
+fn events(n: usize) -> Vec<binostr::Event> {
+    binostr::corpus::generate::generate(11, n)
+}
+
+fn relay(config: Config, profiles: &[&str], events: &[binostr::Event]) -> Relay {
+    let profiles: Vec<_> = profiles
+        .iter()
+        .map(|id| binostr::profiles::find(id).unwrap())
+        .collect();
+    Relay::start(Arc::new(Shared::new(&profiles, events, config).unwrap())).unwrap()
+}
+
+/// One received message.
+#[derive(Debug, PartialEq)]
+enum Msg {
+    Text(String),
+    Binary(Vec<u8>),
+    Ping,
+    Close(Option<u16>),
+}
+
+/// A WebSocket client made of raw frames.
+struct Ws {
+    s: TcpStream,
+    compress: Option<(flate2::Compress, bool)>,
+    inflate: Option<Inflater>,
+    head: String,
+    /// Whether the peer masks its frames (a client does, a relay must not).
+    peer_masks: bool,
+}
+
+fn read_head(s: &mut TcpStream) -> String {
+    let mut head = Vec::new();
+    let mut b = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        if s.read(&mut b).unwrap() == 0 {
+            break;
+        }
+        head.push(b[0]);
+    }
+    String::from_utf8(head).unwrap()
+}
+
+impl Ws {
+    /// Connects; `headers` are extra request header lines, `path` the target.
+    fn open(addr: SocketAddr, path: &str, headers: &str) -> Ws {
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: {KEY}\r\n{headers}\r\n"
+        )
+        .unwrap();
+        let head = read_head(&mut s);
+        let agreed = head.lines().find(|l| {
+            l.to_ascii_lowercase()
+                .starts_with("sec-websocket-extensions:")
+        });
+        let (compress, inflate) = match agreed {
+            Some(l) => {
+                let ctx = !l.contains("client_no_context_takeover");
+                (
+                    Some((
+                        flate2::Compress::new_with_window_bits(deflate::LEVEL, false, 15),
+                        !ctx,
+                    )),
+                    Some(Inflater::new(l.contains("server_no_context_takeover"))),
+                )
+            }
+            None => (None, None),
+        };
+        Ws {
+            s,
+            compress,
+            inflate,
+            head,
+            peer_masks: false,
+        }
+    }
+
+    fn connect(addr: SocketAddr) -> Ws {
+        Self::open(addr, "/", "")
+    }
+
+    fn deflated(addr: SocketAddr, ctx: bool) -> Ws {
+        let offer = if ctx {
+            "permessage-deflate"
+        } else {
+            "permessage-deflate; server_no_context_takeover; client_no_context_takeover"
+        };
+        let ws = Self::open(addr, "/", &format!("Sec-WebSocket-Extensions: {offer}\r\n"));
+        assert!(ws.compress.is_some(), "{}", ws.head);
+        ws
+    }
+
+    fn frame(&mut self, first: u8, payload: &[u8], masked: bool) {
+        let mut f = vec![first];
+        let m = if masked { 0x80 } else { 0 };
+        match payload.len() {
+            n @ 0..=125 => f.push(m | n as u8),
+            n @ 126..=65535 => {
+                f.push(m | 126);
+                f.extend_from_slice(&(n as u16).to_be_bytes());
+            }
+            n => {
+                f.push(m | 127);
+                f.extend_from_slice(&(n as u64).to_be_bytes());
+            }
+        }
+        let key = [7u8, 1, 9, 3];
+        if masked {
+            f.extend_from_slice(&key);
+            f.extend(payload.iter().enumerate().map(|(i, b)| b ^ key[i % 4]));
+        } else {
+            f.extend_from_slice(payload);
+        }
+        self.s.write_all(&f).unwrap();
+    }
+
+    /// The payload of a text message as it goes on the wire (compressed
+    /// when agreed).
+    fn body(&mut self, text: &str) -> (bool, Vec<u8>) {
+        match self.compress.as_mut() {
+            Some((c, reset)) => {
+                if *reset {
+                    c.reset();
+                }
+                let mut out = Vec::new();
+                deflate::deflate_message(c, text.as_bytes(), &mut out).unwrap();
+                (true, out)
+            }
+            None => (false, text.as_bytes().to_vec()),
+        }
+    }
+
+    fn text(&mut self, text: &str) {
+        let (rsv1, body) = self.body(text);
+        self.frame(0x81 | if rsv1 { 0x40 } else { 0 }, &body, true);
+    }
+
+    /// One text message split over `pieces` frames (RSV1 on the first only).
+    fn fragmented(&mut self, text: &str, pieces: usize) {
+        let (rsv1, body) = self.body(text);
+        let step = body.len().div_ceil(pieces).max(1);
+        let chunks: Vec<&[u8]> = body.chunks(step).collect();
+        for (i, c) in chunks.iter().enumerate() {
+            let op = if i == 0 { 0x1 } else { 0x0 };
+            let fin = if i + 1 == chunks.len() { 0x80 } else { 0 };
+            let rsv = if i == 0 && rsv1 { 0x40 } else { 0 };
+            self.frame(fin | rsv | op, c, true);
+        }
+    }
+
+    fn recv(&mut self) -> Msg {
+        let mut data = Vec::new();
+        let (mut op0, mut rsv0) = (0, false);
+        loop {
+            let mut h = [0u8; 2];
+            self.s.read_exact(&mut h).unwrap();
+            let masked = h[1] & 0x80 != 0;
+            assert_eq!(masked, self.peer_masks, "masking");
+            let mut len = u64::from(h[1] & 0x7f);
+            if len == 126 {
+                let mut b = [0u8; 2];
+                self.s.read_exact(&mut b).unwrap();
+                len = u64::from(u16::from_be_bytes(b));
+            } else if len == 127 {
+                let mut b = [0u8; 8];
+                self.s.read_exact(&mut b).unwrap();
+                len = u64::from_be_bytes(b);
+            }
+            let mut key = [0u8; 4];
+            if masked {
+                self.s.read_exact(&mut key).unwrap();
+            }
+            let mut p = vec![0u8; len as usize];
+            self.s.read_exact(&mut p).unwrap();
+            p.iter_mut().enumerate().for_each(|(i, b)| *b ^= key[i % 4]);
+            let op = h[0] & 0x0f;
+            match op {
+                0x8 => {
+                    return Msg::Close((p.len() >= 2).then(|| u16::from_be_bytes([p[0], p[1]])));
+                }
+                0x9 => return Msg::Ping,
+                0xa => continue,
+                0x0 => {}
+                _ => (op0, rsv0) = (op, h[0] & 0x40 != 0),
+            }
+            data.extend_from_slice(&p);
+            if h[0] & 0x80 != 0 {
+                break;
+            }
+        }
+        if rsv0 {
+            self.inflate
+                .as_mut()
+                .unwrap()
+                .message(&mut data, 1 << 26)
+                .unwrap();
+        }
+        if op0 == 1 {
+            Msg::Text(String::from_utf8(data).unwrap())
+        } else {
+            Msg::Binary(data)
+        }
+    }
+
+    fn json(&mut self) -> Value {
+        match self.recv() {
+            Msg::Text(t) => serde_json::from_str(&t).unwrap(),
+            other => panic!("expected a text message, got {other:?}"),
+        }
+    }
+
+    /// The ids of `sub`'s events up to its EOSE.
+    fn until_eose(&mut self, sub: &str) -> Vec<String> {
+        let mut ids = Vec::new();
+        loop {
+            let m = self.json();
+            match (m[0].as_str(), m[1].as_str()) {
+                (Some("EVENT"), Some(s)) if s == sub => {
+                    ids.push(m[2]["id"].as_str().unwrap().to_owned())
+                }
+                (Some("EOSE"), Some(s)) if s == sub => return ids,
+                _ => panic!("unexpected {m}"),
+            }
+        }
+    }
+
+    /// Reads until the relay closes; its close status.
+    fn close_status(&mut self) -> Option<u16> {
+        loop {
+            match self.recv() {
+                Msg::Close(code) => return code,
+                Msg::Ping => continue,
+                other => panic!("expected close, got {other:?}"),
+            }
+        }
+    }
+}
+
+/// Ids of `events` matching `filter`, newest first (the reference matcher).
+fn expected(events: &[binostr::Event], filter: &Value) -> Vec<String> {
+    let f = binostr::filter::Filter::from_json(filter).unwrap();
+    let sorted = binostr::transport::relay::newest_first(events);
+    let mut ids: Vec<String> = sorted
+        .iter()
+        .filter(|e| f.matches_on(*e))
+        .map(|e| binostr::model::hex::encode(&e.id))
+        .collect();
+    if let Some(l) = f.limit {
+        ids.truncate(l as usize);
+    }
+    ids
+}
+
+#[test]
+fn fragmented_compressed_messages_are_read_with_and_without_context() {
+    let evs = events(60);
+    let r = relay(Config::public(), &["json"], &evs);
+    let authors: Vec<String> = evs
+        .iter()
+        .take(20)
+        .map(|e| binostr::model::hex::encode(&e.pubkey))
+        .collect();
+    let filter = json!({"authors": authors});
+    let want = expected(&evs, &filter);
+    assert!(!want.is_empty());
+    for ctx in [false, true] {
+        let mut ws = Ws::deflated(r.addr, ctx);
+        for (n, pieces) in [1, 3, 7].into_iter().enumerate() {
+            let sub = format!("s{n}");
+            ws.fragmented(&json!(["REQ", sub, filter]).to_string(), pieces);
+            assert_eq!(ws.until_eose(&sub), want, "ctx {ctx}, {pieces} frames");
+        }
+        // A ping between the fragments of one message (RFC 6455, 5.4).
+        let (rsv1, body) = ws.body(&json!(["REQ", "p", {"limit": 2}]).to_string());
+        let half = body.len() / 2;
+        ws.frame(0x01 | if rsv1 { 0x40 } else { 0 }, &body[..half], true);
+        ws.frame(0x89, b"hi", true);
+        ws.frame(0x80, &body[half..], true);
+        assert_eq!(ws.until_eose("p").len(), 2);
+    }
+}
+
+#[test]
+fn the_measurement_client_reads_fragmented_compressed_messages() {
+    // A server that sends EVENT and EOSE compressed, each split over frames.
+    let evs = events(3);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let event = evs[0].clone();
+    let server = std::thread::spawn(move || {
+        let (mut s, _) = listener.accept().unwrap();
+        let head = read_head(&mut s);
+        let key = head
+            .lines()
+            .find_map(|l| l.strip_prefix("Sec-WebSocket-Key: "))
+            .unwrap()
+            .trim()
+            .to_owned();
+        let accept = binostr::transport::relay::http::accept_key(&key);
+        write!(s, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: upgrade\r\nSec-WebSocket-Accept: {accept}\r\nSec-WebSocket-Extensions: permessage-deflate\r\n\r\n").unwrap();
+        let mut ws = Ws {
+            s,
+            compress: Some((
+                flate2::Compress::new_with_window_bits(deflate::LEVEL, false, 15),
+                false,
+            )),
+            inflate: Some(Inflater::new(false)),
+            head,
+            peer_masks: true,
+        };
+        let _req = ws.recv();
+        let msgs = [
+            format!("[\"EVENT\",\"binostr\",{}]", event.to_json()),
+            "[\"EOSE\",\"binostr\"]".to_owned(),
+        ];
+        for m in msgs {
+            let (_, body) = ws.body(&m);
+            let cut = body.len() / 3;
+            ws.frame(0x41, &body[..cut], false);
+            ws.frame(0x00, &body[cut..2 * cut], false);
+            ws.frame(0x80, &body[2 * cut..], false);
+        }
+        ws.close_status()
+    });
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let json = binostr::profiles::find("json").unwrap();
+    let got = rt.block_on(async {
+        let mut c = binostr::transport::client::connect(
+            addr,
+            binostr::transport::Compression::DeflateContext,
+        )
+        .await
+        .unwrap();
+        let f = c
+            .exchange(
+                json,
+                binostr::transport::client::Check::Validate,
+                &[json!({})],
+                &Default::default(),
+            )
+            .await
+            .unwrap();
+        c.close().await.unwrap();
+        f.events
+    });
+    assert_eq!(got, vec![evs[0].clone()]);
+    assert_eq!(server.join().unwrap(), Some(1000));
+}
+
+#[test]
+fn protocol_errors_close_with_rfc_6455_statuses() {
+    let evs = events(5);
+    let mut config = Config::public();
+    config.max_message = 16 << 10;
+    let r = relay(config, &["json"], &evs);
+    // Unmasked client frame: 1002.
+    let mut ws = Ws::connect(r.addr);
+    ws.frame(0x81, br#"["REQ","a",{}]"#, false);
+    assert_eq!(ws.close_status(), Some(1002));
+    // Invalid UTF-8 in a text message: 1007.
+    let mut ws = Ws::connect(r.addr);
+    ws.frame(0x81, b"[\"REQ\",\"\xff\xfe\",{}]", true);
+    assert_eq!(ws.close_status(), Some(1007));
+    // Over max-message: 1009.
+    let mut ws = Ws::connect(r.addr);
+    ws.frame(0x81, &vec![b' '; 17 << 10], true);
+    assert_eq!(ws.close_status(), Some(1009));
+    // A continuation with nothing to continue: 1002.
+    let mut ws = Ws::connect(r.addr);
+    ws.frame(0x80, b"x", true);
+    assert_eq!(ws.close_status(), Some(1002));
+    // A deflate bomb: 1009 while inflating, not after.
+    let mut ws = Ws::deflated(r.addr, true);
+    let mut c = flate2::Compress::new_with_window_bits(flate2::Compression::best(), false, 15);
+    let mut bomb = Vec::new();
+    deflate::deflate_message(&mut c, &vec![b' '; 4 << 20], &mut bomb).unwrap();
+    assert!(bomb.len() < 16 << 10, "{}", bomb.len());
+    ws.frame(0xc1, &bomb, true);
+    assert_eq!(ws.close_status(), Some(1009));
+    // Bad deflate data: 1007.
+    let mut ws = Ws::deflated(r.addr, false);
+    ws.frame(0xc1, &[0xff; 40], true);
+    assert_eq!(ws.close_status(), Some(1007));
+    // A client close is echoed with its status.
+    let mut ws = Ws::connect(r.addr);
+    ws.frame(0x88, &3001u16.to_be_bytes(), true);
+    assert_eq!(ws.close_status(), Some(3001));
+    let ends: Vec<_> = (0..7)
+        .map(|_| r.closed.recv_timeout(Duration::from_secs(10)).unwrap())
+        .collect();
+    assert_eq!(
+        ends.iter().filter(|e| e.end == End::RelayClosed).count(),
+        6,
+        "{ends:?}"
+    );
+    assert!(
+        ends.iter()
+            .any(|e| e.end == End::ClientClosed && e.status == Some(3001))
+    );
+}
+
+#[test]
+fn nip01_answers_ok_closed_and_sub_ids() {
+    let evs = events(20);
+    let r = relay(Config::public(), &["json", "notepack"], &evs);
+    let mut ws = Ws::connect(r.addr);
+    let id = binostr::model::hex::encode(&evs[0].id);
+    ws.text(&format!("[\"EVENT\",{}]", evs[0].to_json()));
+    let ok = ws.json();
+    assert_eq!(ok[0], "OK");
+    assert_eq!(ok[1], id.as_str());
+    assert_eq!(ok[2], false);
+    assert!(ok[3].as_str().unwrap().starts_with("blocked: "), "{ok}");
+    for (sub, msg) in [
+        ("", r#"["REQ","",{}]"#.to_owned()),
+        ("x", r#"["REQ","x",5]"#.to_owned()),
+    ] {
+        ws.text(&msg);
+        let closed = ws.json();
+        assert_eq!(closed[0], "CLOSED", "{closed}");
+        assert_eq!(closed[1], sub);
+        assert!(
+            closed[2].as_str().unwrap().starts_with("invalid: "),
+            "{closed}"
+        );
+    }
+    let long = "y".repeat(65);
+    ws.text(&json!(["REQ", long, {}]).to_string());
+    assert_eq!(ws.json()[1], long.as_str());
+    let max = "z".repeat(64);
+    ws.text(&json!(["REQ", max, {"limit": 1}]).to_string());
+    assert_eq!(ws.until_eose(&max).len(), 1);
+    // A binary profile: an id too long for the envelope gets a NOTICE and
+    // the connection stays open.
+    let mut bin = Ws::open(r.addr, "/", "Sec-WebSocket-Protocol: binostr.notepack\r\n");
+    assert!(
+        bin.head
+            .contains("Sec-WebSocket-Protocol: binostr.notepack"),
+        "{}",
+        bin.head
+    );
+    bin.text(&json!(["REQ", "w".repeat(300), {}]).to_string());
+    let Msg::Binary(notice) = bin.recv() else {
+        panic!("binary frames expected")
+    };
+    assert_eq!(notice[0], binostr::transport::envelope::NOTICE);
+    bin.text(r#"["REQ","ok",{"limit":3}]"#);
+    let mut n = 0;
+    loop {
+        let Msg::Binary(m) = bin.recv() else { panic!() };
+        if m[0] == binostr::transport::envelope::EOSE {
+            break;
+        }
+        n += 1;
+    }
+    assert_eq!(n, 3);
+}
+
+#[test]
+fn limit_returns_the_newest_first_ties_by_lowest_id() {
+    let mut evs = events(40);
+    let t = evs[5].created_at;
+    for e in evs.iter_mut().take(5) {
+        e.created_at = t; // ids no longer match; the relay serves stored events as they are
+    }
+    let r = relay(Config::public(), &["json"], &evs);
+    let mut ws = Ws::connect(r.addr);
+    for filter in [
+        json!({"limit": 4}),
+        json!({"limit": 10, "kinds": [1]}),
+        json!({}),
+    ] {
+        ws.text(&json!(["REQ", "l", filter]).to_string());
+        assert_eq!(ws.until_eose("l"), expected(&evs, &filter), "{filter}");
+    }
+}
+
+#[test]
+fn close_stops_a_req_in_progress() {
+    let evs = events(3000);
+    let r = relay(Config::public(), &["json"], &evs);
+    let mut ws = Ws::connect(r.addr);
+    // All in one write: the relay reads the CLOSE while it streams.
+    let mut burst = Vec::new();
+    for m in [
+        r#"["REQ","all",{}]"#,
+        r#"["CLOSE","all"]"#,
+        r#"["REQ","one",{"limit":1}]"#,
+    ] {
+        burst.extend_from_slice(&[0x81, 0x80 | m.len() as u8, 0, 0, 0, 0]);
+        burst.extend_from_slice(m.as_bytes());
+    }
+    ws.s.write_all(&burst).unwrap();
+    let (mut all, mut eose_all) = (0, false);
+    loop {
+        let m = ws.json();
+        match (m[0].as_str().unwrap(), m[1].as_str().unwrap()) {
+            ("EVENT", "all") => all += 1,
+            ("EOSE", "all") => eose_all = true,
+            ("EVENT", "one") => {}
+            ("EOSE", "one") => break,
+            _ => panic!("{m}"),
+        }
+    }
+    assert!(
+        all < evs.len() && !eose_all,
+        "{all} of {} events after CLOSE",
+        evs.len()
+    );
+}
+
+#[test]
+fn work_per_req_is_bounded() {
+    let evs = events(200);
+    let mut config = Config::public();
+    config.max_filters = 3;
+    config.max_events = 50;
+    config.max_subscriptions = 2;
+    let r = relay(config, &["json"], &evs);
+    let mut ws = Ws::connect(r.addr);
+    let closed = |ws: &mut Ws, sub: &str, prefix: &str| {
+        let m = ws.json();
+        assert_eq!(
+            (m[0].as_str(), m[1].as_str()),
+            (Some("CLOSED"), Some(sub)),
+            "{m}"
+        );
+        assert!(m[2].as_str().unwrap().starts_with(prefix), "{m}");
+    };
+    ws.text(&json!(["REQ", "f", {}, {}, {}, {}]).to_string());
+    closed(&mut ws, "f", "invalid: 4 filters");
+    ws.text(&json!(["REQ", "e", {}]).to_string());
+    closed(&mut ws, "e", "blocked: the REQ matches more than 50");
+    ws.text(&json!(["REQ", "a", {"limit": 1}]).to_string());
+    ws.until_eose("a");
+    ws.text(&json!(["REQ", "b", {"limit": 1}]).to_string());
+    ws.until_eose("b");
+    ws.text(&json!(["REQ", "c", {"limit": 1}]).to_string());
+    closed(&mut ws, "c", "blocked: 2 subscriptions open");
+    ws.text(r#"["CLOSE","a"]"#);
+    ws.text(&json!(["REQ", "c", {"limit": 1}]).to_string());
+    assert_eq!(ws.until_eose("c").len(), 1);
+}
+
+#[test]
+fn nip11_document_and_encoding_choice() {
+    let evs = events(10);
+    let r = relay(Config::public(), &["json", "cbor-packed"], &evs);
+    let mut s = TcpStream::connect(r.addr).unwrap();
+    s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nAccept: application/nostr+json\r\n\r\n")
+        .unwrap();
+    let mut resp = String::new();
+    s.read_to_string(&mut resp).unwrap();
+    assert!(resp.starts_with("HTTP/1.1 200 OK"), "{resp}");
+    assert!(resp.contains("Access-Control-Allow-Origin: *"));
+    let doc: Value = serde_json::from_str(resp.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    assert_eq!(doc["supported_nips"], json!([1, 11]));
+    assert_eq!(doc["limitation"]["max_limit"], 5000);
+    assert_eq!(doc["limitation"]["max_subid_length"], 64);
+    assert_eq!(doc["binostr"]["encodings"], json!(["json", "cbor-packed"]));
+    // ?encoding= picks the profile; an unknown one is refused with 400.
+    let mut ws = Ws::open(r.addr, "/?encoding=cbor-packed", "");
+    ws.text(r#"["REQ","q",{"limit":1}]"#);
+    assert!(matches!(ws.recv(), Msg::Binary(m) if m[0] == binostr::transport::envelope::EVENT));
+    let ws = Ws::open(r.addr, "/?encoding=nope", "");
+    assert!(ws.head.starts_with("HTTP/1.1 400"), "{}", ws.head);
+    // An unserved subprotocol falls back to json, without echoing one.
+    let mut ws = Ws::open(
+        r.addr,
+        "/",
+        "Sec-WebSocket-Protocol: binostr.avro, other\r\n",
+    );
+    assert!(!ws.head.contains("Sec-WebSocket-Protocol"), "{}", ws.head);
+    ws.text(r#"["REQ","q",{"limit":1}]"#);
+    assert_eq!(ws.until_eose("q").len(), 1);
+}
+
+#[test]
+fn a_reset_peer_is_not_an_error() {
+    let evs = events(500);
+    let r = relay(Config::public(), &["json"], &evs);
+    let mut ws = Ws::connect(r.addr);
+    ws.text(r#"["REQ","x",{}]"#);
+    let _ = ws.recv();
+    let sock = socket2_linger_zero(ws.s);
+    drop(sock);
+    let report = r.closed.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert_eq!(report.end, End::PeerGone, "{report:?}");
+    assert_eq!(report.error, None);
+}
+
+/// Closes with RST (SO_LINGER 0) through rustix, so the relay sees a reset.
+fn socket2_linger_zero(s: TcpStream) -> TcpStream {
+    rustix::net::sockopt::set_socket_linger(&s, Some(Duration::ZERO)).unwrap();
+    s
+}
+
+// The rest run the binary, with its own flags and file descriptors.
+
+struct Proc {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn spawn(shell_prefix: &str, args: &str, stdout: Stdio) -> Proc {
+    let bin = env!("CARGO_BIN_EXE_binostr");
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "{shell_prefix} exec {bin} relay --listen 127.0.0.1:0 --generated 50 {args}"
+        ))
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    let addr = loop {
+        line.clear();
+        assert!(
+            err.read_line(&mut line).unwrap() > 0,
+            "relay exited before listening"
+        );
+        if let Some(at) = line.find("ws://") {
+            let a = line[at + 5..].split_whitespace().next().unwrap();
+            break a.parse().unwrap();
+        }
+    };
+    std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
+    Proc { child, addr }
+}
+
+fn answers(addr: SocketAddr) -> bool {
+    let mut ws = Ws::connect(addr);
+    ws.text(r#"["REQ","alive",{"limit":2}]"#);
+    ws.until_eose("alive").len() == 2
+}
+
+#[test]
+fn handshake_and_idle_timeouts_and_the_connection_limit() {
+    let p = spawn(
+        "",
+        "--handshake-timeout-ms 300 --idle-timeout-ms 600 --max-connections 3",
+        Stdio::null(),
+    );
+    // A silent socket is closed at the handshake timeout.
+    let mut silent = TcpStream::connect(p.addr).unwrap();
+    silent
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let t = Instant::now();
+    assert_eq!(silent.read(&mut [0u8; 16]).unwrap(), 0);
+    assert!(t.elapsed() < Duration::from_secs(5));
+    // An idle WebSocket is pinged, then closed with 1001.
+    let mut ws = Ws::connect(p.addr);
+    assert_eq!(ws.recv(), Msg::Ping);
+    assert_eq!(ws.close_status(), Some(1001));
+    // Over the limit: HTTP 503.
+    let held: Vec<Ws> = (0..3).map(|_| Ws::connect(p.addr)).collect();
+    let over = Ws::connect(p.addr);
+    assert!(over.head.starts_with("HTTP/1.1 503"), "{}", over.head);
+    drop(held);
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(answers(p.addr));
+}
+
+#[test]
+fn descriptor_exhaustion_does_not_stop_the_relay() {
+    // 160 descriptors: the relay serves 32 connections and refuses more;
+    // a burst of 400 sockets runs it out of descriptors.
+    let p = spawn(
+        "ulimit -n 160;",
+        "--handshake-timeout-ms 2000",
+        Stdio::null(),
+    );
+    let burst: Vec<TcpStream> = (0..400)
+        .filter_map(|_| TcpStream::connect(p.addr).ok())
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    drop(burst);
+    std::thread::sleep(Duration::from_millis(2500));
+    assert!(answers(p.addr));
+}
+
+#[test]
+fn a_blocked_stdout_does_not_stop_the_relay() {
+    // stdout is a pipe nobody reads: its 64 KiB fill after a few hundred
+    // connection lines; the relay must go on and count what it dropped.
+    let mut p = spawn("", "", Stdio::piped());
+    for _ in 0..5000 {
+        let mut s = TcpStream::connect(p.addr).unwrap();
+        s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+        let mut sink = Vec::new();
+        s.read_to_end(&mut sink).unwrap();
+    }
+    assert!(answers(p.addr));
+    let out = BufReader::new(p.child.stdout.take().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let d = out
+            .lines()
+            .map_while(Result::ok)
+            .find_map(|l| serde_json::from_str::<Value>(&l).ok()?["dropped_lines"].as_u64());
+        let _ = tx.send(d);
+    });
+    let dropped = rx
+        .recv_timeout(Duration::from_secs(60))
+        .unwrap()
+        .expect("a dropped_lines line");
+    assert!(dropped > 0 && dropped < 5000, "{dropped}");
+}
