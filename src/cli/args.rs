@@ -275,6 +275,10 @@ pub(super) struct RelayLimitArgs {
     /// Milliseconds a REQ's matching may take; over it, CLOSED.
     #[arg(long, default_value_t = 2000)]
     pub(super) req_budget_ms: u64,
+    /// Kernel send buffer per connection in bytes (SO_SNDBUF; 0 keeps the
+    /// kernel's autotuning): what a client that stops reading can hold.
+    #[arg(long, default_value_t = 256 << 10)]
+    pub(super) send_buffer: usize,
 }
 
 /// Where a command's events come from.

@@ -61,8 +61,11 @@ pub struct Config {
     pub max_limit: u64,
     /// Events one REQ may return.
     pub max_events: usize,
-    /// Wall time a REQ's matching may take.
+    /// Time a REQ's matching may take (time spent matching, not waiting).
     pub req_budget: Option<Duration>,
+    /// Kernel send buffer per connection (`SO_SNDBUF`); `None` keeps the
+    /// kernel's autotuning.
+    pub send_buffer: Option<usize>,
 }
 
 impl Config {
@@ -78,6 +81,7 @@ impl Config {
             max_limit: 5000,
             max_events: 100_000,
             req_budget: Some(Duration::from_secs(2)),
+            send_buffer: Some(256 << 10),
         }
     }
 
@@ -94,6 +98,7 @@ impl Config {
             max_limit: u64::MAX,
             max_events: usize::MAX,
             req_budget: None,
+            send_buffer: None,
         }
     }
 
