@@ -96,6 +96,25 @@ fn profiles(ids: &[String], events: &[Event]) -> Result<Vec<&'static Profile>> {
     Ok(chosen)
 }
 
+/// Connections the kernel queues before `accept` (the default of 128 drops
+/// SYNs in bursts while the relay is busy).
+const BACKLOG: u32 = 1024;
+
+async fn bind(listen: &str) -> std::io::Result<tokio::net::TcpListener> {
+    let addr = tokio::net::lookup_host(listen)
+        .await?
+        .next()
+        .ok_or_else(|| std::io::Error::other("the address resolves to nothing"))?;
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(BACKLOG)
+}
+
 pub(super) fn run_relay(
     listen: &str,
     ids: &[String],
@@ -144,7 +163,7 @@ pub(super) fn run_relay(
         .enable_all()
         .build()?;
     rt.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(listen)
+        let listener = bind(listen)
             .await
             .with_context(|| format!("listening on {listen}"))?;
         eprintln!(
