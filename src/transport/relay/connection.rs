@@ -2,7 +2,7 @@
 //!
 //! The handshake (request head, encoding, permessage-deflate) runs under
 //! the relay's handshake timeout; nothing compression-related is allocated
-//! before it succeeds. Then a reader task turns frames into [`Inbound`]
+//! before it succeeds. Then a reader task turns frames into `Inbound`
 //! items on a small bounded channel (so a client that floods messages waits
 //! on its own socket), and the writer answers them in order. While a REQ
 //! streams, the writer takes pending items between events: a `CLOSE` of
