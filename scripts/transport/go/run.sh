@@ -42,7 +42,8 @@ profile_flag=(--profiles json)
 cat "$work/ties.jsonl" >>"$work/events.jsonl"
 "$bin" filters --seed 1 --count 60 "$work/events.jsonl" >"$work/filters.json"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# shellcheck source=../relay.sh
+source ../relay.sh
 
 # One pass per mode, and one more pass
 # (deflate-ctx) under a max_limit below the drawn limits (100, 500), which
@@ -56,20 +57,12 @@ for i in "${!passes[@]}"; do
   mode="${pass%%:*}"
   extra=()
   if [[ "$pass" == *:max-limit=* ]]; then extra=(--max-limit "${pass##*=}"); fi
-  port="$(free_port)"
-  "$bin" relay --listen "127.0.0.1:$port" "${profile_flag[@]}" --events "$work/events.jsonl" "${extra[@]}" \
-    >"$work/relay-$i.jsonl" 2>"$work/relay-$i.err" &
-  relay_pid=$!
-  for _ in $(seq 300); do
-    grep -q "relay:" "$work/relay-$i.err" 2>/dev/null && break
-    kill -0 "$relay_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if ! grep -q "relay:" "$work/relay-$i.err"; then
-    echo "$pass: relay did not start: $(head -c 500 "$work/relay-$i.err")"
+  if ! start_relay "$bin" "$work/relay-$i.jsonl" "$work/relay-$i.err" \
+    "${profile_flag[@]}" --events "$work/events.jsonl" "${extra[@]}"; then
+    echo "$pass: relay did not start"
     status=1
   else
-    summary="$("$work/transport-go" --url "ws://127.0.0.1:$port" --events "$work/events.jsonl" \
+    summary="$("$work/transport-go" --url "$url" --events "$work/events.jsonl" \
       --filters "$work/filters.json" --mode "$mode")" || status=1
     echo "$summary"
     # The relay reports each WebSocket connection once it has closed.

@@ -57,7 +57,8 @@ else
 fi
 profile=(--profiles json)
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# shellcheck source=../relay.sh
+source "$here/../relay.sh"
 
 work="$(mktemp -d)"
 relay_pid=""
@@ -73,26 +74,6 @@ trap cleanup EXIT
 "$bin" filters --seed 1 --count 60 "$work/events.jsonl" > "$work/filters.json"
 "$bin" corpus generate --seed 7 --count "$close_n" -o "$work/close.jsonl" >/dev/null
 
-# start_relay NAME EVENTS [RELAY ARGS...]: sets url and relay_pid; the relay's
-# stdout/stderr go to $work/NAME.{out,err}.
-start_relay() {
-  local name="$1" events="$2" port
-  shift 2
-  port="$(free_port)"
-  "$bin" relay --listen "127.0.0.1:$port" "${profile[@]}" --events "$events" "$@" \
-    >"$work/$name.out" 2>"$work/$name.err" &
-  relay_pid=$!
-  for _ in $(seq 300); do
-    grep -q "relay:" "$work/$name.err" 2>/dev/null && break
-    kill -0 "$relay_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if ! grep -q "ws://127.0.0.1:$port" "$work/$name.err" 2>/dev/null; then
-    echo "$name: relay did not start: $(tail -3 "$work/$name.err" 2>/dev/null)" >&2
-    return 1
-  fi
-  url="ws://127.0.0.1:$port"
-}
 
 stop_relay() {
   kill "$relay_pid" 2>/dev/null || true
@@ -181,7 +162,8 @@ for name in "${runs[@]}"; do
     clamp) events="$work/events.jsonl"; checks="reqs"
       relay_args=(--max-limit "$clamp"); client_args=(--expect-max-limit "$clamp") ;;
   esac
-  start_relay "$name" "$events" "${relay_args[@]}" || { status=1; continue; }
+  start_relay "$bin" "$work/$name.out" "$work/$name.err" "${profile[@]}" --events "$events" "${relay_args[@]}" \
+    || { echo "$name: relay did not start" >&2; status=1; continue; }
   summary="$("$py" "$here/client.py" --url "$url" --events "$events" --filters "$work/filters.json" \
     --mode "$mode" --checks "$checks" "${client_args[@]}" 2>"$work/$name.client.err")" || true
   [[ -n "$summary" ]] || summary="$(tail -1 "$work/$name.client.err")"
