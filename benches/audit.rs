@@ -16,7 +16,7 @@ const SEED: u64 = 1;
 fn bench_audit(c: &mut Criterion) {
     let events = generate::generate(SEED, EVENTS);
     let mut jsonl = Vec::new();
-    generate::write_jsonl(&events, &mut jsonl).expect("in-memory write");
+    binostr::files::write_jsonl(&events, &mut jsonl).expect("in-memory write");
     let run = |jsonl: &[u8]| {
         let input = Input {
             label: "bench".into(),

@@ -3,6 +3,7 @@
 //! RSS, per-event latency).
 
 pub mod filtering;
+pub mod fixture;
 pub mod group;
 pub mod probe;
 pub mod sizes;

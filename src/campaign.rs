@@ -278,7 +278,7 @@ fn valgrind_for(profile: CampaignProfile, ci: bool) -> Result<Option<Valgrind>> 
 
 /// json, the profile a profile measured apart is paired with.
 pub fn baseline() -> &'static Profile {
-    profiles::find(group::BASELINE).expect("json is in the registry")
+    profiles::find(crate::bench::fixture::BASELINE).expect("json is in the registry")
 }
 
 /// Thread counts of `ingest-mt`: 1 and all cores.

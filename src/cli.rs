@@ -12,7 +12,6 @@ mod dispatch;
 mod render;
 
 pub use args::Cli;
-pub use dispatch::selection_record_path;
 
 /// Exit status for undecodable input (EX_DATAERR).
 const EXIT_BAD_DATA: i32 = 65;

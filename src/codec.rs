@@ -160,6 +160,7 @@ pub enum SelectContract {
 }
 
 pub mod ascii;
+pub mod evolution;
 pub mod framing;
 pub mod hostile;
 mod layout;
@@ -219,7 +220,7 @@ pub struct Profile {
     pub maintenance: Maintenance,
     /// How a newer writer and a newer reader of the format behave
     /// (`binostr evolution`); it lives in the profile's `evolution.rs`.
-    pub evolution: &'static dyn crate::evolution::Evolution,
+    pub evolution: &'static dyn evolution::Evolution,
 }
 
 impl std::fmt::Debug for Profile {

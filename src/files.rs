@@ -1,11 +1,11 @@
-//! Atomic file writes: results are written beside their final name and
-//! renamed over it, so a reader never sees a half-written file.
+//! Writing files: events as JSON Lines, and atomic writes (results are
+//! written beside their final name and renamed over it, so a reader never
+//! sees a half-written file).
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::corpus::generate;
 use crate::model::Event;
 
 /// A step of an atomic write that failed, with the path it was on.
@@ -20,10 +20,23 @@ pub struct WriteError {
     pub source: io::Error,
 }
 
+/// Writes one compact event per line ([`Event::write_json`], NIP-01 field
+/// order), each terminated by `\n`.
+pub fn write_jsonl(events: &[Event], out: &mut impl Write) -> std::io::Result<()> {
+    let mut buf = Vec::with_capacity(64 * 1024);
+    for e in events {
+        buf.clear();
+        e.write_json(&mut buf);
+        buf.push(b'\n');
+        out.write_all(&buf)?;
+    }
+    Ok(())
+}
+
 /// Writes `events` as JSON Lines with [`write_atomically`].
 pub fn write_jsonl_atomically(path: &Path, events: &[Event]) -> Result<(), WriteError> {
     let mut buf = Vec::new();
-    generate::write_jsonl(events, &mut buf).expect("writing to a Vec cannot fail");
+    write_jsonl(events, &mut buf).expect("writing to a Vec cannot fail");
     write_atomically(path, &buf)
 }
 

@@ -200,7 +200,7 @@ fn encode_then_decode_every_profile() {
     // Events every profile represents (nson's header caps the tag count).
     let all: Vec<&'static binostr::codec::Profile> = binostr::profiles::PROFILES.iter().collect();
     let (events, refused) =
-        binostr::bench::workload::representable(binostr::corpus::generate::generate(3, 60), &all);
+        binostr::bench::fixture::representable(binostr::corpus::generate::generate(3, 60), &all);
     assert!(refused.len() <= 3, "{} of 60 refused", refused.len());
     let n = events.len();
     let original: String = events.iter().map(|e| e.to_json() + "\n").collect();

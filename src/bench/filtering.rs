@@ -13,7 +13,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use crate::bench::workload::{FixtureError, Pass, ProfileRecords};
+use crate::bench::fixture::{FixtureError, Pass, ProfileRecords};
 use crate::codec::{Codec, Limits};
 use crate::filter::{self, Filter, reference};
 use crate::model::Event;
@@ -166,10 +166,8 @@ mod tests {
 
     fn fixture(n: usize) -> Fixture {
         let enabled: Vec<_> = profiles::enabled().collect();
-        let (events, _) = crate::bench::workload::representable(
-            crate::corpus::generate::generate(3, n),
-            &enabled,
-        );
+        let (events, _) =
+            crate::bench::fixture::representable(crate::corpus::generate::generate(3, n), &enabled);
         Fixture::prepare(events, &enabled, Limits::default()).unwrap()
     }
 

@@ -17,16 +17,12 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::bench::workload::{
-    BenchKey, REFERENCE, Subset, Workload, filter_workload, select_workload,
-};
+use crate::bench::fixture::{BASELINE, REFERENCE};
+use crate::bench::workload::{BenchKey, Subset, Workload, filter_workload, select_workload};
 use crate::codec::Profile;
 use crate::corpus::generate::rng::Gen;
 use crate::model::Event;
 use crate::transport::Compression;
-
-/// The profile every other profile is compared with.
-pub const BASELINE: &str = "json";
 
 /// The events one subset's passes cover.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

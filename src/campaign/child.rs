@@ -13,8 +13,9 @@ use crate::bench::timing;
 use crate::files::write_atomically;
 use rayon::prelude::*;
 
+use crate::bench::fixture::{self, BASELINE, ProfileRecords, REFERENCE};
 use crate::bench::group;
-use crate::bench::workload::{self, ProfileRecords, REFERENCE, Subset, Workload};
+use crate::bench::workload::{self, Subset, Workload};
 use crate::codec::Profile;
 use crate::corpus::generate;
 use crate::corpus::generate::rng::Gen;
@@ -109,7 +110,7 @@ pub fn run(
             let fixture = load_fixture(corpus, &enabled)?;
             let (subsets, _) = workload::split_subsets(&fixture.events, campaign.subsets());
             // Trained on what every measured profile represents.
-            let (sample, _) = workload::representable(
+            let (sample, _) = fixture::representable(
                 generate::generate(dictionary_seed(seed), campaign.dictionary_sample()),
                 &enabled,
             );
@@ -160,7 +161,7 @@ pub fn run(
             let events: Vec<_> = all.indices.iter().map(|&i| events[i].clone()).collect();
             let plan = Plan {
                 profiles: enabled,
-                reference: group::BASELINE,
+                reference: BASELINE,
                 modes: Compression::ALL.to_vec(),
                 checks: Check::ALL.to_vec(),
                 rounds: campaign.transport_rounds(),

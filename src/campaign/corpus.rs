@@ -87,12 +87,12 @@ pub(super) fn prepare_corpus(opts: &Options, dir: &Path) -> Result<Prepared> {
     let corpus_path = corpus_cache(opts);
     crate::files::write_jsonl_atomically(&corpus_path, &events)?;
     let enabled: Vec<&'static Profile> = profiles::enabled().collect();
-    let split = crate::bench::workload::split_profiles(&enabled, &events)?;
+    let split = crate::bench::fixture::split_profiles(&enabled, &events)?;
     let (whole, refusing) = (split.whole, split.apart);
     let mut apart = Vec::new();
     let mut records = Vec::new();
     for (profile, refused) in refusing {
-        let kept = crate::bench::workload::represented(&events, &refused);
+        let kept = crate::bench::fixture::represented(&events, &refused);
         eprintln!(
             "measured apart: {} cannot represent {} of {} events (first: {}); it is measured on the other {}, paired with json on them",
             profile.id,

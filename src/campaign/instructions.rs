@@ -29,8 +29,9 @@ use std::process::{Command, Stdio};
 
 use anyhow::{Context, Result, bail};
 
+use crate::bench::fixture::Pass;
 use crate::bench::group::{self, GroupKind};
-use crate::bench::workload::{BenchKey, Fixture, Pass, Subset};
+use crate::bench::workload::{BenchKey, Fixture, Subset};
 use crate::codec::Profile;
 
 /// The function whose calls callgrind counts (as valgrind demangles it).
@@ -186,7 +187,8 @@ pub fn csv(rows: &[Row]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::workload::{REFERENCE, Workload};
+    use crate::bench::fixture::REFERENCE;
+    use crate::bench::workload::Workload;
     use crate::profiles;
 
     #[test]

@@ -21,7 +21,6 @@ mod transport;
 
 use codec::{run_decode, run_encode, run_filters, run_sizes};
 use corpus::run_corpus;
-pub use corpus::selection_record_path;
 use evolution::run_evolution;
 use maintenance::run_maintenance;
 use manifest::run_manifest;

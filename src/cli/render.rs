@@ -4,7 +4,6 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use super::dispatch::selection_record_path;
 use crate::corpus::audit::AuditReport;
 use crate::corpus::select;
 
@@ -44,7 +43,7 @@ pub(super) fn print_selection(record: &select::SelectionRecord, output: &Path) {
     );
     println!(
         "selection record -> {}",
-        selection_record_path(output).display()
+        select::record_path(output).display()
     );
 }
 

@@ -2,7 +2,7 @@
 //!
 //! [`generate`] turns a `u64` seed and a count into signed NIP-01 events that
 //! work offline on a fresh machine. The same seed and count give the same
-//! events, hence the same [`write_jsonl`] bytes, on every platform: all
+//! events, hence the same [`write_jsonl`](crate::files::write_jsonl) bytes, on every platform: all
 //! randomness comes from ChaCha20 keyed by SHA-256 of the seed, and all
 //! real-valued arithmetic uses correctly rounded IEEE operations only.
 //!
@@ -58,8 +58,6 @@
 //!   events with short text or JSON content and an `e` or `p` reference.
 //! - 20 % of reposts have empty content, which NIP-18 allows; the rest embed
 //!   the reposted note.
-
-use std::io::Write;
 
 use rayon::prelude::*;
 use secp256k1::Keypair;
@@ -303,25 +301,13 @@ pub fn generate(seed: u64, count: usize) -> Vec<Event> {
         .collect()
 }
 
-/// Writes one compact event per line ([`Event::write_json`], NIP-01 field
-/// order), each terminated by `\n`.
-pub fn write_jsonl(events: &[Event], out: &mut impl Write) -> std::io::Result<()> {
-    let mut buf = Vec::with_capacity(64 * 1024);
-    for e in events {
-        buf.clear();
-        e.write_json(&mut buf);
-        buf.push(b'\n');
-        out.write_all(&buf)?;
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use std::sync::OnceLock;
 
     use super::*;
     use crate::corpus::calibrate::percentile;
+    use crate::files::write_jsonl;
     use crate::model::hex;
     use crate::validate::{Limits, check_limits, parse_event_json, verify_event};
 

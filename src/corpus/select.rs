@@ -6,12 +6,21 @@
 //! the set of input events, the seed and the count, not on file order.
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use crate::model::Event;
+
+/// Where the [`SelectionRecord`] of a selection written to `output` goes:
+/// `FILE.selection.json` beside it.
+pub fn record_path(output: &Path) -> PathBuf {
+    let mut name = output.file_name().unwrap_or_default().to_os_string();
+    name.push(".selection.json");
+    output.with_file_name(name)
+}
 
 /// What a selection was made from and what it holds; stored beside it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,5 +1,5 @@
 //! Range growth: events beyond the ranges that today's events use, each
-//! round-tripped through a profile with the suite's [`limits`](super::limits).
+//! round-tripped through a profile with the suite's [`limits`](crate::codec::evolution::limits).
 //! Each case is represented exactly or refused with a clear error; anything
 //! else (truncation, a changed value) is a failure.
 
@@ -128,7 +128,7 @@ pub fn round_trip(p: &Profile, event: &Event) -> Outcome {
             };
         }
     };
-    match p.codec.decode(&bytes, &super::limits()) {
+    match p.codec.decode(&bytes, &crate::codec::evolution::limits()) {
         Err(e) => Outcome::Refused {
             stage: "decode",
             message: e.to_string(),

@@ -7,8 +7,11 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::range::{self, Outcome};
-use super::{Backward, Element, Evolution, Read, VersionSignal, classify, encode, limits};
+use super::{Read, classify, encode};
 use crate::codec::Profile;
+use crate::codec::evolution::{
+    AdapterError, Backward, Element, Evolution, Extension, VersionSignal, limits,
+};
 use crate::model::{Event, hex};
 
 /// A misread the project has looked at and explains (`exceptions.toml`).
@@ -162,10 +165,10 @@ fn pin(read: Read, profile: &str, case: &str, exceptions: &[Exception]) -> Read 
     }
 }
 
-fn read_of(p: &Profile, e: &Event, built: Result<super::Extension, super::AdapterError>) -> Read {
+fn read_of(p: &Profile, e: &Event, built: Result<Extension, AdapterError>) -> Read {
     match built {
         Ok(x) => classify(e, p.codec.decode(&x.bytes, &limits())),
-        Err(super::AdapterError::NoTarget(why)) => Read::NotApplicable { reason: why.into() },
+        Err(AdapterError::NoTarget(why)) => Read::NotApplicable { reason: why.into() },
         Err(err) => Read::AdapterError {
             reason: err.to_string(),
         },

@@ -80,7 +80,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &StrfryPacked,
-    evolution: &crate::evolution::surgery::Appended {
+    evolution: &crate::codec::evolution::surgery::Appended {
         mechanism: "a varint 42 appended after the JSON (hoytech/strfry src/PackedEvent.h: fixed 88-byte header and tags to the end of the value, no version or extension point)",
     },
     maintenance: crate::codec::Maintenance {

@@ -2,7 +2,7 @@
 
 use std::fs;
 use std::io::{self, IsTerminal};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 
@@ -135,17 +135,10 @@ fn select_and_write(
 ) -> Result<select::SelectionRecord> {
     let (events, record) = select::select(accepted, seed, count)?;
     write_jsonl_atomically(output, &events)?;
-    let record_path = selection_record_path(output);
+    let record_path = select::record_path(output);
     write_atomically(
         &record_path,
         (serde_json::to_string_pretty(&record)? + "\n").as_bytes(),
     )?;
     Ok(record)
-}
-
-/// `FILE.selection.json` beside a selection.
-pub fn selection_record_path(output: &Path) -> PathBuf {
-    let mut name = output.file_name().unwrap_or_default().to_os_string();
-    name.push(".selection.json");
-    output.with_file_name(name)
 }

@@ -68,7 +68,7 @@ fn profiles(ids: &[String], events: &[Event]) -> Result<Vec<&'static Profile>> {
             .iter()
             .filter(|p| p.enabled)
             .collect();
-        let split = crate::bench::workload::split_profiles(&enabled, events)?;
+        let split = crate::bench::fixture::split_profiles(&enabled, events)?;
         for (p, refused) in &split.apart {
             eprintln!(
                 "relay: {} not served: it cannot represent {} of {} events (first: {})",
@@ -79,11 +79,11 @@ fn profiles(ids: &[String], events: &[Event]) -> Result<Vec<&'static Profile>> {
             );
         }
         let mut whole = split.whole;
-        whole.sort_by_key(|p| p.id != crate::bench::group::BASELINE);
+        whole.sort_by_key(|p| p.id != crate::bench::fixture::BASELINE);
         return Ok(whole);
     }
     let chosen: Vec<_> = ids.iter().map(|id| profile(id)).collect::<Result<_>>()?;
-    let split = crate::bench::workload::split_profiles(&chosen, events)?;
+    let split = crate::bench::fixture::split_profiles(&chosen, events)?;
     if let Some((p, refused)) = split.apart.first() {
         bail!(
             "{} cannot represent {} of the {} events (first: {}); serve it on events it represents, or leave it out",

@@ -68,10 +68,10 @@ pub(super) fn run_transport(
     // a profile that cannot represent them all is measured apart, beside
     // json, on the events it represents.
     let events = load(events, seed)?;
-    let split = crate::bench::workload::split_profiles(&profiles, &events)?;
+    let split = crate::bench::fixture::split_profiles(&profiles, &events)?;
     let plan = |profiles| Plan {
         profiles,
-        reference: crate::bench::group::BASELINE,
+        reference: crate::bench::fixture::BASELINE,
         modes: Compression::ALL.to_vec(),
         checks: Check::ALL.to_vec(),
         rounds,
@@ -80,7 +80,7 @@ pub(super) fn run_transport(
     std::fs::create_dir_all(out).with_context(|| out.display().to_string())?;
     let mut apart_notes = Vec::new();
     for (p, refused) in &split.apart {
-        let kept = crate::bench::workload::represented(&events, refused);
+        let kept = crate::bench::fixture::represented(&events, refused);
         let file = format!("transport-apart-{}.csv", p.id);
         let note = format!(
             "{} cannot represent {} of {} events (first: {}): measured apart on the other {}, beside json, in {file}",

@@ -4,7 +4,7 @@
 //! and no writer schema (the profile carries no fingerprint), so it reads
 //! the bytes as the old schema would.
 
-use crate::evolution::{AdapterError, Backward, Element, Evolution, Extension, surgery};
+use crate::codec::evolution::{AdapterError, Backward, Element, Evolution, Extension, surgery};
 use crate::model::Event;
 
 /// The adapter.
@@ -32,8 +32,8 @@ impl Evolution for Adapter {
         )
     }
 
-    fn version(&self) -> crate::evolution::VersionSignal {
-        crate::evolution::VersionSignal {
+    fn version(&self) -> crate::codec::evolution::VersionSignal {
+        crate::codec::evolution::VersionSignal {
             carrier: None,
             note: "a bare datum: no single-object header (`C3 01` + CRC-64-AVRO fingerprint) and no container header, so a reader cannot learn the writer's schema from the bytes",
         }

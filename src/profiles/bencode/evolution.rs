@@ -1,7 +1,7 @@
 //! Evolution adapter of `bencode` ([`crate::evolution`]): a newer writer
 //! appends an eighth element to the event list.
 
-use crate::evolution::{AdapterError, Backward, Evolution, Extension};
+use crate::codec::evolution::{AdapterError, Backward, Evolution, Extension};
 use crate::model::Event;
 
 /// The adapter.

@@ -3,8 +3,8 @@
 //! is the `beve` crate into the positional event with an optional eighth
 //! element.
 
-use crate::evolution::new_reader::{self, NewPositional, Untagged};
-use crate::evolution::{AdapterError, Backward, Evolution, Extension, FUTURE_VALUE};
+use crate::codec::evolution::new_reader::{self, NewPositional, Untagged};
+use crate::codec::evolution::{AdapterError, Backward, Evolution, Extension, FUTURE_VALUE};
 use crate::model::Event;
 
 /// The adapter.

@@ -1,7 +1,9 @@
 //! Evolution adapter of `bson` ([`crate::evolution`]): a newer writer adds
 //! an element `future` (int64) to the event document.
 
-use crate::evolution::{AdapterError, Backward, Evolution, Extension, FUTURE_KEY, FUTURE_VALUE};
+use crate::codec::evolution::{
+    AdapterError, Backward, Evolution, Extension, FUTURE_KEY, FUTURE_VALUE,
+};
 use crate::model::Event;
 
 /// The adapter.

@@ -5,7 +5,7 @@
 
 use binostr_generated::capnp;
 
-use crate::evolution::{
+use crate::codec::evolution::{
     AdapterError, Backward, Element, Evolution, Extension, FUTURE_VALUE, NewRead, surgery,
 };
 use crate::model::{Event, hex};
@@ -97,16 +97,9 @@ pub(crate) const READER: &str = "our decoder for the seven fields, plus data wor
 /// A newer reader: our decoder, then `future` from the root struct's data
 /// section when it has a third word.
 pub(crate) fn newer_read(base: &[u8], packed: bool) -> Backward {
-    use crate::codec::Codec;
     use capnp::message::{ReaderOptions, ReaderSegments};
     let result = (|| {
-        let codec: &dyn Codec = if packed {
-            &super::CapnpPacked
-        } else {
-            &crate::profiles::capnp_unpacked::CapnpUnpacked
-        };
-        let event = codec
-            .decode(base, &crate::evolution::limits())
+        let event = super::decode(base, &crate::codec::evolution::limits(), packed)
             .map_err(|e| e.to_string())?;
         let mut rest = base;
         let message = if packed {
@@ -147,12 +140,7 @@ pub(crate) fn grown_values(e: &Event) -> Result<Vec<u8>, AdapterError> {
 /// The unpacked message of `event` (our `capnp-unpacked` bytes).
 pub(crate) fn unpacked(event: &Event) -> Result<Vec<u8>, AdapterError> {
     let mut out = Vec::new();
-    super::encode(
-        event,
-        &mut out,
-        false,
-        crate::profiles::capnp_unpacked::PROFILE.id,
-    )?;
+    super::encode(event, &mut out, false, super::PROFILE.id)?;
     Ok(out)
 }
 

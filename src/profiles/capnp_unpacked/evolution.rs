@@ -1,7 +1,7 @@
 //! Evolution adapter of `capnp-unpacked` ([`crate::evolution`]): the
 //! `capnp-packed` message grown by one data word, left unpacked.
 
-use crate::evolution::{AdapterError, Backward, Element, Evolution, Extension, surgery};
+use crate::codec::evolution::{AdapterError, Backward, Element, Evolution, Extension, surgery};
 use crate::model::Event;
 use crate::profiles::capnp_packed::evolution::{ELEMENT, FIELD, grown_values, newer_read};
 

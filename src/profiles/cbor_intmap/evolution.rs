@@ -1,7 +1,7 @@
 //! Evolution adapter of `cbor-intmap` ([`crate::evolution`]): a newer
 //! writer adds key 8 to the event map.
 
-use crate::evolution::{AdapterError, Backward, Evolution, Extension, surgery};
+use crate::codec::evolution::{AdapterError, Backward, Evolution, Extension, surgery};
 use crate::model::Event;
 
 /// The adapter.

@@ -5,8 +5,8 @@
 
 use minicbor::Decoder;
 
-use crate::evolution::new_reader::NewObject;
-use crate::evolution::{AdapterError, Backward, Evolution, Extension};
+use crate::codec::evolution::new_reader::NewObject;
+use crate::codec::evolution::{AdapterError, Backward, Evolution, Extension};
 use crate::model::Event;
 
 /// The adapter.

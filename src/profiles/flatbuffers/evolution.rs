@@ -7,7 +7,7 @@
 use binostr_generated::event_generated::binostr::fb;
 use binostr_generated::flatbuffers::{FlatBufferBuilder, VOffsetT, WIPOffset};
 
-use crate::evolution::{
+use crate::codec::evolution::{
     AdapterError, Backward, Element, Evolution, Extension, FUTURE_VALUE, NewRead,
 };
 use crate::model::{Event, hex};
@@ -123,7 +123,7 @@ fn u32_at(b: &[u8], at: usize) -> Result<u32, String> {
 fn newer_read(base: &[u8]) -> Result<Box<NewRead>, String> {
     use crate::codec::Codec;
     let event = super::FlatBuffers
-        .decode(base, &crate::evolution::limits())
+        .decode(base, &crate::codec::evolution::limits())
         .map_err(|e| e.to_string())?;
     let table = 4 + u32_at(base, 4)? as usize;
     let soffset = u32_at(base, table)? as i32;
@@ -153,7 +153,7 @@ mod tests {
     fn without_the_extra_slot_the_builder_decodes_to_the_event() {
         let e = crate::torture::golden_event();
         let d = super::super::FlatBuffers
-            .decode(&build(&e, false, false), &crate::evolution::limits())
+            .decode(&build(&e, false, false), &crate::codec::evolution::limits())
             .unwrap();
         assert_eq!(d, e);
     }

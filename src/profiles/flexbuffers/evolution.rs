@@ -5,8 +5,8 @@
 
 use flexbuffers::{Blob, Builder};
 
-use crate::evolution::new_reader::{self, NewPositional, Untagged};
-use crate::evolution::{AdapterError, Backward, Evolution, Extension, FUTURE_VALUE};
+use crate::codec::evolution::new_reader::{self, NewPositional, Untagged};
+use crate::codec::evolution::{AdapterError, Backward, Evolution, Extension, FUTURE_VALUE};
 use crate::model::{Event, hex};
 
 /// The adapter.

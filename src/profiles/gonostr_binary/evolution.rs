@@ -2,7 +2,7 @@
 //! version, field tags or extension point, so a newer writer can only append
 //! its field after the last one ([`Appended`]).
 
-use crate::evolution::surgery::Appended;
+use crate::codec::evolution::surgery::Appended;
 
 /// The adapter.
 pub(crate) const ADAPTER: Appended = Appended {

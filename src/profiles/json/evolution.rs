@@ -2,8 +2,8 @@
 //! member to the event object; the newer reader is serde_json into the event
 //! with an optional `future` member.
 
-use crate::evolution::new_reader::NewObject;
-use crate::evolution::{AdapterError, Backward, Evolution, Extension, surgery};
+use crate::codec::evolution::new_reader::NewObject;
+use crate::codec::evolution::{AdapterError, Backward, Evolution, Extension, surgery};
 use crate::model::Event;
 
 /// A JSON adapter: the member added by [`surgery::json_with_key`], and a

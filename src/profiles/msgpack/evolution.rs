@@ -2,8 +2,8 @@
 //! appends an eighth element to the event array; the newer reader is
 //! rmp-serde into the positional event with an optional eighth element.
 
-use crate::evolution::new_reader::{self, NewPositional, Untagged};
-use crate::evolution::{AdapterError, Backward, Evolution, Extension, surgery};
+use crate::codec::evolution::new_reader::{self, NewPositional, Untagged};
+use crate::codec::evolution::{AdapterError, Backward, Evolution, Extension, surgery};
 use crate::model::Event;
 
 /// The adapter.

@@ -2,7 +2,7 @@
 //! ([`crate::evolution`]): a newer writer appends an eighth element, the
 //! integer 42, to the event list, whose size prefix grows to match.
 
-use crate::evolution::{AdapterError, Backward, Evolution, Extension};
+use crate::codec::evolution::{AdapterError, Backward, Evolution, Extension};
 use crate::model::Event;
 
 /// An adapter; `ot` selects OTNetstring (type before the data).

@@ -4,7 +4,7 @@
 //! writer appends its field after the padded strings table, and a layout
 //! change bumps the version.
 
-use crate::evolution::{
+use crate::codec::evolution::{
     AdapterError, Backward, Evolution, Extension, FUTURE_VALUE, VersionSignal, surgery,
 };
 use crate::model::Event;

@@ -3,7 +3,7 @@
 //! so a newer writer appends its field after the tags, and a format change
 //! bumps the version.
 
-use crate::evolution::{
+use crate::codec::evolution::{
     AdapterError, Backward, Evolution, Extension, FUTURE_VALUE, VersionSignal, surgery,
 };
 use crate::model::Event;

@@ -7,7 +7,7 @@
 
 use super::Nson;
 use crate::codec::Codec;
-use crate::evolution::{AdapterError, Backward, Evolution, Extension, NewRead, surgery};
+use crate::codec::evolution::{AdapterError, Backward, Evolution, Extension, NewRead, surgery};
 use crate::model::Event;
 
 /// The adapter.
@@ -22,7 +22,7 @@ const FUTURE: &[u8] = b",\"future\":";
 /// between the last `]` and the final `}`. (A plain JSON parser is no
 /// newer reader of NSON: Go writes `\x01` for U+0001, which JSON has not.)
 pub(super) fn read(bytes: &[u8]) -> Result<Box<NewRead>, String> {
-    let limits = crate::evolution::limits();
+    let limits = crate::codec::evolution::limits();
     let (core, future) = match bytes.windows(FUTURE.len()).rposition(|w| w == FUTURE) {
         Some(at) if bytes[..at].ends_with(b"]") && bytes.ends_with(b"}") => {
             let digits = &bytes[at + FUTURE.len()..bytes.len() - 1];

@@ -264,7 +264,7 @@ fn not_print_table_matches_go_basics() {
 
 #[test]
 fn evolution_member_after_tags() {
-    use crate::evolution::Evolution;
+    use crate::codec::evolution::Evolution;
     let e = golden_event();
     let base = enc(&e).unwrap();
     let newer = super::evolution::ADAPTER.with_field(&e, &base).unwrap();

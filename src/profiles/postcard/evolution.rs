@@ -3,8 +3,10 @@
 //! nothing to mark it; the newer reader is postcard into the positional
 //! event with an optional eighth element.
 
-use crate::evolution::new_reader::{self, NewPositional, Tagged};
-use crate::evolution::{AdapterError, Backward, Evolution, Extension, FUTURE_VALUE, surgery};
+use crate::codec::evolution::new_reader::{self, NewPositional, Tagged};
+use crate::codec::evolution::{
+    AdapterError, Backward, Evolution, Extension, FUTURE_VALUE, surgery,
+};
 use crate::model::Event;
 
 /// The adapter.

@@ -2,7 +2,9 @@
 //! adds field 8; the newer reader is a prost message with
 //! `optional uint64 future = 8`.
 
-use crate::evolution::{AdapterError, Backward, Element, Evolution, Extension, NewRead, surgery};
+use crate::codec::evolution::{
+    AdapterError, Backward, Element, Evolution, Extension, NewRead, surgery,
+};
 use crate::model::{Event, hex};
 
 /// Field 8, varint 42: key `(8 << 3) | 0` = `40`, then `2a`.

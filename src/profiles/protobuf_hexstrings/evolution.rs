@@ -2,7 +2,7 @@
 //! newer writer adds field 8; the newer reader is a prost message with
 //! `optional uint64 future = 8` over `HexEvent`.
 
-use crate::evolution::NewRead;
+use crate::codec::evolution::NewRead;
 use crate::model::{Event, hex};
 
 use super::super::protobuf::evolution::Adapter;

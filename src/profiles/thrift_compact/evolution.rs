@@ -2,7 +2,7 @@
 //! writer's IDL adds `8: optional i32 future`, written just before the
 //! event struct's stop byte.
 
-use crate::evolution::{AdapterError, Backward, Element, Evolution, Extension, surgery};
+use crate::codec::evolution::{AdapterError, Backward, Element, Evolution, Extension, surgery};
 use crate::model::Event;
 
 /// The adapter.

@@ -1,0 +1,171 @@
+//! What a fixture is made of: the profiles and events it can hold, the
+//! records of one profile, the timed body of one benchmark ([`Pass`]) and
+//! why a fixture could not be prepared. The workloads
+//! ([`crate::bench::workload`]), the filter scans
+//! ([`crate::bench::filtering`]) and the groups ([`crate::bench::group`])
+//! build on it.
+
+use std::time::Duration;
+
+use rayon::prelude::*;
+
+use crate::codec::Profile;
+use crate::model::Event;
+
+/// The profile every other profile is compared with.
+pub const BASELINE: &str = "json";
+
+/// Profile column of the reference rows.
+pub const REFERENCE: &str = "reference";
+
+/// Why a fixture could not be prepared.
+#[derive(Debug, thiserror::Error)]
+pub enum FixtureError {
+    /// A profile refused an event.
+    #[error(
+        "{profile}: cannot represent event {index} ({reason}); Binostr measures only round trips"
+    )]
+    NotRepresentable {
+        /// Profile id.
+        profile: &'static str,
+        /// Event position in the corpus.
+        index: usize,
+        /// The encoder's reason.
+        reason: String,
+    },
+    /// A round trip or borrowed read disagreed with the event.
+    #[error("{profile}: event {index} does not round-trip: {detail}")]
+    RoundTrip {
+        /// Profile id.
+        profile: &'static str,
+        /// Event position in the corpus.
+        index: usize,
+        /// What differed.
+        detail: String,
+    },
+    /// A profile's match count for a drawn filter differs from the
+    /// reference matcher's.
+    #[error("{profile}: filter {filter} matches {got} events, the json reference matcher {want}")]
+    FilterMismatch {
+        /// Profile id.
+        profile: &'static str,
+        /// Filter position in the drawn set.
+        filter: usize,
+        /// The profile's count over the corpus.
+        got: u64,
+        /// The reference matcher's count.
+        want: u64,
+    },
+    /// The reference matcher could not read an event's JSON.
+    #[error("{0}")]
+    FilterReference(String),
+    /// An event of the corpus is not valid NIP-01.
+    #[error("event {index} is not valid: {reason}")]
+    Invalid {
+        /// Event position in the corpus.
+        index: usize,
+        /// Validation error.
+        reason: String,
+    },
+}
+
+/// The encodings of one profile, aligned with the fixture's events.
+pub struct ProfileRecords {
+    /// The profile.
+    pub profile: &'static Profile,
+    /// One record per event.
+    pub records: Vec<Vec<u8>>,
+}
+
+/// The timed body of one benchmark: one pass over its sequence.
+pub struct Pass<'a> {
+    /// Events processed per pass.
+    pub events: u64,
+    /// Runs one pass and returns its wall time.
+    pub run: Box<dyn FnMut() -> Duration + 'a>,
+}
+
+/// Indices and reasons of the events a profile refuses.
+pub type Refusals = Vec<(usize, String)>;
+
+/// `profiles` split into those that represent every one of `events` and
+/// the others, each with the events it refuses. A profile of the second
+/// kind is measured apart, on the events it represents, paired with json
+/// on them, so that no event is lost to the rest; json, the reference of
+/// that pairing, must therefore represent every event.
+pub fn split_profiles(
+    profiles: &[&'static Profile],
+    events: &[Event],
+) -> Result<SplitProfiles, FixtureError> {
+    let mut split = SplitProfiles::default();
+    for &p in profiles {
+        let refused: Refusals = events
+            .par_iter()
+            .enumerate()
+            .filter_map(|(i, e)| {
+                let mut buf = Vec::new();
+                p.codec.encode(e, &mut buf).err().map(|err| (i, err.reason))
+            })
+            .collect();
+        if refused.is_empty() {
+            split.whole.push(p);
+        } else if p.id == BASELINE {
+            return Err(FixtureError::RoundTrip {
+                profile: p.id,
+                index: refused[0].0,
+                detail: format!("json, the reference, cannot represent it: {}", refused[0].1),
+            });
+        } else {
+            split.apart.push((p, refused));
+        }
+    }
+    Ok(split)
+}
+
+/// The events of `events` that a profile with `refused` represents, in order.
+pub fn represented(events: &[Event], refused: &Refusals) -> Vec<Event> {
+    let gone: std::collections::BTreeSet<usize> = refused.iter().map(|(i, _)| *i).collect();
+    (0..events.len())
+        .filter(|i| !gone.contains(i))
+        .map(|i| events[i].clone())
+        .collect()
+}
+
+/// What [`split_profiles`] returns.
+#[derive(Default)]
+pub struct SplitProfiles {
+    /// The profiles that represent every event.
+    pub whole: Vec<&'static Profile>,
+    /// The others, with the events each refuses.
+    pub apart: Vec<(&'static Profile, Refusals)>,
+}
+
+/// `events` split into those every one of `profiles` can encode and the
+/// others, each with the first profile that refused it and its reason.
+pub fn representable(
+    events: Vec<Event>,
+    profiles: &[&'static Profile],
+) -> (Vec<Event>, Vec<(Event, &'static str, String)>) {
+    let refused: Vec<Option<(&'static str, String)>> = events
+        .par_iter()
+        .map(|e| {
+            let mut buf = Vec::new();
+            profiles.iter().find_map(|p| {
+                buf.clear();
+                p.codec
+                    .encode(e, &mut buf)
+                    .err()
+                    .map(|err| (p.id, err.reason))
+            })
+        })
+        .collect();
+    let mut kept = Vec::with_capacity(events.len());
+    let mut dropped = Vec::new();
+    for (e, r) in events.into_iter().zip(refused) {
+        match r {
+            Some((profile, reason)) => dropped.push((e, profile, reason)),
+            None => kept.push(e),
+        }
+    }
+    (kept, dropped)
+}
