@@ -73,7 +73,7 @@ pub fn check_event_size(bytes: &[u8], limits: &Limits) -> Result<(), DecodeError
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("not representable in {profile}: {reason}")]
 pub struct EncodeError {
-    /// The profile id.
+    /// Id of the profile that refused the event.
     pub profile: &'static str,
     /// Why, as a short phrase.
     pub reason: String,
@@ -208,9 +208,10 @@ pub struct Capabilities {
 pub struct Profile {
     /// Stable id used in results and the paper.
     pub id: &'static str,
-    /// Family.
+    /// The group of layouts it is reported with.
     pub family: Family,
-    /// Capabilities.
+    /// Determinism and self-description, for reports and for choosing
+    /// workloads.
     pub capabilities: Capabilities,
     /// Measured by default (disabled variants are kept for comparison runs).
     pub enabled: bool,

@@ -46,7 +46,7 @@ pub enum Read {
         kind: String,
         /// Its byte offset.
         offset: usize,
-        /// The message.
+        /// The error's `Display` text.
         message: String,
     },
     /// The decoded event equals the original exactly.

@@ -76,13 +76,13 @@ fn bad(field: impl Into<String>, why: &'static str) -> FilterError {
 /// What [`Filter::matches_on`] reads from an event; implemented for
 /// [`Event`] and [`EventRef`].
 pub trait FilterTarget {
-    /// The event id.
+    /// The raw 32-byte id, matched against the filter's `ids`.
     fn id(&self) -> &[u8; 32];
-    /// The author pubkey.
+    /// The raw 32-byte author key, matched against the filter's `authors`.
     fn pubkey(&self) -> &[u8; 32];
-    /// `created_at`.
+    /// Seconds since the Unix epoch, matched against `since` and `until`.
     fn created_at(&self) -> u64;
-    /// The kind.
+    /// Matched against the filter's `kinds`.
     fn kind(&self) -> u16;
     /// Whether some tag with at least two strings satisfies `f(name, first_value)`.
     fn any_tag(&self, f: impl FnMut(&str, &str) -> bool) -> bool;

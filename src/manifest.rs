@@ -58,7 +58,7 @@ pub const PAPER_GENERATED: &str = "paper/generated";
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Manifest {
-    /// [`SCHEMA`].
+    /// Version of this layout; written as [`SCHEMA`].
     pub schema: u64,
     /// Campaign label.
     pub label: String,

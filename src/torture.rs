@@ -138,7 +138,7 @@ impl Recipe {
 /// One concrete hostile case.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Case {
-    /// Its class.
+    /// The kind of damage: truncation, mutation, length inflation, …
     pub class: Class,
     /// A name unique within the class.
     pub name: String,

@@ -127,7 +127,7 @@ pub enum ValidationError {
     /// A field has the wrong JSON type.
     #[error("field `{field}` must be {expected}")]
     WrongType {
-        /// Field name.
+        /// The NIP-01 field's name.
         field: &'static str,
         /// What was expected, as a phrase.
         expected: &'static str,
@@ -141,7 +141,7 @@ pub enum ValidationError {
     /// A hex field that is not lowercase hex of the required length.
     #[error("field `{field}` must be {len} lowercase hex characters")]
     BadHex {
-        /// Field name.
+        /// The NIP-01 field's name.
         field: &'static str,
         /// Required length in hex characters.
         len: usize,
@@ -149,7 +149,7 @@ pub enum ValidationError {
     /// A number outside its range.
     #[error("field `{field}` out of range: {detail}")]
     OutOfRange {
-        /// Field name.
+        /// The NIP-01 field's name.
         field: &'static str,
         /// The offending value, as written.
         detail: String,
@@ -159,7 +159,7 @@ pub enum ValidationError {
     LimitExceeded {
         /// Which limit.
         what: &'static str,
-        /// The limit.
+        /// The bound, in the unit of `what`.
         limit: usize,
         /// The value seen (a lower bound when reading stopped early).
         actual: usize,

@@ -71,7 +71,7 @@ pub enum FixtureError {
 
 /// The encodings of one profile, aligned with the fixture's events.
 pub struct ProfileRecords {
-    /// The profile.
+    /// The registry entry whose codec wrote `records`.
     pub profile: &'static Profile,
     /// One record per event.
     pub records: Vec<Vec<u8>>,

@@ -27,7 +27,7 @@ use crate::transport::Compression;
 /// The events one subset's passes cover.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sequence {
-    /// Subset name.
+    /// [`Subset::name`] of the subset the events were drawn from.
     pub subset: String,
     /// Events in the subset.
     pub of: usize,
@@ -135,7 +135,8 @@ pub enum GroupKind {
 }
 
 impl GroupKind {
-    /// The stable name.
+    /// The name results use (`encode`, `transport-deflate`, …), also the first
+    /// half of [`Group::label`].
     pub fn name(self) -> &'static str {
         match self {
             GroupKind::Encode => "encode",
@@ -156,7 +157,7 @@ impl GroupKind {
 pub struct Group {
     /// What the group compares.
     pub kind: GroupKind,
-    /// Subset.
+    /// The subset whose [`Sequence`] every member's passes cover.
     pub subset: Subset,
     /// Members; each round runs one pass of each.
     pub members: Vec<BenchKey>,

@@ -26,7 +26,7 @@ fn run_probed(workload: Workload, codec: &dyn Codec, record: &[u8], limits: &Lim
 /// Latency percentiles of one (workload, profile), in ns per event.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LatencyRow {
-    /// Workload.
+    /// The workload whose single-event latency is measured.
     pub workload: Workload,
     /// Profile id.
     pub profile: &'static str,
@@ -130,7 +130,7 @@ pub fn peak_rss_kib() -> Option<u64> {
 /// Allocation totals of one (workload, profile) over every record.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AllocRow {
-    /// Workload.
+    /// The workload whose allocations are counted.
     pub workload: Workload,
     /// Profile id.
     pub profile: &'static str,

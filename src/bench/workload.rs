@@ -113,7 +113,8 @@ impl Workload {
         Workload::Clone,
     ];
 
-    /// The stable name.
+    /// The name results use, e.g. `decode+id`; [`Workload::from_name`] reads it
+    /// back.
     pub fn name(self) -> &'static str {
         match self {
             Workload::Encode => "encode",
@@ -214,7 +215,8 @@ impl Subset {
         Subset::SizeGt4k,
     ];
 
-    /// The stable name.
+    /// The name results use, e.g. `kind-1` or `size-lt512`;
+    /// [`Subset::from_name`] reads it back.
     pub fn name(self) -> String {
         match self {
             Subset::All => "all".into(),
@@ -245,11 +247,11 @@ impl Subset {
 /// One benchmark: the key of a row in `samples.csv`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct BenchKey {
-    /// Workload.
+    /// What one pass does; [`Workload::name`] in the CSV.
     pub workload: Workload,
     /// Profile id, or [`REFERENCE`](crate::bench::fixture::REFERENCE).
     pub profile: &'static str,
-    /// Subset.
+    /// The slice of the corpus the pass covers; [`Subset::name`] in the CSV.
     pub subset: Subset,
     /// Threads (1 except for `ingest-mt`).
     pub threads: usize,
@@ -270,7 +272,8 @@ impl fmt::Display for BenchKey {
 
 /// A corpus encoded with every profile, round trips asserted.
 pub struct Fixture {
-    /// The events.
+    /// The corpus, in input order: the indices of every pass and record refer
+    /// to it.
     pub events: Vec<Event>,
     /// Compact NIP-01 JSON size of each event.
     pub json_len: Vec<usize>,

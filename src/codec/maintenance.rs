@@ -89,7 +89,7 @@ impl Schema {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "status", rename_all = "kebab-case")]
 pub enum Spec {
-    /// An IETF RFC.
+    /// Specified by an IETF RFC, cited by number and title.
     IetfRfc {
         /// RFC number.
         number: u16,

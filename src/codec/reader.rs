@@ -33,7 +33,7 @@ impl<'a> Reader<'a> {
         Self { bytes, pos: 0 }
     }
 
-    /// Current offset.
+    /// Bytes consumed so far: the offset a decode error reports.
     pub fn offset(&self) -> usize {
         self.pos
     }

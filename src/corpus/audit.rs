@@ -58,7 +58,7 @@ pub struct Rejected {
 pub struct InputSummary {
     /// The input's label.
     pub source: String,
-    /// Detected shape.
+    /// The layout detected from the input's first record.
     pub shape: Shape,
     /// Records read.
     pub read: u64,

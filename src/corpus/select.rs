@@ -25,7 +25,8 @@ pub fn record_path(output: &Path) -> PathBuf {
 /// What a selection was made from and what it holds; stored beside it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SelectionRecord {
-    /// The seed.
+    /// Seed of the shuffle that drew the events; the same seed, inputs and
+    /// count give the same selection.
     pub seed: u64,
     /// Events selected.
     pub count: usize,

@@ -107,7 +107,7 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The CSV label.
+    /// The case's cell in `evolution.csv`: `exact`, `refused` or `changed`.
     pub fn label(&self) -> &'static str {
         match self {
             Outcome::Exact => "exact",

@@ -56,7 +56,8 @@ impl FailureClass {
 /// One verification failure.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {
-    /// Its class.
+    /// Which check failed: the event, its signature or key, the manifest, or
+    /// a covered file (modified, missing, extra).
     pub class: FailureClass,
     /// What exactly (paths relative to the repository root).
     pub detail: String,

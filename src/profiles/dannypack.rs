@@ -69,7 +69,7 @@ const HEADER: usize = 138;
 const MIN_HEX_CHARS: usize = 8;
 const ESCAPE: u8 = 0x7f;
 
-/// DannyPack.
+/// The DannyPack codec; the layout is in the module docs.
 pub struct DannyPack;
 
 fn put_hdr(out: &mut Vec<u8>, len: usize, is_hex: bool) {

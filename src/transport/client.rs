@@ -30,7 +30,7 @@ impl Check {
     /// Both, in report order.
     pub const ALL: [Check; 2] = [Check::Decode, Check::Validate];
 
-    /// Stable name.
+    /// The name results use: `decode` or `validate`.
     pub fn name(self) -> &'static str {
         match self {
             Check::Decode => "decode",

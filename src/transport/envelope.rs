@@ -199,7 +199,7 @@ pub enum FromRelay<'a> {
     Eose(String),
     /// `sub` was closed by the relay.
     Closed(String, String),
-    /// A notice.
+    /// A `NOTICE`: the relay's message for people.
     Notice(String),
     /// The answer to an EVENT: id (hex), accepted, message.
     Ok(String, bool, String),

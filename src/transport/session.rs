@@ -37,7 +37,7 @@ pub struct Session {
     store: Arc<Store>,
     filters: [serde_json::Value; 1],
     limits: Limits,
-    /// The first exchange.
+    /// The first exchange, made and checked in full when the session opened.
     pub first: First,
 }
 

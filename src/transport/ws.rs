@@ -46,7 +46,7 @@ pub enum Incoming {
     Binary,
     /// A ping with its payload.
     Ping(Vec<u8>),
-    /// A pong.
+    /// A pong; its payload is dropped.
     Pong,
     /// The peer's close frame: its status, if any.
     Close(Option<u16>),

@@ -99,7 +99,7 @@ pub struct Finding {
     pub class: Class,
     /// Case name.
     pub case: String,
-    /// Outcome.
+    /// What the subject did with the case.
     pub outcome: Outcome,
     /// Error, panic message or exit details.
     pub detail: String,
@@ -168,7 +168,7 @@ pub struct Failing {
     pub class: Class,
     /// The outcome, or `over-memory-bound`.
     pub outcome: String,
-    /// Cases.
+    /// How many cases of the class ended with this outcome.
     pub cases: u64,
 }
 
@@ -197,7 +197,8 @@ pub(super) fn failing_cells(subjects: &[SubjectResult]) -> Vec<Failing> {
     out
 }
 
-/// The Markdown report.
+/// The report for people: the run's settings, the failures, the outcome
+/// legend and cases per subject, class and outcome.
 pub fn render_markdown(r: &RunReport) -> String {
     use std::fmt::Write as _;
     let mut s = String::new();

@@ -39,7 +39,7 @@ pub struct Upgrade {
 /// A request the relay answers with an HTTP error.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Refusal {
-    /// HTTP status.
+    /// The HTTP status code of the response.
     pub status: u16,
     /// Why, for the body.
     pub reason: String,

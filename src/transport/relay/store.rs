@@ -22,7 +22,7 @@ use crate::transport::envelope::Framing;
 
 /// One profile's encoded records of a set of events.
 pub struct Store {
-    /// The profile.
+    /// The profile whose codec wrote `records`.
     pub profile: &'static Profile,
     /// How its messages travel.
     pub framing: Framing,
