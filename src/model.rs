@@ -159,6 +159,25 @@ impl EventRef<'_> {
     }
 }
 
+impl From<Event> for EventRef<'_> {
+    /// The view owning every field of `e` (no copy of its strings).
+    fn from(e: Event) -> Self {
+        EventRef {
+            id: Cow::Owned(e.id),
+            pubkey: Cow::Owned(e.pubkey),
+            sig: Cow::Owned(e.sig),
+            created_at: e.created_at,
+            kind: e.kind,
+            tags: e
+                .tags
+                .into_iter()
+                .map(|t| t.into_iter().map(Cow::Owned).collect())
+                .collect(),
+            content: Cow::Owned(e.content),
+        }
+    }
+}
+
 /// Writes `s` as a JSON string literal with RFC 8259 escaping.
 fn write_json_string(s: &str, out: &mut Vec<u8>) {
     serde_json::to_writer(&mut *out, s).expect("writing a str into a Vec cannot fail");

@@ -67,7 +67,7 @@ use std::borrow::Cow;
 
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit,
-    Limits, Profile, Reader, SelectContract, check_event_size,
+    Limits, Parts, Profile, Reader, SelectContract, check_event_size,
 };
 use crate::model::hex::{self, is_lower_hex};
 use crate::model::{Event, EventRef};
@@ -141,16 +141,7 @@ impl Codec for Avro {
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        let f = read::<String>(bytes, limits)?;
-        Ok(Event::new(
-            *f.id,
-            *f.pubkey,
-            *f.sig,
-            f.created_at,
-            f.kind,
-            f.tags,
-            f.content,
-        ))
+        Ok(read::<String>(bytes, limits)?.into_event())
     }
 
     fn borrowed(&self) -> Option<&dyn BorrowDecode> {
@@ -166,16 +157,7 @@ impl BorrowDecode for Avro {
         bytes: &'a [u8],
         limits: &Limits,
     ) -> Result<EventRef<'a>, DecodeError> {
-        let f = read::<Cow<'a, str>>(bytes, limits)?;
-        Ok(EventRef {
-            id: Cow::Borrowed(f.id),
-            pubkey: Cow::Borrowed(f.pubkey),
-            sig: Cow::Borrowed(f.sig),
-            created_at: f.created_at,
-            kind: f.kind,
-            tags: f.tags,
-            content: f.content,
-        })
+        Ok(read::<Cow<'a, str>>(bytes, limits)?.into_ref())
     }
 
     /// Checked: the whole datum is read first.
@@ -184,23 +166,12 @@ impl BorrowDecode for Avro {
     }
 }
 
-/// The fields of a datum, strings as `S` (owned `String` for `decode`,
-/// `Cow` for the view).
-struct Fields<'a, S> {
-    id: &'a [u8; 32],
-    pubkey: &'a [u8; 32],
-    sig: &'a [u8; 64],
-    created_at: u64,
-    kind: u16,
-    tags: Vec<Vec<S>>,
-    content: S,
-}
-
-/// Reads one datum, bounded by `limits`.
+/// Reads one datum, bounded by `limits`; strings as `S` (owned `String` for
+/// `decode`, `Cow` for the view).
 fn read<'a, S: From<Cow<'a, str>>>(
     bytes: &'a [u8],
     limits: &Limits,
-) -> Result<Fields<'a, S>, DecodeError> {
+) -> Result<Parts<'a, S>, DecodeError> {
     check_event_size(bytes, limits)?;
     let mut r = Reader::new(bytes);
     let id = r.array::<32>()?;
@@ -231,15 +202,7 @@ fn read<'a, S: From<Cow<'a, str>>>(
     let content = S::from(Cow::Borrowed(r.str(len)?));
     let sig = r.array::<64>()?;
     r.finish()?;
-    Ok(Fields {
-        id,
-        pubkey,
-        sig,
-        created_at,
-        kind,
-        tags,
-        content,
-    })
+    Ok(Parts::new(id, pubkey, sig, created_at, kind, tags, content))
 }
 
 /// A zig-zag `long`: a minimal varint of at most 10 bytes.

@@ -70,7 +70,7 @@ use binostr_generated::flatbuffers::{
 
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit,
-    Limits, Profile, SelectContract, check_event_size,
+    Limits, Parts, Profile, SelectContract, check_event_size,
 };
 use crate::model::hex::{self, is_lower_hex};
 use crate::model::{Event, EventRef};
@@ -179,16 +179,7 @@ impl Codec for FlatBuffers {
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        let p = parse::<String>(bytes, limits)?;
-        Ok(Event {
-            id: p.id,
-            pubkey: p.pubkey,
-            sig: p.sig,
-            created_at: p.created_at,
-            kind: p.kind,
-            tags: p.tags,
-            content: p.content.to_owned(),
-        })
+        Ok(parse::<String>(bytes, limits)?.into_event())
     }
 
     fn borrowed(&self) -> Option<&dyn BorrowDecode> {
@@ -206,16 +197,7 @@ impl BorrowDecode for FlatBuffers {
         bytes: &'a [u8],
         limits: &Limits,
     ) -> Result<EventRef<'a>, DecodeError> {
-        let p = parse::<Cow<'a, str>>(bytes, limits)?;
-        Ok(EventRef {
-            id: Cow::Owned(p.id),
-            pubkey: Cow::Owned(p.pubkey),
-            sig: Cow::Owned(p.sig),
-            created_at: p.created_at,
-            kind: p.kind,
-            tags: p.tags,
-            content: Cow::Borrowed(p.content),
-        })
+        Ok(parse::<Cow<'a, str>>(bytes, limits)?.into_ref())
     }
 
     /// Verifies the whole buffer (FlatBuffers offers no safe partial
@@ -228,16 +210,6 @@ impl BorrowDecode for FlatBuffers {
         let root = root(bytes, limits)?;
         Ok((root.kind(), root.pubkey().0))
     }
-}
-
-struct Parsed<'a, S> {
-    id: [u8; 32],
-    pubkey: [u8; 32],
-    sig: [u8; 64],
-    created_at: u64,
-    kind: u16,
-    tags: Vec<Vec<S>>,
-    content: &'a str,
 }
 
 /// The verifier options for `limits`.
@@ -311,7 +283,7 @@ fn offset_in(whole: &[u8], part: &[u8]) -> usize {
 fn parse<'a, S: From<&'a str> + From<String>>(
     bytes: &'a [u8],
     limits: &Limits,
-) -> Result<Parsed<'a, S>, DecodeError> {
+) -> Result<Parts<'a, S>, DecodeError> {
     let root = root(bytes, limits)?;
     let tags_in = root.tags().unwrap_or_default();
     if tags_in.len() > limits.max_tags {
@@ -324,15 +296,15 @@ fn parse<'a, S: From<&'a str> + From<String>>(
     for tag in tags_in {
         tags.push(parse_tag(bytes, tag, limits)?);
     }
-    Ok(Parsed {
-        id: root.id().0,
-        pubkey: root.pubkey().0,
-        sig: root.sig().0,
-        created_at: root.created_at(),
-        kind: root.kind(),
+    Ok(Parts::new(
+        &root.id().0,
+        &root.pubkey().0,
+        &root.sig().0,
+        root.created_at(),
+        root.kind(),
         tags,
-        content: root.content().unwrap_or_default(),
-    })
+        S::from(root.content().unwrap_or_default()),
+    ))
 }
 
 fn parse_tag<'a, S: From<&'a str> + From<String>>(
