@@ -3,7 +3,7 @@
 //! ([`Profile::evolution`](super::Profile::evolution)); the suite that runs
 //! them over the registry is [`crate::evolution`].
 
-use crate::codec::{EncodeError, Limits};
+use crate::codec::{DecodeError, EncodeError, Limits};
 use crate::model::Event;
 
 pub mod new_reader;
@@ -36,11 +36,61 @@ pub enum Backward {
     Executed {
         /// Library and type, e.g. `serde_json NewEvent`.
         reader: &'static str,
-        /// What it read, or its error message.
-        result: Result<Box<NewRead>, String>,
+        /// What it read, or why it refused the bytes.
+        result: Result<Box<NewRead>, ReadError>,
     },
     /// Not executed; the specification clause that decides it.
     ByConstruction(&'static str),
+}
+
+/// Why a newer reader refused old bytes. Its text is the backward case's
+/// message in `results/evolution/`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    /// Our own decoder refused the bytes.
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+    /// The format's library (or a standard conversion) refused them; its
+    /// message.
+    #[error("{0}")]
+    Library(String),
+    /// A fixed-size field (id, pubkey, sig) of another length.
+    #[error("{field}: {len} bytes, expected {expected}")]
+    Length {
+        /// `id`, `pubkey` or `sig`.
+        field: &'static str,
+        /// Its length in bytes.
+        len: usize,
+        /// The length the event needs.
+        expected: usize,
+    },
+    /// A field the reader could not take, e.g. `not lowercase hex`.
+    #[error("{field}: {problem}")]
+    Field {
+        /// The event field's name, or `future`.
+        field: &'static str,
+        /// What is wrong with it.
+        problem: &'static str,
+    },
+    /// A layout walked by hand ends or points outside the bytes (where).
+    #[error("{0}")]
+    Layout(String),
+}
+
+impl ReadError {
+    /// The message of a library's error.
+    pub fn library(e: impl std::fmt::Display) -> Self {
+        Self::Library(e.to_string())
+    }
+
+    /// `bytes` as a fixed-size field named `field`.
+    pub fn fixed<const N: usize>(bytes: Vec<u8>, field: &'static str) -> Result<[u8; N], Self> {
+        bytes.try_into().map_err(|v: Vec<u8>| Self::Length {
+            field,
+            len: v.len(),
+            expected: N,
+        })
+    }
 }
 
 /// The nested-record case of a profile.
@@ -115,7 +165,7 @@ pub trait Evolution: Sync {
     /// A newer reader meeting `base`, the current bytes of `event`.
     fn backward(&self, event: &Event, base: &[u8]) -> Backward;
 
-    /// Version signalling.
+    /// What carries a version or schema id on the wire (the default: nothing).
     fn version(&self) -> VersionSignal {
         VersionSignal {
             carrier: None,

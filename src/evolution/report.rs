@@ -63,7 +63,7 @@ pub enum BackwardOutcome {
     },
     /// Not executed; the clause that decides it.
     ByConstruction {
-        /// The clause.
+        /// The specification clause that decides it, in the adapter's words.
         clause: &'static str,
     },
     /// The input event is not representable in this profile.
@@ -107,7 +107,7 @@ pub struct RangeResult {
     pub case: &'static str,
     /// What it is.
     pub what: &'static str,
-    /// Its outcome.
+    /// Exact, refused (with the error) or changed (with the first difference).
     pub outcome: Outcome,
 }
 
@@ -122,7 +122,7 @@ pub struct ProfileReport {
     pub field_mechanism: &'static str,
     /// How a newer writer extends a nested record, or why it does not apply.
     pub element_mechanism: String,
-    /// Version signalling.
+    /// What carries a version on the wire, as the adapter reports it.
     pub version: VersionSignal,
     /// Per input event.
     pub events: Vec<EventCases>,
@@ -179,7 +179,10 @@ fn backward_of(b: Backward, original: &Event) -> BackwardOutcome {
     match b {
         Backward::ByConstruction(clause) => BackwardOutcome::ByConstruction { clause },
         Backward::Executed { reader, result } => match result {
-            Err(message) => BackwardOutcome::Rejected { reader, message },
+            Err(e) => BackwardOutcome::Rejected {
+                reader,
+                message: e.to_string(),
+            },
             Ok(r) if r.event == *original && r.future.is_none() => BackwardOutcome::Ok { reader },
             Ok(r) => BackwardOutcome::Misread {
                 reader,

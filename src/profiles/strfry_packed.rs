@@ -62,8 +62,6 @@
 //! but whose record (index added) exceeds the default limit is refused on
 //! encode.
 
-use std::borrow::Cow;
-
 use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
     Profile, Reader, SelectContract, check_event_size,
@@ -80,9 +78,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &StrfryPacked,
-    evolution: &crate::codec::evolution::surgery::Appended {
-        mechanism: "a varint 42 appended after the JSON (hoytech/strfry src/PackedEvent.h: fixed 88-byte header and tags to the end of the value, no version or extension point)",
-    },
+    evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &["src/profiles/json.rs", "src/validate/json.rs"],
@@ -241,20 +237,7 @@ impl BorrowDecode for StrfryPacked {
         bytes: &'a [u8],
         limits: &Limits,
     ) -> Result<EventRef<'a>, DecodeError> {
-        let e = self.decode(bytes, limits)?;
-        Ok(EventRef {
-            id: Cow::Owned(e.id),
-            pubkey: Cow::Owned(e.pubkey),
-            sig: Cow::Owned(e.sig),
-            created_at: e.created_at,
-            kind: e.kind,
-            tags: e
-                .tags
-                .into_iter()
-                .map(|t| t.into_iter().map(Cow::Owned).collect())
-                .collect(),
-            content: Cow::Owned(e.content),
-        })
+        Ok(self.decode(bytes, limits)?.into())
     }
 
     fn select_contract(&self) -> SelectContract {
@@ -279,6 +262,8 @@ impl BorrowDecode for StrfryPacked {
         Ok((kind, pubkey))
     }
 }
+
+pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

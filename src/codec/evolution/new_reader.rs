@@ -13,7 +13,7 @@ use std::marker::PhantomData;
 
 use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
 
-use super::NewRead;
+use super::{NewRead, ReadError};
 use crate::model::{Event, hex};
 
 /// A byte string, from any serde byte or sequence representation.
@@ -107,12 +107,7 @@ impl TagValue for Tagged {
 
 /// The positional event of `profiles::positional` plus an optional eighth
 /// element.
-pub struct NewPositional<V>(pub Result<NewRead, String>, PhantomData<V>);
-
-fn fixed<const N: usize>(b: Bytes, what: &str) -> Result<[u8; N], String> {
-    b.0.try_into()
-        .map_err(|v: Vec<u8>| format!("{what}: {} bytes, expected {N}", v.len()))
-}
+pub struct NewPositional<V>(pub Result<NewRead, ReadError>, PhantomData<V>);
 
 impl<'de, V: Deserialize<'de> + TagValue> Deserialize<'de> for NewPositional<V> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -135,9 +130,9 @@ impl<'de, V: Deserialize<'de> + TagValue> Deserialize<'de> for NewPositional<V> 
                 let read = (|| {
                     Ok(NewRead {
                         event: Event {
-                            id: fixed(id, "id")?,
-                            pubkey: fixed(pubkey, "pubkey")?,
-                            sig: fixed(sig, "sig")?,
+                            id: ReadError::fixed(id.0, "id")?,
+                            pubkey: ReadError::fixed(pubkey.0, "pubkey")?,
+                            sig: ReadError::fixed(sig.0, "sig")?,
                             created_at,
                             kind,
                             tags: tags
@@ -173,20 +168,12 @@ pub struct NewObject {
 
 impl NewObject {
     /// The event it holds (hex fields decoded).
-    pub fn into_read(self) -> Result<Box<NewRead>, String> {
-        let h = |s: &str, what: &str| -> Result<Vec<u8>, String> {
-            let mut out = Vec::new();
-            if hex::decode_into(s, &mut out) {
-                Ok(out)
-            } else {
-                Err(format!("{what}: not lowercase hex"))
-            }
-        };
+    pub fn into_read(self) -> Result<Box<NewRead>, ReadError> {
         Ok(Box::new(NewRead {
             event: Event {
-                id: fixed(Bytes(h(&self.id, "id")?), "id")?,
-                pubkey: fixed(Bytes(h(&self.pubkey, "pubkey")?), "pubkey")?,
-                sig: fixed(Bytes(h(&self.sig, "sig")?), "sig")?,
+                id: hex_field(&self.id, "id")?,
+                pubkey: hex_field(&self.pubkey, "pubkey")?,
+                sig: hex_field(&self.sig, "sig")?,
                 created_at: self.created_at,
                 kind: self.kind,
                 tags: self.tags,
@@ -197,6 +184,18 @@ impl NewObject {
     }
 }
 
+/// The bytes of the lowercase hex `s`, a field of `N` bytes.
+fn hex_field<const N: usize>(s: &str, field: &'static str) -> Result<[u8; N], ReadError> {
+    let mut out = Vec::new();
+    if !hex::decode_into(s, &mut out) {
+        return Err(ReadError::Field {
+            field,
+            problem: "not lowercase hex",
+        });
+    }
+    ReadError::fixed(out, field)
+}
+
 /// The [`super::Backward`] of a positional serde reader's result.
 pub fn positional<V, E: fmt::Display>(
     reader: &'static str,
@@ -204,6 +203,9 @@ pub fn positional<V, E: fmt::Display>(
 ) -> super::Backward {
     super::Backward::Executed {
         reader,
-        result: r.map_err(|e| e.to_string()).and_then(|p| p.0).map(Box::new),
+        result: r
+            .map_err(ReadError::library)
+            .and_then(|p| p.0)
+            .map(Box::new),
     }
 }

@@ -2,7 +2,9 @@
 //! bytes and returns what a newer writer of the same format would write,
 //! checking the layout it expects first (an [`AdapterError`] otherwise).
 
-use super::{AdapterError, Backward, Evolution, Extension, FUTURE_KEY, FUTURE_VALUE};
+use super::{
+    AdapterError, Backward, Evolution, Extension, FUTURE_KEY, FUTURE_VALUE, VersionSignal,
+};
 use crate::model::Event;
 
 /// A JSON object with `"future":42` added as its last member.
@@ -228,6 +230,47 @@ impl Evolution for Appended {
         Backward::ByConstruction(
             "no version and no optional fields: a newer reader can take the end of the (framed) record as the absent appended field, but nothing in the bytes tells the layouts apart; not executed",
         )
+    }
+}
+
+/// The adapter of a layout whose first byte is a version (1) and which has
+/// no other extension point (notepack, nostrdb-note): a newer writer appends
+/// its field, a varint 42, after the last section, and a layout change
+/// bumps the version.
+pub struct VersionedAppended {
+    /// Where the field goes and why, citing the layout's source.
+    pub mechanism: &'static str,
+    /// Why a newer reader is decided by construction, citing the source.
+    pub backward: &'static str,
+    /// What carries the version and what a reader can do with it.
+    pub version: VersionSignal,
+}
+
+impl Evolution for VersionedAppended {
+    fn field_mechanism(&self) -> &'static str {
+        self.mechanism
+    }
+
+    fn with_field(&self, _: &Event, base: &[u8]) -> Result<Extension, AdapterError> {
+        Ok(appended(base, &uvarint(FUTURE_VALUE)))
+    }
+
+    fn backward(&self, _: &Event, _: &[u8]) -> Backward {
+        Backward::ByConstruction(self.backward)
+    }
+
+    fn version(&self) -> VersionSignal {
+        self.version
+    }
+
+    fn with_unknown_version(&self, base: &[u8]) -> Option<Result<Extension, AdapterError>> {
+        Some(if base.first() == Some(&1) {
+            let mut bytes = base.to_vec();
+            bytes[0] = 2;
+            Ok(Extension { bytes })
+        } else {
+            Err(AdapterError::layout("the record must start with version 1"))
+        })
     }
 }
 

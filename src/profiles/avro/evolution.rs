@@ -7,7 +7,6 @@
 use crate::codec::evolution::{AdapterError, Backward, Element, Evolution, Extension, surgery};
 use crate::model::Event;
 
-/// The adapter.
 pub(crate) struct Adapter;
 pub(crate) const ADAPTER: Adapter = Adapter;
 

@@ -7,7 +7,6 @@ use crate::codec::evolution::new_reader::{self, NewPositional, Untagged};
 use crate::codec::evolution::{AdapterError, Backward, Evolution, Extension, FUTURE_VALUE};
 use crate::model::Event;
 
-/// The adapter.
 pub(crate) struct Adapter;
 pub(crate) const ADAPTER: Adapter = Adapter;
 

@@ -9,7 +9,6 @@ use crate::codec::evolution::{
 };
 use crate::model::Event;
 
-/// The adapter.
 pub(crate) struct Adapter;
 pub(crate) const ADAPTER: Adapter = Adapter;
 

@@ -6,11 +6,11 @@
 use binostr_generated::capnp;
 
 use crate::codec::evolution::{
-    AdapterError, Backward, Element, Evolution, Extension, FUTURE_VALUE, NewRead, surgery,
+    AdapterError, Backward, Element, Evolution, Extension, FUTURE_VALUE, NewRead, ReadError,
+    surgery,
 };
 use crate::model::{Event, hex};
 
-/// The adapter.
 pub(crate) struct Adapter;
 pub(crate) const ADAPTER: Adapter = Adapter;
 
@@ -99,21 +99,22 @@ pub(crate) const READER: &str = "our decoder for the seven fields, plus data wor
 pub(crate) fn newer_read(base: &[u8], packed: bool) -> Backward {
     use capnp::message::{ReaderOptions, ReaderSegments};
     let result = (|| {
-        let event = super::decode(base, &crate::codec::evolution::limits(), packed)
-            .map_err(|e| e.to_string())?;
+        let event = super::decode(base, &crate::codec::evolution::limits(), packed)?;
         let mut rest = base;
         let message = if packed {
             capnp::serialize_packed::read_message(&mut rest, ReaderOptions::new())
         } else {
             capnp::serialize::read_message(&mut rest, ReaderOptions::new())
         }
-        .map_err(|e| e.to_string())?;
+        .map_err(ReadError::library)?;
         let segments = message.into_segments();
-        let seg = segments.get_segment(0).ok_or("no segment")?;
+        let seg = segments
+            .get_segment(0)
+            .ok_or_else(|| ReadError::Layout("no segment".into()))?;
         let word = |i: usize| {
             seg.get(8 * i..8 * i + 8)
                 .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")))
-                .ok_or_else(|| format!("word {i} past the segment"))
+                .ok_or_else(|| ReadError::Layout(format!("word {i} past the segment")))
         };
         let root = word(0)?;
         let start = 1 + (root as u32 >> 2) as usize;

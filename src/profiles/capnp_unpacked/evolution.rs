@@ -5,7 +5,6 @@ use crate::codec::evolution::{AdapterError, Backward, Element, Evolution, Extens
 use crate::model::Event;
 use crate::profiles::capnp_packed::evolution::{ELEMENT, FIELD, grown_values, newer_read};
 
-/// The adapter.
 pub(crate) struct Adapter;
 pub(crate) const ADAPTER: Adapter = Adapter;
 

@@ -4,7 +4,6 @@
 use crate::codec::evolution::{AdapterError, Backward, Evolution, Extension, surgery};
 use crate::model::Event;
 
-/// The adapter.
 pub(crate) struct Adapter;
 pub(crate) const ADAPTER: Adapter = Adapter;
 

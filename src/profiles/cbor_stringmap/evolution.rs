@@ -6,10 +6,9 @@
 use minicbor::Decoder;
 
 use crate::codec::evolution::new_reader::NewObject;
-use crate::codec::evolution::{AdapterError, Backward, Evolution, Extension};
+use crate::codec::evolution::{AdapterError, Backward, Evolution, Extension, ReadError};
 use crate::model::Event;
 
-/// The adapter.
 pub(crate) struct Adapter;
 pub(crate) const ADAPTER: Adapter = Adapter;
 
@@ -43,7 +42,7 @@ impl Evolution for Adapter {
         Backward::Executed {
             reader: "ciborium into NewObject (future: #[serde(default)] Option<u64>)",
             result: ciborium::from_reader::<NewObject, _>(base)
-                .map_err(|e| e.to_string())
+                .map_err(ReadError::library)
                 .and_then(NewObject::into_read),
         }
     }

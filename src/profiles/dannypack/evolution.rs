@@ -4,7 +4,6 @@
 
 use crate::codec::evolution::surgery::Appended;
 
-/// The adapter.
 pub(crate) const ADAPTER: Appended = Appended {
     mechanism: "a varint 42 appended after the content, the last section (DannyPack layout, FORMATS.md: fixed header, tag section, content; no version, magic or record length)",
 };

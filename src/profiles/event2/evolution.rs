@@ -4,7 +4,6 @@
 
 use crate::codec::evolution::surgery::Appended;
 
-/// The adapter.
 pub(crate) const ADAPTER: Appended = Appended {
     mechanism: "a varint 42 appended after the signature, the last field (mleku/nostr codec/event binary layout, FORMATS.md; no version or record length)",
 };

@@ -8,11 +8,10 @@ use binostr_generated::event_generated::binostr::fb;
 use binostr_generated::flatbuffers::{FlatBufferBuilder, VOffsetT, WIPOffset};
 
 use crate::codec::evolution::{
-    AdapterError, Backward, Element, Evolution, Extension, FUTURE_VALUE, NewRead,
+    AdapterError, Backward, Element, Evolution, Extension, FUTURE_VALUE, NewRead, ReadError,
 };
 use crate::model::{Event, hex};
 
-/// The adapter.
 pub(crate) struct Adapter;
 pub(crate) const ADAPTER: Adapter = Adapter;
 
@@ -104,30 +103,29 @@ impl Evolution for Adapter {
     }
 }
 
-fn u16_at(b: &[u8], at: usize) -> Result<u16, String> {
+fn u16_at(b: &[u8], at: usize) -> Result<u16, ReadError> {
     b.get(at..at + 2)
         .map(|x| u16::from_le_bytes([x[0], x[1]]))
-        .ok_or_else(|| format!("u16 at {at} past the end"))
+        .ok_or_else(|| ReadError::Layout(format!("u16 at {at} past the end")))
 }
 
-fn u32_at(b: &[u8], at: usize) -> Result<u32, String> {
+fn u32_at(b: &[u8], at: usize) -> Result<u32, ReadError> {
     b.get(at..at + 4)
         .map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]))
-        .ok_or_else(|| format!("u32 at {at} past the end"))
+        .ok_or_else(|| ReadError::Layout(format!("u32 at {at} past the end")))
 }
 
 /// A newer reader of a size-prefixed buffer: `future` is slot 18 of the
 /// root table (FlatBuffers internals: the root offset follows the size
 /// prefix; a table starts with the signed offset back to its vtable; a
 /// vtable is its length, the table length, then one `u16` per slot).
-fn newer_read(base: &[u8]) -> Result<Box<NewRead>, String> {
+fn newer_read(base: &[u8]) -> Result<Box<NewRead>, ReadError> {
     use crate::codec::Codec;
-    let event = super::FlatBuffers
-        .decode(base, &crate::codec::evolution::limits())
-        .map_err(|e| e.to_string())?;
+    let event = super::FlatBuffers.decode(base, &crate::codec::evolution::limits())?;
     let table = 4 + u32_at(base, 4)? as usize;
     let soffset = u32_at(base, table)? as i32;
-    let vtable = usize::try_from(table as i64 - i64::from(soffset)).map_err(|e| e.to_string())?;
+    let vtable = usize::try_from(table as i64 - i64::from(soffset))
+        .map_err(|e| ReadError::Layout(e.to_string()))?;
     let vtable_len = u16_at(base, vtable)?;
     let slot = if EVENT_FUTURE + 2 <= vtable_len {
         u16_at(base, vtable + EVENT_FUTURE as usize)?

@@ -4,7 +4,6 @@
 
 use crate::codec::evolution::surgery::Appended;
 
-/// The adapter.
 pub(crate) const ADAPTER: Appended = Appended {
     mechanism: "a varint 42 appended after the last tag item and its pad (go-nostr binary/hybrid.go v0.32.0: fixed header, content, tags; no version or record length; Go's Unmarshal ignores trailing bytes)",
 };

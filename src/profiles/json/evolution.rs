@@ -3,7 +3,7 @@
 //! with an optional `future` member.
 
 use crate::codec::evolution::new_reader::NewObject;
-use crate::codec::evolution::{AdapterError, Backward, Evolution, Extension, surgery};
+use crate::codec::evolution::{AdapterError, Backward, Evolution, Extension, ReadError, surgery};
 use crate::model::Event;
 
 /// A JSON adapter: the member added by [`surgery::json_with_key`], and a
@@ -12,13 +12,13 @@ pub(crate) struct Adapter {
     /// The newer reader's name.
     pub(crate) reader: &'static str,
     /// The newer reader.
-    pub(crate) parse: fn(&[u8]) -> Result<NewObject, String>,
+    pub(crate) parse: fn(&[u8]) -> Result<NewObject, ReadError>,
 }
 
 /// `json`.
 pub(crate) const ADAPTER: Adapter = Adapter {
     reader: "serde_json into NewObject (future: #[serde(default)] Option<u64>)",
-    parse: |b| serde_json::from_slice(b).map_err(|e| e.to_string()),
+    parse: |b| serde_json::from_slice(b).map_err(ReadError::library),
 };
 
 /// RFC 8259 §4: an object is an unordered set of members; NIP-01 names seven.

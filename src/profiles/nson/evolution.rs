@@ -7,10 +7,11 @@
 
 use super::Nson;
 use crate::codec::Codec;
-use crate::codec::evolution::{AdapterError, Backward, Evolution, Extension, NewRead, surgery};
+use crate::codec::evolution::{
+    AdapterError, Backward, Evolution, Extension, NewRead, ReadError, surgery,
+};
 use crate::model::Event;
 
-/// The adapter.
 pub(crate) struct Adapter;
 
 /// `nson`.
@@ -21,7 +22,7 @@ const FUTURE: &[u8] = b",\"future\":";
 /// The newer reader: NSON's own, plus an optional `,"future":N` member
 /// between the last `]` and the final `}`. (A plain JSON parser is no
 /// newer reader of NSON: Go writes `\x01` for U+0001, which JSON has not.)
-pub(super) fn read(bytes: &[u8]) -> Result<Box<NewRead>, String> {
+pub(super) fn read(bytes: &[u8]) -> Result<Box<NewRead>, ReadError> {
     let limits = crate::codec::evolution::limits();
     let (core, future) = match bytes.windows(FUTURE.len()).rposition(|w| w == FUTURE) {
         Some(at) if bytes[..at].ends_with(b"]") && bytes.ends_with(b"}") => {
@@ -30,12 +31,15 @@ pub(super) fn read(bytes: &[u8]) -> Result<Box<NewRead>, String> {
                 .ok()
                 .filter(|d| d.bytes().all(|b| b.is_ascii_digit()))
                 .and_then(|d| d.parse::<u64>().ok())
-                .ok_or("future: not an unsigned integer")?;
+                .ok_or(ReadError::Field {
+                    field: "future",
+                    problem: "not an unsigned integer",
+                })?;
             ([&bytes[..at], b"}"].concat(), Some(n))
         }
         _ => (bytes.to_vec(), None),
     };
-    let event = Nson.decode(&core, &limits).map_err(|e| e.to_string())?;
+    let event = Nson.decode(&core, &limits)?;
     Ok(Box::new(NewRead { event, future }))
 }
 

@@ -3,7 +3,7 @@
 //! `optional uint64 future = 8`.
 
 use crate::codec::evolution::{
-    AdapterError, Backward, Element, Evolution, Extension, NewRead, surgery,
+    AdapterError, Backward, Element, Evolution, Extension, NewRead, ReadError, surgery,
 };
 use crate::model::{Event, hex};
 
@@ -63,20 +63,15 @@ enum Value {
     Text(String),
 }
 
-fn fixed<const N: usize>(v: Vec<u8>, what: &str) -> Result<[u8; N], String> {
-    v.try_into()
-        .map_err(|v: Vec<u8>| format!("{what}: {} bytes, expected {N}", v.len()))
-}
-
-fn read(base: &[u8]) -> Result<Box<NewRead>, String> {
-    let m = <NewEvent as prost::Message>::decode(base).map_err(|e| e.to_string())?;
+fn read(base: &[u8]) -> Result<Box<NewRead>, ReadError> {
+    let m = <NewEvent as prost::Message>::decode(base).map_err(ReadError::library)?;
     Ok(Box::new(NewRead {
         event: Event {
-            id: fixed(m.id, "id")?,
-            pubkey: fixed(m.pubkey, "pubkey")?,
-            sig: fixed(m.sig, "sig")?,
+            id: ReadError::fixed(m.id, "id")?,
+            pubkey: ReadError::fixed(m.pubkey, "pubkey")?,
+            sig: ReadError::fixed(m.sig, "sig")?,
             created_at: m.created_at,
-            kind: u16::try_from(m.kind).map_err(|e| e.to_string())?,
+            kind: u16::try_from(m.kind).map_err(ReadError::library)?,
             tags: m
                 .tags
                 .into_iter()
@@ -105,7 +100,7 @@ pub(crate) struct Adapter {
     /// The newer reader's name.
     pub(crate) reader: &'static str,
     /// The newer reader.
-    pub(crate) read: fn(&[u8]) -> Result<Box<NewRead>, String>,
+    pub(crate) read: fn(&[u8]) -> Result<Box<NewRead>, ReadError>,
 }
 
 /// `protobuf`.

@@ -2,7 +2,7 @@
 //! newer writer adds field 8; the newer reader is a prost message with
 //! `optional uint64 future = 8` over `HexEvent`.
 
-use crate::codec::evolution::NewRead;
+use crate::codec::evolution::{NewRead, ReadError};
 use crate::model::{Event, hex};
 
 use super::super::protobuf::evolution::Adapter;
@@ -40,16 +40,19 @@ struct NewHexTag {
     values: Vec<String>,
 }
 
-fn read(base: &[u8]) -> Result<Box<NewRead>, String> {
-    let m = <NewHexEvent as prost::Message>::decode(base).map_err(|e| e.to_string())?;
-    let bad = |what: &str| format!("{what}: not lowercase hex of the right length");
+fn read(base: &[u8]) -> Result<Box<NewRead>, ReadError> {
+    let m = <NewHexEvent as prost::Message>::decode(base).map_err(ReadError::library)?;
+    let bad = |field| ReadError::Field {
+        field,
+        problem: "not lowercase hex of the right length",
+    };
     Ok(Box::new(NewRead {
         event: Event {
             id: hex::decode_array(&m.id).ok_or_else(|| bad("id"))?,
             pubkey: hex::decode_array(&m.pubkey).ok_or_else(|| bad("pubkey"))?,
             sig: hex::decode_array(&m.sig).ok_or_else(|| bad("sig"))?,
             created_at: m.created_at,
-            kind: u16::try_from(m.kind).map_err(|e| e.to_string())?,
+            kind: u16::try_from(m.kind).map_err(ReadError::library)?,
             tags: m.tags.into_iter().map(|t| t.values).collect(),
             content: m.content,
         },
