@@ -58,7 +58,9 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &DannyPack,
-    evolution: &evolution::ADAPTER,
+    evolution: &crate::codec::evolution::surgery::Appended {
+        mechanism: "a varint 42 appended after the content, the last section (DannyPack layout, FORMATS.md: fixed header, tag section, content; no version, magic or record length)",
+    },
     maintenance: crate::codec::Maintenance::standalone(
         &[file!()],
         crate::codec::maintenance::DANNYPACK,
@@ -235,8 +237,6 @@ fn value<'a, S: Text<'a>>(r: &mut Reader<'a>, max_text: usize) -> Result<S, Deco
     }
     hex_or_text(r, at, len, is_hex, MIN_HEX_CHARS, max_text)
 }
-
-pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

@@ -66,7 +66,9 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Event2,
-    evolution: &evolution::ADAPTER,
+    evolution: &crate::codec::evolution::surgery::Appended {
+        mechanism: "a varint 42 appended after the signature, the last field (mleku/nostr codec/event binary layout, FORMATS.md; no version or record length)",
+    },
     maintenance: crate::codec::Maintenance::standalone(
         &[file!()],
         crate::codec::maintenance::EVENT2,
@@ -262,8 +264,6 @@ fn field<'a, S: Text<'a>>(
         }
     })
 }
-
-pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

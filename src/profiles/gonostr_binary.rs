@@ -53,7 +53,9 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &GoNostrBinary,
-    evolution: &evolution::ADAPTER,
+    evolution: &crate::codec::evolution::surgery::Appended {
+        mechanism: "a varint 42 appended after the last tag item and its pad (go-nostr binary/hybrid.go v0.32.0: fixed header, content, tags; no version or record length; Go's Unmarshal ignores trailing bytes)",
+    },
     maintenance: crate::codec::Maintenance::standalone(
         &[file!()],
         crate::codec::maintenance::GONOSTR_BINARY,
@@ -178,8 +180,6 @@ fn item<'a, S: Text<'a>>(r: &mut Reader<'a>, limits: &Limits) -> Result<S, Decod
 fn u16be(r: &mut Reader<'_>) -> Result<u16, DecodeError> {
     Ok(u16::from_be_bytes(*r.array::<2>()?))
 }
-
-pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

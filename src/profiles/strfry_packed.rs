@@ -78,7 +78,9 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &StrfryPacked,
-    evolution: &evolution::ADAPTER,
+    evolution: &crate::codec::evolution::surgery::Appended {
+        mechanism: "a varint 42 appended after the JSON (hoytech/strfry src/PackedEvent.h: fixed 88-byte header and tags to the end of the value, no version or extension point)",
+    },
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],
         shared: &["src/profiles/json.rs", "src/validate/json.rs"],
@@ -262,8 +264,6 @@ impl BorrowDecode for StrfryPacked {
         Ok((kind, pubkey))
     }
 }
-
-pub(crate) mod evolution;
 
 #[cfg(test)]
 mod tests {

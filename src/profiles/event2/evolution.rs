@@ -1,9 +1,0 @@
-//! Evolution adapter of `event2` ([`crate::evolution`]): the layout has no
-//! version, field tags or extension point, so a newer writer can only append
-//! its field after the last one ([`Appended`]).
-
-use crate::codec::evolution::surgery::Appended;
-
-pub(crate) const ADAPTER: Appended = Appended {
-    mechanism: "a varint 42 appended after the signature, the last field (mleku/nostr codec/event binary layout, FORMATS.md; no version or record length)",
-};
