@@ -10,8 +10,8 @@ use anyhow::{Context, Result, bail};
 use polars::prelude::*;
 use serde::Deserialize;
 
-use crate::frame::{f64s, strs};
-use crate::records::{self, CsvSchema, Run};
+use crate::read::frame::{f64s, strs};
+use crate::read::records::{self, CsvSchema, Run};
 
 /// The host and key cells of one group, and its value medians.
 pub type KeyedValues = (Vec<String>, Vec<f64>);
@@ -123,7 +123,7 @@ pub struct Side {
     /// `rss.csv`.
     pub rss: Vec<Rss>,
     /// `transport.csv`.
-    pub transport: Vec<crate::transport::Transport>,
+    pub transport: Vec<crate::read::transport::Transport>,
 }
 
 impl Side {
@@ -181,7 +181,7 @@ impl Side {
             latency,
             alloc,
             rss,
-            transport: crate::transport::read(runs)?,
+            transport: crate::read::transport::read(runs)?,
         })
     }
 }

@@ -6,12 +6,12 @@ use std::fmt::Write as _;
 
 use anyhow::{Result, bail};
 
-use crate::campaign::Campaign;
+use crate::model::campaign::Campaign;
 use crate::fmt::{NS, PCT, RATIO, fixed, fixed_opt};
-use crate::names::{macro_suffix, tex_escape};
-use crate::side::ProfileTable;
-use crate::stats::median;
-use crate::summary::{BASELINE, REFERENCE};
+use crate::render::names::{macro_suffix, tex_escape};
+use crate::read::side::ProfileTable;
+use crate::model::stats::median;
+use crate::model::summary::{BASELINE, REFERENCE};
 
 /// File name and contents of every file in `paper/generated/`.
 pub fn render(c: &Campaign) -> Result<Vec<(&'static str, String)>> {
@@ -269,7 +269,7 @@ fn floors_csv(c: &Campaign) -> String {
 
 fn instructions_csv(c: &Campaign) -> String {
     let host = c.primary_host();
-    let workloads = crate::write::INSTRUCTION_WORKLOADS;
+    let workloads = crate::render::summary::INSTRUCTION_WORKLOADS;
     let rows = c
         .profiles(host)
         .into_iter()
@@ -302,7 +302,7 @@ fn instructions_csv(c: &Campaign) -> String {
 
 fn latency_csv(c: &Campaign) -> String {
     let host = c.primary_host();
-    let mut rows: Vec<&crate::side::Latency> =
+    let mut rows: Vec<&crate::read::side::Latency> =
         c.side.latency.iter().filter(|l| l.host == host).collect();
     rows.sort_by(|a, b| (&a.profile, &a.workload).cmp(&(&b.profile, &b.workload)));
     csv(
@@ -329,7 +329,7 @@ fn filter_csv(c: &Campaign) -> String {
     };
     csv(
         "profile,contract,ns,json_ratio,json_ratio_lo,json_ratio_hi,event_ratio,instr",
-        crate::relay::filter_rows(c, host).into_iter().map(|r| {
+        crate::model::relay::filter_rows(c, host).into_iter().map(|r| {
             vec![
                 r.profile.clone(),
                 r.contract().to_owned(),
@@ -348,7 +348,7 @@ fn transport_csv(c: &Campaign) -> String {
     let host = c.primary_host();
     csv(
         "profile,none_bytes,deflate_bytes,ctx_bytes,none_pct,deflate_pct,ctx_pct,none_ratio,deflate_ratio,ctx_ratio,deflate_ratio_lo,deflate_ratio_hi",
-        crate::relay::transport_rows(c, host).into_iter().map(|r| {
+        crate::model::relay::transport_rows(c, host).into_iter().map(|r| {
             let mut row = vec![r.profile.clone()];
             row.extend(r.bytes.iter().map(|v| fixed_opt(*v, 1)));
             row.extend(r.pct_json.iter().map(|v| fixed_opt(*v, 1)));
@@ -551,7 +551,7 @@ fn maintenance_csv(c: &Campaign) -> String {
         "profile,module_lines,generated_lines,crates,schema_compiler,ecosystems,spec_status,spec_ref",
         measured_rows(c, t).into_iter().map(|r| {
             // pgfplotstable reads no quoted fields: commas become semicolons.
-            crate::side::MAINTENANCE_COLUMNS
+            crate::read::side::MAINTENANCE_COLUMNS
                 .iter()
                 .map(|col| t.cell(r, col).unwrap_or_default().replace(',', ";"))
                 .collect()
@@ -560,7 +560,7 @@ fn maintenance_csv(c: &Campaign) -> String {
 }
 
 /// A claim as LaTeX text: profile ids in `\prof{}`.
-fn tex_claim(k: &crate::claims::Claim) -> String {
+fn tex_claim(k: &crate::model::claims::Claim) -> String {
     let prof = |p: &str| format!("\\prof{{{}}}", tex_escape(p));
     if k.resolved {
         format!(
@@ -631,7 +631,7 @@ fn macros(c: &Campaign) -> Result<String> {
         text("CloneNs", fixed(v, 1));
     }
 
-    let host_violations: Vec<&crate::checks::Violation> =
+    let host_violations: Vec<&crate::model::checks::Violation> =
         c.violations.iter().filter(|v| v.host == host).collect();
     text("InvariantViolations", host_violations.len().to_string());
     text(
@@ -646,7 +646,7 @@ fn macros(c: &Campaign) -> Result<String> {
                 .join("; ")
         },
     );
-    if let Some(all) = crate::write::resolution(c, host).pop() {
+    if let Some(all) = crate::render::summary::resolution(c, host).pop() {
         text("PairedRatios", all.ratios.to_string());
         text("PairedWithinTwo", all.within.to_string());
         text("PairedWithinTwoPct", fixed(all.within_pct(), 1));
@@ -661,7 +661,7 @@ fn macros(c: &Campaign) -> Result<String> {
             fixed(per_run.iter().copied().fold(f64::NAN, f64::max), 1),
         );
     }
-    let host_instr: Vec<&crate::instr::Instr> = c.instr.iter().filter(|i| i.host == host).collect();
+    let host_instr: Vec<&crate::model::instr::Instr> = c.instr.iter().filter(|i| i.host == host).collect();
     if !host_instr.is_empty() {
         let dev = host_instr.iter().map(|i| i.dev_pct).fold(0.0, f64::max);
         text("InstructionsMaxDevPct", fixed(dev, 3));
@@ -675,7 +675,7 @@ fn macros(c: &Campaign) -> Result<String> {
             }
         }
     }
-    if let Some(h) = crate::relay::headline(c, host) {
+    if let Some(h) = crate::model::relay::headline(c, host) {
         for (i, mode) in ["Plain", "Deflate", "DeflateCtx"].iter().enumerate() {
             text(&format!("TransportJson{mode}Bytes"), fixed(h.json[i], 1));
             text(&format!("TransportBest{mode}Profile"), h.best[i].0.clone());
@@ -711,12 +711,12 @@ fn macros(c: &Campaign) -> Result<String> {
             text(&format!("ApartWireDeflatePct{s}"), fixed(pct, 1));
         }
     }
-    if let Some((ns, _)) = crate::relay::filter_reference(c, host) {
+    if let Some((ns, _)) = crate::model::relay::filter_reference(c, host) {
         text("FilterEventNs", fixed(ns, 1));
     }
-    if let Some(json) = crate::relay::filter_rows(c, host)
+    if let Some(json) = crate::model::relay::filter_rows(c, host)
         .into_iter()
-        .find(|r| r.profile == crate::summary::BASELINE)
+        .find(|r| r.profile == crate::model::summary::BASELINE)
     {
         text("FilterJsonNs", fixed(json.ns, 1));
     }

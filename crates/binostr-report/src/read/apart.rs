@@ -8,11 +8,11 @@ use std::fs;
 use anyhow::{Context, Result};
 use serde::Deserialize;
 
-use crate::paired::{self, Paired};
-use crate::records::{self, Run};
-use crate::side::{self, Sizes};
-use crate::summary::{self, Row};
-use crate::transport::{self, Transport};
+use crate::model::paired::{self, Paired};
+use crate::read::records::{self, Run};
+use crate::read::side::{self, Sizes};
+use crate::model::summary::{self, Row};
+use crate::read::transport::{self, Transport};
 
 /// `campaign.json`'s `corpus.apart` entry.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]

@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::html::{Cell, Sort, Table, esc};
-use super::inputs::Inputs;
-use crate::campaign::Campaign;
+use crate::read::inputs::Inputs;
+use crate::model::campaign::Campaign;
 
 fn text(v: &Value) -> String {
     match v {

@@ -5,14 +5,14 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use super::html::{Cell, Sort, Table, code_spans, esc};
-use super::inputs::Inputs;
-use crate::campaign::Campaign;
-use crate::checks::INSTRUCTION_TOLERANCE_PCT;
+use crate::read::inputs::Inputs;
+use crate::model::campaign::Campaign;
+use crate::model::checks::INSTRUCTION_TOLERANCE_PCT;
 use crate::fmt::{NS, PCT, RATIO, fixed};
-use crate::instr::agreement;
-use crate::paper::{LANGUAGES, NOT_MEASURED, NOT_MEASURED_CELL, language_matrix, size_pcts};
-use crate::summary::REFERENCE;
-use crate::write::resolution;
+use crate::model::instr::agreement;
+use crate::render::paper::{LANGUAGES, NOT_MEASURED, NOT_MEASURED_CELL, language_matrix, size_pcts};
+use crate::model::summary::REFERENCE;
+use crate::render::summary::resolution;
 
 /// Workloads in reading order, with what they time and the floor their
 /// paired ratio is also taken against.
@@ -172,7 +172,7 @@ pub fn claims(c: &Campaign) -> String {
     out
 }
 
-fn flags(c: &Campaign, row: &crate::summary::Row, excluded: &BTreeSet<String>) -> Cell {
+fn flags(c: &Campaign, row: &crate::model::summary::Row, excluded: &BTreeSet<String>) -> Cell {
     let key = row.key();
     let mut notes: Vec<String> = c
         .paired
@@ -299,7 +299,7 @@ pub fn workloads(c: &Campaign) -> String {
             if let Some(f) = floor {
                 let p = c
                     .paired(host, w, &r.profile, &r.subset, r.threads, f)
-                    .map(crate::paired::Paired::triple);
+                    .map(crate::model::paired::Paired::triple);
                 cells.push(Cell::with_ci(p, RATIO));
             }
             if instr {

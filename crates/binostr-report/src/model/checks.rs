@@ -16,11 +16,11 @@ use anyhow::Result;
 use polars::prelude::*;
 
 use crate::fmt::{RATIO, fixed};
-use crate::frame::{f64s, strs};
-use crate::instr::Instr;
-use crate::paired::Paired;
-use crate::records::{self, Run};
-use crate::side::SIZE_COLUMNS;
+use crate::read::frame::{f64s, strs};
+use crate::model::instr::Instr;
+use crate::model::paired::Paired;
+use crate::read::records::{self, Run};
+use crate::read::side::SIZE_COLUMNS;
 
 /// Instruction counts of one key may differ across runs by at most this
 /// (max - min over min, in %).

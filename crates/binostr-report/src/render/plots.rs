@@ -11,10 +11,10 @@ use anyhow::{Result, anyhow};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::campaign::Campaign;
-use crate::summary::REFERENCE;
+use crate::model::campaign::Campaign;
+use crate::model::summary::REFERENCE;
 
-const FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
+const FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 const FAMILY: &str = "sans-serif";
 const WIDTH: u32 = 1100;
 
@@ -435,7 +435,7 @@ fn sizes(c: &Campaign) -> Option<Bars> {
 }
 
 fn transport(c: &Campaign) -> Option<Bars> {
-    let rows = crate::relay::transport_rows(c, c.primary_host());
+    let rows = crate::model::relay::transport_rows(c, c.primary_host());
     if rows.is_empty() {
         return None;
     }
@@ -451,7 +451,7 @@ fn transport(c: &Campaign) -> Option<Bars> {
         ),
         x_desc: "relay-to-client socket bytes per event (frame headers included)".to_owned(),
         categories: rows.iter().map(|r| r.profile.clone()).collect(),
-        series: crate::transport::MODES
+        series: crate::read::transport::MODES
             .iter()
             .enumerate()
             .map(|(i, m)| series(m, i))
@@ -463,7 +463,7 @@ fn transport(c: &Campaign) -> Option<Bars> {
 
 fn filter(c: &Campaign) -> Option<Bars> {
     let host = c.primary_host();
-    let rows = crate::relay::filter_rows(c, host);
+    let rows = crate::model::relay::filter_rows(c, host);
     if rows.is_empty() {
         return None;
     }
@@ -484,7 +484,7 @@ fn filter(c: &Campaign) -> Option<Bars> {
                 .collect(),
         }],
         log_x: false,
-        marker: crate::relay::filter_reference(c, host)
+        marker: crate::model::relay::filter_reference(c, host)
             .map(|(v, _)| (format!("filter-event ({v:.1} ns)"), v)),
     })
 }

@@ -1,7 +1,7 @@
 //! Wall time of a campaign from its runs' `observed.started` and
 //! `observed.finished` (RFC 3339).
 
-use crate::records::Run;
+use crate::read::records::Run;
 
 /// Seconds since the Unix epoch of an RFC 3339 timestamp
 /// (`YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)`); `None` when it does not parse.

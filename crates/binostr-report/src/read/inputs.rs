@@ -9,9 +9,9 @@ use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
-use crate::campaign::Campaign;
-use crate::frame::strs;
-use crate::records::{self, CsvSchema, Kind};
+use crate::model::campaign::Campaign;
+use crate::read::frame::strs;
+use crate::read::records::{self, CsvSchema, Kind};
 
 /// The campaign's `registry.json`: the registry as the campaign measured it
 /// (`binostr profiles --json`, written by `binostr campaign`), so a profile
@@ -153,7 +153,7 @@ impl Inputs {
             read.push(robustness);
         }
 
-        let reference = root.join(crate::side::REFERENCE_FILE);
+        let reference = root.join(crate::read::side::REFERENCE_FILE);
         if reference.exists() {
             read.push(reference);
         }

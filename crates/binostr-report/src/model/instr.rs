@@ -4,8 +4,8 @@
 use anyhow::Result;
 use polars::prelude::*;
 
-use crate::frame::{f64s, i64s, strs};
-use crate::records::{self, Run};
+use crate::read::frame::{f64s, i64s, strs};
+use crate::read::records::{self, Run};
 
 /// Instructions per event of one key on one host.
 #[derive(Clone, Debug, PartialEq)]

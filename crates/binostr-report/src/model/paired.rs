@@ -5,7 +5,7 @@
 //! a shared host cancels. Per (host, workload, profile, subset, threads,
 //! against): each run's median of its per-round ratios; the estimate is the
 //! median of those run medians, its 95% interval the two-level bootstrap of
-//! [`crate::stats`] (runs, then rounds within runs), and its cross-run range
+//! [`crate::model::stats`] (runs, then rounds within runs), and its cross-run range
 //! (max - min of the run medians) / estimate.
 
 use std::collections::BTreeMap;
@@ -13,9 +13,9 @@ use std::collections::BTreeMap;
 use anyhow::{Result, bail};
 use polars::prelude::*;
 
-use crate::frame::{f64s, i64s, strs};
-use crate::records::{self, Run};
-use crate::stats::{self, Estimate};
+use crate::read::frame::{f64s, i64s, strs};
+use crate::read::records::{self, Run};
+use crate::model::stats::{self, Estimate};
 
 /// The `against` name of the ratio to the baseline profile.
 pub const TO_JSON: &str = "json";
@@ -47,7 +47,7 @@ pub struct Paired {
 
 impl Paired {
     /// The benchmark key of the ratio's numerator.
-    pub fn key(&self) -> crate::summary::Key {
+    pub fn key(&self) -> crate::model::summary::Key {
         (
             self.host.clone(),
             self.workload.clone(),

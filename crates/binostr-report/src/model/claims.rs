@@ -10,8 +10,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::paired::Rounds;
-use crate::stats;
+use crate::model::paired::Rounds;
+use crate::model::stats;
 
 /// The workloads a claim is made for.
 pub const CLAIM_WORKLOADS: [&str; 5] = ["encode", "decode", "decode+id", "validate", "stream"];

@@ -5,8 +5,8 @@
 use anyhow::{Result, bail};
 use polars::prelude::*;
 
-use crate::frame::{f64s, i64s, strs};
-use crate::records::{self, Run};
+use crate::read::frame::{f64s, i64s, strs};
+use crate::read::records::{self, Run};
 
 /// The compression modes in the order tables list them.
 pub const MODES: [&str; 3] = ["none", "deflate", "deflate-ctx"];

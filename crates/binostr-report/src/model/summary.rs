@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use anyhow::{Result, bail};
 use polars::prelude::*;
 
-use crate::frame::{f64s, i64s, strs};
-use crate::paired::{Paired, TO_JSON};
-use crate::stats;
+use crate::read::frame::{f64s, i64s, strs};
+use crate::model::paired::{Paired, TO_JSON};
+use crate::model::stats;
 
 /// The benchmark key columns of `samples.csv`.
 pub const KEY: [&str; 4] = ["workload", "profile", "subset", "threads"];
@@ -49,7 +49,7 @@ pub struct Row {
     pub ratio_range_pct: Option<f64>,
     /// 1 = lowest point estimate within `(host, workload, subset, threads)`:
     /// by `ratio_json` where the group has it, else by `median_ns`. An
-    /// order, not a claim (see [`crate::claims`]).
+    /// order, not a claim (see [`crate::model::claims`]).
     pub rank: usize,
 }
 

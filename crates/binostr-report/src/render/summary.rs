@@ -6,13 +6,13 @@ use std::fmt::Write as _;
 use anyhow::Result;
 use serde_json::{Value, json};
 
-use crate::campaign::Campaign;
+use crate::model::campaign::Campaign;
 use crate::fmt::{NS, PCT, RATIO, fixed, fixed_opt, json_number};
-use crate::instr::agreement;
-use crate::paired::Paired;
-use crate::paper::size_pcts;
-use crate::stats::{self, median};
-use crate::summary::{REFERENCE, Row};
+use crate::model::instr::agreement;
+use crate::model::paired::Paired;
+use crate::render::paper::size_pcts;
+use crate::model::stats::{self, median};
+use crate::model::summary::{REFERENCE, Row};
 
 /// The header of `summary.csv`.
 pub const SUMMARY_HEADER: &str = "host,workload,profile,subset,threads,runs,median_ns,range_pct,ci_lo_ns,ci_hi_ns,ratio_json,ratio_ci_lo,ratio_ci_hi,ratio_range_pct,rank";
@@ -340,7 +340,7 @@ pub fn summary_md(c: &Campaign) -> String {
         &c.maintenance,
     );
     let _ = writeln!(out, "## All rows\n");
-    let header: Vec<&str> = crate::write::SUMMARY_HEADER.split(',').collect();
+    let header: Vec<&str> = crate::render::summary::SUMMARY_HEADER.split(',').collect();
     let rows: Vec<Vec<String>> = c.rows.iter().map(cells).collect();
     md_table(&mut out, &header, &rows);
     out
@@ -354,7 +354,7 @@ fn violations_section(out: &mut String, c: &Campaign) {
          ingest-mt scaling <= threads (a violation when the paired ratio's 95% CI lies entirely below \
          its bound); sizes identical across runs; instructions per event within {} % across runs; \
          one event sequence per campaign and subset. A violating row is left out of every claim.\n",
-        crate::checks::INSTRUCTION_TOLERANCE_PCT
+        crate::model::checks::INSTRUCTION_TOLERANCE_PCT
     );
     if c.violations.is_empty() {
         out.push_str("none\n\n");
@@ -424,7 +424,7 @@ fn resolution_section(out: &mut String, c: &Campaign) {
 }
 
 fn language_section(out: &mut String, c: &Campaign) {
-    let matrix = crate::paper::language_matrix(c);
+    let matrix = crate::render::paper::language_matrix(c);
     if matrix.is_empty() {
         return;
     }
@@ -436,9 +436,9 @@ fn language_section(out: &mut String, c: &Campaign) {
          corpus selection, on whatever load that host had (see each harness's README). \
          {}\n",
         c.primary_host(),
-        crate::paper::NOT_MEASURED
+        crate::render::paper::NOT_MEASURED
             .iter()
-            .map(|(_, why)| format!("{why} ({}).", crate::paper::NOT_MEASURED_CELL))
+            .map(|(_, why)| format!("{why} ({}).", crate::render::paper::NOT_MEASURED_CELL))
             .collect::<Vec<_>>()
             .join(" ")
     );
@@ -462,7 +462,7 @@ fn language_section(out: &mut String, c: &Campaign) {
 }
 
 /// A suite's per-profile table as it was written, every profile included.
-fn suite_section(out: &mut String, title: &str, table: &crate::side::ProfileTable) {
+fn suite_section(out: &mut String, title: &str, table: &crate::read::side::ProfileTable) {
     if table.rows.is_empty() {
         return;
     }
@@ -813,8 +813,8 @@ fn filter_section(out: &mut String, c: &Campaign, host: &str) {
         "### filter: REQ matching on stored events
 "
     );
-    let rows = crate::relay::filter_rows(c, host);
-    let Some((floor, floor_instr)) = crate::relay::filter_reference(c, host) else {
+    let rows = crate::model::relay::filter_rows(c, host);
+    let Some((floor, floor_instr)) = crate::model::relay::filter_reference(c, host) else {
         out.push_str("No filter rows.\n\n");
         return;
     };
@@ -862,12 +862,12 @@ fn transport_section(out: &mut String, c: &Campaign, host: &str) {
         "### transport: REQ → EOSE over a WebSocket
 "
     );
-    let rows = crate::relay::transport_rows(c, host);
+    let rows = crate::model::relay::transport_rows(c, host);
     if rows.is_empty() {
         out.push_str("No transport rows.\n\n");
         return;
     }
-    if let Some(h) = crate::relay::headline(c, host) {
+    if let Some(h) = crate::model::relay::headline(c, host) {
         let _ = writeln!(
             out,
             "Headline (relay → client bytes per event, frame headers included): json {} \
@@ -947,7 +947,7 @@ fn transport_section(out: &mut String, c: &Campaign, host: &str) {
             &timed.into_iter().map(|r| r.1).collect::<Vec<_>>(),
         );
     }
-    let side = crate::relay::loop_rows(c, host);
+    let side = crate::model::relay::loop_rows(c, host);
     if !side.is_empty() {
         let _ = writeln!(
             out,
@@ -1036,7 +1036,7 @@ fn apart_section(out: &mut String, c: &Campaign, host: &str) {
                 } else {
                     w
                 };
-                let json = a.row(host, json_w, crate::summary::BASELINE);
+                let json = a.row(host, json_w, crate::model::summary::BASELINE);
                 Some(vec![
                     (*w).to_owned(),
                     fixed(own.median_ns, NS),
@@ -1057,7 +1057,7 @@ fn apart_section(out: &mut String, c: &Campaign, host: &str) {
         );
         let mut cells = vec![fixed_opt(a.size_pct(host), PCT)];
         cells.extend(
-            crate::transport::MODES
+            crate::read::transport::MODES
                 .iter()
                 .map(|m| fixed_opt(a.wire_pct(host, m), PCT)),
         );

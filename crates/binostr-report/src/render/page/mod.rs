@@ -10,7 +10,6 @@
 
 mod calc;
 mod html;
-pub(crate) mod inputs;
 mod provenance;
 mod results;
 
@@ -22,19 +21,19 @@ use anyhow::{Context, Result};
 use base64::Engine as _;
 
 pub use calc::{COMPRESSIONS, KIND_SHARES, MODES, SHARES_SOURCE};
-pub use inputs::{Inputs, REGISTRY};
+pub use crate::read::inputs::{Inputs, REGISTRY};
 
-use crate::campaign::Campaign;
-use crate::records;
+use crate::model::campaign::Campaign;
+use crate::read::records;
 use html::esc;
 
 /// The calculator's arithmetic (documented there), embedded in the page.
-pub const CALCULATOR_JS: &str = include_str!("../../assets/calculator.js");
+pub const CALCULATOR_JS: &str = include_str!("../../../assets/calculator.js");
 /// Sorting, filtering and the calculator's form.
-pub const PAGE_JS: &str = include_str!("../../assets/page.js");
+pub const PAGE_JS: &str = include_str!("../../../assets/page.js");
 /// The page's styles.
-pub const PAGE_CSS: &str = include_str!("../../assets/page.css");
-const FONT: &[u8] = include_bytes!("../../assets/page-sans.ttf");
+pub const PAGE_CSS: &str = include_str!("../../../assets/page.css");
+const FONT: &[u8] = include_bytes!("../../../assets/page-sans.ttf");
 
 /// The only sources the page may load: inline styles and scripts, the
 /// embedded font. Nothing from the network, not even from the same origin.

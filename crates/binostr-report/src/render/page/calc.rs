@@ -9,9 +9,9 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::campaign::Campaign;
+use crate::model::campaign::Campaign;
 use crate::fmt::{NS, RATIO, json_number};
-use crate::summary::BASELINE;
+use crate::model::summary::BASELINE;
 
 /// The kinds with a subset of their own in every campaign, and the default
 /// mix: their published traffic shares in percent (BigBrotr/analysis, MIT,

@@ -9,14 +9,14 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 
-use crate::checks::{self, Check, Violation};
-use crate::claims::{self, CLAIM_WORKLOADS, Claim};
-use crate::instr::{self, Instr};
-use crate::paired::{self, Paired, Rounds};
-use crate::records::{self, Run};
-use crate::side::{Interop, ProfileTable, Reference, Robustness, Side};
-use crate::summary::{self, REFERENCE, Row};
-use crate::wall::{self, Wall};
+use crate::model::checks::{self, Check, Violation};
+use crate::model::claims::{self, CLAIM_WORKLOADS, Claim};
+use crate::model::instr::{self, Instr};
+use crate::model::paired::{self, Paired, Rounds};
+use crate::read::records::{self, Run};
+use crate::read::side::{Interop, ProfileTable, Reference, Robustness, Side};
+use crate::model::summary::{self, REFERENCE, Row};
+use crate::model::wall::{self, Wall};
 
 /// One entry of `campaign.json`'s `sequences`.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
@@ -34,7 +34,7 @@ pub struct Sequence {
 #[derive(Default, Deserialize)]
 struct CorpusFile {
     #[serde(default)]
-    apart: Vec<crate::apart::ApartRecord>,
+    apart: Vec<crate::read::apart::ApartRecord>,
 }
 
 #[derive(Deserialize)]
@@ -82,9 +82,9 @@ pub struct Campaign {
     /// `campaign.json`'s `sequences` per label (labels that have it).
     pub sequences: Vec<(String, Vec<Sequence>)>,
     /// Profiles measured apart, on the events they represent.
-    pub apart: Vec<crate::apart::Apart>,
+    pub apart: Vec<crate::read::apart::Apart>,
     /// The first label's `registry.json` (empty, with a warning, without it).
-    pub registry: Vec<crate::page::inputs::RegistryEntry>,
+    pub registry: Vec<crate::read::inputs::RegistryEntry>,
     index: BTreeMap<RowKey, usize>,
     paired_index: BTreeMap<(RowKey, String), usize>,
 }
@@ -142,10 +142,10 @@ impl Campaign {
                 )),
             }
         }
-        let apart = crate::apart::read(&runs, &apart_records)?;
-        let registry_path = records::campaign_dir(root, &labels[0]).join(crate::page::REGISTRY);
+        let apart = crate::read::apart::read(&runs, &apart_records)?;
+        let registry_path = records::campaign_dir(root, &labels[0]).join(crate::read::inputs::REGISTRY);
         let registry = if registry_path.exists() {
-            crate::page::inputs::read_registry(&registry_path)?
+            crate::read::inputs::read_registry(&registry_path)?
         } else {
             warnings.push(format!(
                 "{} is missing: no profile is known as JSON text in the transport headline",
@@ -157,18 +157,18 @@ impl Campaign {
             &root.join("results/robustness/robustness.json"),
             &mut warnings,
         )?;
-        let interop = crate::side::read_interop(&root.join("results/interop"), &mut warnings)?;
-        let reference = crate::side::read_reference(root, &mut warnings)?;
+        let interop = crate::read::side::read_interop(&root.join("results/interop"), &mut warnings)?;
+        let reference = crate::read::side::read_reference(root, &mut warnings)?;
         let evolution = ProfileTable::read(
             root,
-            crate::side::EVOLUTION_FILE,
-            &crate::side::EVOLUTION_COLUMNS,
+            crate::read::side::EVOLUTION_FILE,
+            &crate::read::side::EVOLUTION_COLUMNS,
             &mut warnings,
         )?;
         let maintenance = ProfileTable::read(
             root,
-            crate::side::MAINTENANCE_FILE,
-            &crate::side::MAINTENANCE_COLUMNS,
+            crate::read::side::MAINTENANCE_FILE,
+            &crate::read::side::MAINTENANCE_COLUMNS,
             &mut warnings,
         )?;
         let index = rows.iter().enumerate().map(|(i, r)| (r.key(), i)).collect();
@@ -360,7 +360,7 @@ impl Campaign {
     }
 
     /// The sizes of `profile` at `subset` on `host`.
-    pub fn sizes(&self, host: &str, profile: &str, subset: &str) -> Option<&crate::side::Sizes> {
+    pub fn sizes(&self, host: &str, profile: &str, subset: &str) -> Option<&crate::read::side::Sizes> {
         self.side
             .sizes
             .iter()

@@ -2,9 +2,9 @@
 //! matched on stored events (the `filter` groups) and the WebSocket loop
 //! (the timed `transport-*` groups beside `transport.csv`).
 
-use crate::campaign::Campaign;
-use crate::summary::REFERENCE;
-use crate::transport::{MODES, Transport, WORKLOADS};
+use crate::model::campaign::Campaign;
+use crate::model::summary::REFERENCE;
+use crate::read::transport::{MODES, Transport, WORKLOADS};
 
 /// A `(estimate, ci_lo, ci_hi)` paired ratio.
 pub type Ratio = (f64, f64, f64);
@@ -110,7 +110,7 @@ pub fn transport_rows(c: &Campaign, host: &str) -> Vec<TransportRow> {
         .map(|p| {
             let bytes_of = MODES.map(|m| bytes(&p, m));
             let pct_json = std::array::from_fn(|i| {
-                Some(100.0 * bytes_of[i]? / bytes(crate::summary::BASELINE, MODES[i])?)
+                Some(100.0 * bytes_of[i]? / bytes(crate::model::summary::BASELINE, MODES[i])?)
             });
             TransportRow {
                 ns: WORKLOADS.map(|(_, w)| c.ns(host, w, &p)),
@@ -170,7 +170,7 @@ pub fn headline(c: &Campaign, host: &str) -> Option<Headline> {
     let rows = transport_rows(c, host);
     let json_row = rows
         .iter()
-        .find(|r| r.profile == crate::summary::BASELINE)?;
+        .find(|r| r.profile == crate::model::summary::BASELINE)?;
     let json = [json_row.bytes[0]?, json_row.bytes[1]?, json_row.bytes[2]?];
     let binary: Vec<&TransportRow> = rows
         .iter()
