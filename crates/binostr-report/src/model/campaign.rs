@@ -3,47 +3,19 @@
 //! counts, side measurements, and the robustness and interop inputs.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs;
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
-use serde::Deserialize;
+use anyhow::{Result, bail};
 
 use crate::model::checks::{self, Check, Violation};
 use crate::model::claims::{self, CLAIM_WORKLOADS, Claim};
 use crate::model::instr::{self, Instr};
 use crate::model::paired::{self, Paired, Rounds};
+use crate::read::campaign_file::{CAMPAIGN_FILE, CampaignFile, Sequence};
 use crate::read::records::{self, Run};
 use crate::read::side::{Interop, ProfileTable, Reference, Robustness, Side};
-use crate::model::summary::{self, REFERENCE, Row};
+use crate::model::summary::{self, BASELINE, REFERENCE, Row};
 use crate::model::wall::{self, Wall};
-
-/// One entry of `campaign.json`'s `sequences`.
-#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
-pub struct Sequence {
-    /// Subset name.
-    pub subset: String,
-    /// Events in the subset.
-    pub of: u64,
-    /// Indices of the events each pass covers.
-    pub indices: Vec<u64>,
-    /// The sequence id (as in `samples.csv`'s `sequence`).
-    pub id: String,
-}
-
-#[derive(Default, Deserialize)]
-struct CorpusFile {
-    #[serde(default)]
-    apart: Vec<crate::read::apart::ApartRecord>,
-}
-
-#[derive(Deserialize)]
-struct CampaignFile {
-    #[serde(default)]
-    sequences: Vec<Sequence>,
-    #[serde(default)]
-    corpus: CorpusFile,
-}
 
 type RowKey = (String, String, String, String, i64);
 
@@ -82,9 +54,9 @@ pub struct Campaign {
     /// `campaign.json`'s `sequences` per label (labels that have it).
     pub sequences: Vec<(String, Vec<Sequence>)>,
     /// Profiles measured apart, on the events they represent.
-    pub apart: Vec<crate::read::apart::Apart>,
+    pub apart: Vec<crate::model::apart::Apart>,
     /// The first label's `registry.json` (empty, with a warning, without it).
-    pub registry: Vec<crate::read::inputs::RegistryEntry>,
+    pub registry: Vec<crate::read::registry::RegistryEntry>,
     index: BTreeMap<RowKey, usize>,
     paired_index: BTreeMap<(RowKey, String), usize>,
 }
@@ -122,12 +94,9 @@ impl Campaign {
                      and every \"in every run\" claim rests on that one run"
                 ));
             }
-            let path = records::campaign_dir(root, label).join("campaign.json");
+            let path = records::campaign_dir(root, label).join(CAMPAIGN_FILE);
             if path.exists() {
-                let text = fs::read_to_string(&path)
-                    .with_context(|| format!("reading {}", path.display()))?;
-                let file: CampaignFile = serde_json::from_str(&text)
-                    .with_context(|| format!("parsing {}", path.display()))?;
+                let file = CampaignFile::read(&path)?;
                 sequences.push((label.clone(), file.sequences));
                 if apart_records.is_empty() {
                     apart_records = file.corpus.apart;
@@ -142,10 +111,10 @@ impl Campaign {
                 )),
             }
         }
-        let apart = crate::read::apart::read(&runs, &apart_records)?;
-        let registry_path = records::campaign_dir(root, &labels[0]).join(crate::read::inputs::REGISTRY);
+        let apart = crate::model::apart::read(&runs, &apart_records)?;
+        let registry_path = records::campaign_dir(root, &labels[0]).join(crate::read::registry::REGISTRY);
         let registry = if registry_path.exists() {
-            crate::read::inputs::read_registry(&registry_path)?
+            crate::read::registry::read_registry(&registry_path)?
         } else {
             warnings.push(format!(
                 "{} is missing: no profile is known as JSON text in the transport headline",
@@ -365,6 +334,16 @@ impl Campaign {
             .sizes
             .iter()
             .find(|s| s.host == host && s.profile == profile && s.subset == subset)
+    }
+
+    /// Sizes of `profile` at `subset` on the primary host as a percentage
+    /// of json's raw size of the same subset: raw, framed, zstd per event,
+    /// zstd stream, zstd with dictionary.
+    pub fn size_pcts(&self, profile: &str, subset: &str) -> Option<[f64; 5]> {
+        let host = self.primary_host();
+        let json = self.sizes(host, BASELINE, subset)?.bytes[0];
+        let s = self.sizes(host, profile, subset)?;
+        Some(s.bytes.map(|b| b / json * 100.0))
     }
 
     /// A short description of the runs on `host`: labels, run ids, commits.

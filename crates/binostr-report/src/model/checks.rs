@@ -1,5 +1,5 @@
 //! Invariants: results that cannot be true are refused
-//! (`/work/shared/MEASURE.md` section 4, `docs/RESULTS.md`).
+//! (`docs/METHOD.md`, `docs/RESULTS.md`).
 //!
 //! - a paired ratio with a lower bound (`min_ratio`: validate over
 //!   id+verify, decode+id over decode, select-checked over

@@ -1,4 +1,4 @@
-//! What a "fastest" sentence may say (`/work/shared/MEASURE.md` section 6).
+//! What a "fastest" sentence may say (`docs/METHOD.md`).
 //!
 //! The leader of a workload is the profile with the lowest paired ratio to
 //! `json` (subset `all`, one thread), among the profiles no invariant

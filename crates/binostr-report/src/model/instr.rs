@@ -7,6 +7,9 @@ use polars::prelude::*;
 use crate::read::frame::{f64s, i64s, strs};
 use crate::read::records::{self, Run};
 
+/// The workloads whose instructions are reported per profile.
+pub const INSTRUCTION_WORKLOADS: [&str; 4] = ["encode", "decode", "decode+id", "validate"];
+
 /// Instructions per event of one key on one host.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Instr {

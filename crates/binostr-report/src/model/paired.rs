@@ -15,6 +15,7 @@ use polars::prelude::*;
 
 use crate::read::frame::{f64s, i64s, strs};
 use crate::read::records::{self, Run};
+use crate::model::key::Key;
 use crate::model::stats::{self, Estimate};
 
 /// The `against` name of the ratio to the baseline profile.
@@ -47,7 +48,7 @@ pub struct Paired {
 
 impl Paired {
     /// The benchmark key of the ratio's numerator.
-    pub fn key(&self) -> crate::model::summary::Key {
+    pub fn key(&self) -> Key {
         (
             self.host.clone(),
             self.workload.clone(),

@@ -8,11 +8,9 @@ use anyhow::{Result, bail};
 use polars::prelude::*;
 
 use crate::read::frame::{f64s, i64s, strs};
+use crate::model::key::Key;
 use crate::model::paired::{Paired, TO_JSON};
 use crate::model::stats;
-
-/// The benchmark key columns of `samples.csv`.
-pub const KEY: [&str; 4] = ["workload", "profile", "subset", "threads"];
 
 /// The profile every ratio is taken against.
 pub const BASELINE: &str = "json";
@@ -72,9 +70,6 @@ impl Row {
         (&self.host, &self.workload, &self.subset, self.threads)
     }
 }
-
-/// A benchmark key: (host, workload, profile, subset, threads).
-pub type Key = (String, String, String, String, i64);
 
 /// Summarises `samples` (the concatenated `samples.csv` frames with `host`
 /// and `run` columns) into rows sorted by host, workload, subset, threads

@@ -1,4 +1,4 @@
-//! What the page reads besides the [`Campaign`]: the registry table, the
+//! What the page reads besides the campaign's records: the registry table, the
 //! interop checks, the plots, the signing key, and the SHA-256 of every file
 //! the page is built from.
 
@@ -9,25 +9,9 @@ use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
-use crate::model::campaign::Campaign;
 use crate::read::frame::strs;
-use crate::read::records::{self, CsvSchema, Kind};
-
-/// The campaign's `registry.json`: the registry as the campaign measured it
-/// (`binostr profiles --json`, written by `binostr campaign`), so a profile
-/// added to a later checkout does not change an earlier campaign's page.
-pub const REGISTRY: &str = "registry.json";
-
-/// One registry entry.
-#[derive(Clone, Debug, Deserialize)]
-pub struct RegistryEntry {
-    /// Profile id.
-    pub id: String,
-    /// Family.
-    pub family: String,
-    /// Enabled by default (measured by a campaign).
-    pub enabled: bool,
-}
+use crate::read::records::{self, CsvSchema, Kind, Run};
+use crate::read::registry::{REGISTRY, RegistryEntry, read_registry};
 
 /// One row of `results/interop/checks-<language>.csv`.
 #[derive(Clone, Debug)]
@@ -121,10 +105,10 @@ fn json(path: &Path) -> Result<serde_json::Value> {
 
 impl Inputs {
     /// Reads the inputs of the page of `label` under `root`.
-    pub fn read(root: &Path, label: &str, c: &Campaign) -> Result<Self> {
+    pub fn read(root: &Path, label: &str, runs: &[Run]) -> Result<Self> {
         let dir = records::campaign_dir(root, label);
         let mut read: Vec<PathBuf> = Vec::new();
-        for run in &c.runs {
+        for run in runs {
             for f in [
                 "contract.json",
                 records::SAMPLES.file,
@@ -218,13 +202,13 @@ impl Inputs {
             None
         };
 
-        let first = c.runs.first().context("no complete run")?;
+        let first = runs.first().context("no complete run")?;
         let contract = json(&first.dir.join("contract.json"))?
             .get("contract")
             .cloned()
             .unwrap_or(serde_json::Value::Null);
         let mut observed = Vec::new();
-        for run in &c.runs {
+        for run in runs {
             let o = json(&run.dir.join("contract.json"))?
                 .get("observed")
                 .cloned()
@@ -271,29 +255,6 @@ pub fn hex(bytes: &[u8]) -> String {
         s.push(char::from(DIGITS[usize::from(b & 15)]));
     }
     s
-}
-
-pub(crate) fn read_registry(path: &Path) -> Result<Vec<RegistryEntry>> {
-    if !path.exists() {
-        bail!(
-            "{} is missing: it is the registry as the campaign measured it; \
-             `binostr campaign` with the campaign's label writes it (measuring nothing when every run is present)",
-            path.display()
-        );
-    }
-    let text = read_text(path)?;
-    let out: Vec<RegistryEntry> = serde_json::from_str(&text).map_err(|e| {
-        anyhow::anyhow!(
-            "{}: line {} column {}: {e}",
-            path.display(),
-            e.line(),
-            e.column()
-        )
-    })?;
-    if out.is_empty() {
-        bail!("{}: the registry is empty", path.display());
-    }
-    Ok(out)
 }
 
 fn read_checks(path: &Path, language: &str) -> Result<Vec<InteropCheck>> {

@@ -4,8 +4,10 @@
 //! Nothing here imports [`crate::model`] or [`crate::render`].
 
 pub mod apart;
+pub mod campaign_file;
 pub mod frame;
 pub mod inputs;
 pub mod records;
+pub mod registry;
 pub mod side;
 pub mod transport;

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use anyhow::{Result, bail};
 
 use crate::model::campaign::Campaign;
+use crate::model::languages::{LANGUAGES, NOT_MEASURED, NOT_MEASURED_CELL, language_matrix};
 use crate::fmt::{NS, PCT, RATIO, fixed, fixed_opt};
 use crate::render::names::{macro_suffix, tex_escape};
 use crate::read::side::ProfileTable;
@@ -36,55 +37,6 @@ pub fn render(c: &Campaign) -> Result<Vec<(&'static str, String)>> {
     ])
 }
 
-/// Languages of the interop matrix, Rust first (from the campaign's
-/// `decode` rows), then the interop harnesses' `language` column.
-pub const LANGUAGES: [&str; 5] = ["rust", "python", "js", "go", "kotlin"];
-
-/// SDK languages the matrix names but nothing here measures, and why: a
-/// column of "not measured here", not a missing library.
-pub const NOT_MEASURED: [(&str, &str); 1] =
-    [("swift", "Swift: no toolchain in this machine's Debian")];
-
-/// The matrix cell of a language in [`NOT_MEASURED`].
-pub const NOT_MEASURED_CELL: &str = "not measured here";
-
-/// One format's row of the language matrix: per language, the fastest
-/// library decoding to the semantic event, as (library, ns per event).
-pub type MatrixRow = (String, [Option<(String, f64)>; LANGUAGES.len()]);
-
-/// The language x format decode matrix, sorted by the Rust time (formats
-/// Rust does not measure last, by name). Rows timing a library's own
-/// objects instead of the event ("native objects") are left out, because
-/// they skip the conversion every other row pays.
-pub fn language_matrix(c: &Campaign) -> Vec<MatrixRow> {
-    let host = c.primary_host();
-    let mut formats: BTreeMap<String, [Option<(String, f64)>; LANGUAGES.len()]> = BTreeMap::new();
-    for r in &c.interop {
-        let Some(lang) = LANGUAGES.iter().position(|l| *l == r.language) else {
-            continue;
-        };
-        if r.library.contains("native objects") || !r.ns_per_event.is_finite() {
-            continue;
-        }
-        let cell = &mut formats.entry(r.format.clone()).or_default()[lang];
-        if cell.as_ref().is_none_or(|(_, ns)| r.ns_per_event < *ns) {
-            *cell = Some((r.library.clone(), r.ns_per_event));
-        }
-    }
-    let names: Vec<String> = formats.keys().cloned().collect();
-    for f in names {
-        if let Some(row) = c.row(host, "decode", &f, "all", 1) {
-            formats.get_mut(&f).expect("listed")[0] = Some(("binostr".into(), row.median_ns));
-        }
-    }
-    let mut rows: Vec<MatrixRow> = formats.into_iter().collect();
-    rows.sort_by(|a, b| {
-        let ns = |r: &MatrixRow| r.1[0].as_ref().map_or(f64::INFINITY, |(_, ns)| *ns);
-        ns(a).total_cmp(&ns(b)).then_with(|| a.0.cmp(&b.0))
-    });
-    rows
-}
-
 fn matrix_csv(c: &Campaign) -> String {
     let mut header = vec!["format".to_owned()];
     header.extend(LANGUAGES.iter().map(|l| format!("{l}_ns")));
@@ -110,15 +62,6 @@ fn matrix_csv(c: &Campaign) -> String {
             row
         }),
     )
-}
-
-/// Sizes as a percentage of the `json` raw size of the same subset:
-/// raw, framed, zstd per event, zstd stream, zstd with dictionary.
-pub fn size_pcts(c: &Campaign, profile: &str, subset: &str) -> Option<[f64; 5]> {
-    let host = c.primary_host();
-    let json = c.sizes(host, BASELINE, subset)?.bytes[0];
-    let s = c.sizes(host, profile, subset)?;
-    Some(s.bytes.map(|b| b / json * 100.0))
 }
 
 fn csv(header: &str, rows: impl IntoIterator<Item = Vec<String>>) -> String {
@@ -159,7 +102,7 @@ fn sizes_csv(c: &Campaign) -> String {
     let rows = size_profiles(c)
         .into_iter()
         .map(|p| {
-            let pct = size_pcts(c, &p, "all");
+            let pct = c.size_pcts(&p, "all");
             let s = c.sizes(host, &p, "all").expect("listed");
             let mut row = vec![p.clone()];
             row.extend((0..5).map(|i| fixed_opt(pct.map(|v| v[i]), PCT)));
@@ -177,7 +120,7 @@ fn compress_csv(c: &Campaign) -> String {
     let rows = size_profiles(c)
         .into_iter()
         .map(|p| {
-            let pct = size_pcts(c, &p, "all");
+            let pct = c.size_pcts(&p, "all");
             let mut row = vec![p.clone()];
             row.extend((2..5).map(|i| fixed_opt(pct.map(|v| v[i]), PCT)));
             (pct.map(|v| v[2]), p, row)
@@ -269,7 +212,7 @@ fn floors_csv(c: &Campaign) -> String {
 
 fn instructions_csv(c: &Campaign) -> String {
     let host = c.primary_host();
-    let workloads = crate::render::summary::INSTRUCTION_WORKLOADS;
+    let workloads = crate::model::instr::INSTRUCTION_WORKLOADS;
     let rows = c
         .profiles(host)
         .into_iter()
@@ -646,7 +589,7 @@ fn macros(c: &Campaign) -> Result<String> {
                 .join("; ")
         },
     );
-    if let Some(all) = crate::render::summary::resolution(c, host).pop() {
+    if let Some(all) = crate::model::resolution::resolution(c, host).pop() {
         text("PairedRatios", all.ratios.to_string());
         text("PairedWithinTwo", all.within.to_string());
         text("PairedWithinTwoPct", fixed(all.within_pct(), 1));
@@ -716,7 +659,7 @@ fn macros(c: &Campaign) -> Result<String> {
     }
     if let Some(json) = crate::model::relay::filter_rows(c, host)
         .into_iter()
-        .find(|r| r.profile == crate::model::summary::BASELINE)
+        .find(|r| r.profile == BASELINE)
     {
         text("FilterJsonNs", fixed(json.ns, 1));
     }
@@ -782,7 +725,7 @@ fn macros(c: &Campaign) -> Result<String> {
     }
     for p in &size_profiles {
         let s = macro_suffix(p);
-        if let Some(pct) = size_pcts(c, p, "all") {
+        if let Some(pct) = c.size_pcts(p, "all") {
             text(&format!("SizeRawPct{s}"), fixed(pct[0], 1));
             text(&format!("SizeZstdPct{s}"), fixed(pct[2], 1));
         }

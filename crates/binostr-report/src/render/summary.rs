@@ -8,9 +8,9 @@ use serde_json::{Value, json};
 
 use crate::model::campaign::Campaign;
 use crate::fmt::{NS, PCT, RATIO, fixed, fixed_opt, json_number};
-use crate::model::instr::agreement;
+use crate::model::instr::{INSTRUCTION_WORKLOADS, agreement};
+use crate::model::resolution::{RESOLVED_RANGE_PCT, resolution};
 use crate::model::paired::Paired;
-use crate::render::paper::size_pcts;
 use crate::model::stats::{self, median};
 use crate::model::summary::{REFERENCE, Row};
 
@@ -19,51 +19,6 @@ pub const SUMMARY_HEADER: &str = "host,workload,profile,subset,threads,runs,medi
 
 /// The header of `summary/ratios.csv`.
 pub const RATIOS_HEADER: &str = "host,workload,profile,subset,threads,against,runs,rounds,ratio,ci_lo,ci_hi,range_pct,min_ratio,violation";
-
-/// A paired ratio's cross-run range counts as resolved at or below this (%).
-pub const RESOLVED_RANGE_PCT: f64 = 2.0;
-
-/// Resolution of the paired ratios of one workload (or `all`) on one host.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Resolution {
-    /// Workload, or `all`.
-    pub workload: String,
-    /// Paired ratios.
-    pub ratios: usize,
-    /// Of them, those with a cross-run range within [`RESOLVED_RANGE_PCT`].
-    pub within: usize,
-    /// The median cross-run range, %.
-    pub median_range_pct: f64,
-}
-
-impl Resolution {
-    /// `within / ratios` in %.
-    pub fn within_pct(&self) -> f64 {
-        self.within as f64 / self.ratios as f64 * 100.0
-    }
-}
-
-/// Per workload (sorted), then `all`: the resolution of `host`'s paired
-/// ratios. Empty when the host has none.
-pub fn resolution(c: &Campaign, host: &str) -> Vec<Resolution> {
-    let mut by: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
-    for p in c.paired.iter().filter(|p| p.host == host) {
-        by.entry(&p.workload).or_default().push(p.est.range_pct);
-    }
-    let all: Vec<f64> = by.values().flatten().copied().collect();
-    if all.is_empty() {
-        return Vec::new();
-    }
-    let make = |w: &str, v: &[f64]| Resolution {
-        workload: w.to_owned(),
-        ratios: v.len(),
-        within: v.iter().filter(|r| **r <= RESOLVED_RANGE_PCT).count(),
-        median_range_pct: median(v),
-    };
-    let mut out: Vec<Resolution> = by.iter().map(|(w, v)| make(w, v)).collect();
-    out.push(make("all", &all));
-    out
-}
 
 fn ratio_cells(p: &Paired) -> Vec<String> {
     vec![
@@ -424,7 +379,7 @@ fn resolution_section(out: &mut String, c: &Campaign) {
 }
 
 fn language_section(out: &mut String, c: &Campaign) {
-    let matrix = crate::render::paper::language_matrix(c);
+    let matrix = crate::model::languages::language_matrix(c);
     if matrix.is_empty() {
         return;
     }
@@ -436,9 +391,9 @@ fn language_section(out: &mut String, c: &Campaign) {
          corpus selection, on whatever load that host had (see each harness's README). \
          {}\n",
         c.primary_host(),
-        crate::render::paper::NOT_MEASURED
+        crate::model::languages::NOT_MEASURED
             .iter()
-            .map(|(_, why)| format!("{why} ({}).", crate::render::paper::NOT_MEASURED_CELL))
+            .map(|(_, why)| format!("{why} ({}).", crate::model::languages::NOT_MEASURED_CELL))
             .collect::<Vec<_>>()
             .join(" ")
     );
@@ -734,7 +689,7 @@ fn host_section(out: &mut String, c: &Campaign, host: &str) {
             .iter()
             .filter(|s| s.host == host && s.subset == "all")
             .map(|s| {
-                let pct = size_pcts(c, &s.profile, "all");
+                let pct = c.size_pcts(&s.profile, "all");
                 let mut row = vec![s.profile.clone(), fixed(s.bytes[0] / s.events, 1)];
                 row.extend((0..5).map(|i| fixed_opt(pct.map(|p| p[i]), PCT)));
                 (s.bytes[0], row)
@@ -1073,9 +1028,6 @@ fn apart_section(out: &mut String, c: &Campaign, host: &str) {
         );
     }
 }
-
-/// The workloads whose instructions are reported per profile.
-pub const INSTRUCTION_WORKLOADS: [&str; 4] = ["encode", "decode", "decode+id", "validate"];
 
 /// Pairs of profiles ordered differently by instructions than by time.
 fn discordant(points: &[(f64, f64)]) -> usize {

@@ -16,7 +16,7 @@ use crate::model::summary::BASELINE;
 /// The kinds with a subset of their own in every campaign, and the default
 /// mix: their published traffic shares in percent (BigBrotr/analysis, MIT,
 /// 172.66 million events, Dec 2022 to Jul 2025; quoted in
-/// `../shared/corpus/SOURCES.md` and in the generator's `KIND_SHARES`,
+/// `docs/CORPUS.md` and in the generator's `KIND_SHARES`,
 /// `src/corpus/generate.rs`, which `scripts/page/browser_test.py` checks).
 /// Together they are 67.12 % of that traffic; the calculator renormalises
 /// the shares the reader sets over these four kinds.

@@ -21,7 +21,7 @@ use anyhow::{Context, Result};
 use base64::Engine as _;
 
 pub use calc::{COMPRESSIONS, KIND_SHARES, MODES, SHARES_SOURCE};
-pub use crate::read::inputs::{Inputs, REGISTRY};
+pub use crate::read::inputs::Inputs;
 
 use crate::model::campaign::Campaign;
 use crate::read::records;
@@ -47,7 +47,7 @@ pub fn write(root: &Path, label: &str, out: Option<&Path>) -> Result<PathBuf> {
     for w in &c.warnings {
         eprintln!("binostr-report: warning: {w}");
     }
-    let inputs = Inputs::read(root, label, &c)?;
+    let inputs = Inputs::read(root, label, &c.runs)?;
     let text = render(&c, &inputs, label);
     let dir = out.map_or_else(
         || records::campaign_dir(root, label).join("site"),

@@ -10,9 +10,9 @@ use crate::model::campaign::Campaign;
 use crate::model::checks::INSTRUCTION_TOLERANCE_PCT;
 use crate::fmt::{NS, PCT, RATIO, fixed};
 use crate::model::instr::agreement;
-use crate::render::paper::{LANGUAGES, NOT_MEASURED, NOT_MEASURED_CELL, language_matrix, size_pcts};
+use crate::model::languages::{LANGUAGES, NOT_MEASURED, NOT_MEASURED_CELL, language_matrix};
 use crate::model::summary::REFERENCE;
-use crate::render::summary::resolution;
+use crate::model::resolution;
 
 /// Workloads in reading order, with what they time and the floor their
 /// paired ratio is also taken against.
@@ -409,7 +409,7 @@ pub fn sizes(c: &Campaign, inputs: &Inputs, profiles: &[String]) -> String {
             .iter()
             .filter(|s| s.host == host && &s.profile == p)
         {
-            let pct = size_pcts(c, p, &s.subset);
+            let pct = c.size_pcts(p, &s.subset);
             let mut cells = vec![
                 profile_cell(p),
                 Cell::text(&family(inputs, p)),
