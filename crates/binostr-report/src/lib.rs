@@ -1,6 +1,22 @@
 //! Aggregation of Binostr campaign run records into the summary, the paper's
-//! generated inputs and plots. `docs/RESULTS.md` is the contract for every
-//! file read and written here.
+//! generated inputs, the plots and the results page. `docs/RESULTS.md` is
+//! the contract for every file read and written here.
+//!
+//! The crate is three layers, and imports only point down them:
+//!
+//! - [`read`]: the records of a campaign (`run-K/*.csv`, `contract.json`,
+//!   `campaign.json`, `registry.json`) and the side inputs beside them
+//!   (interop, robustness, evolution, maintenance), as typed rows;
+//! - [`model`]: the campaign as loaded ([`Campaign`]): summary rows, paired
+//!   ratios and their statistics, the invariant checks and the claims;
+//! - [`render`]: every file written: `summary/` (csv, json, md), the
+//!   paper's macros and tables, the plots and the results page.
+//!
+//! `render` may use `model` and `read`, `model` may use `read`, `read` uses
+//! neither; [`fmt`] (fixed-decimal numbers, shared by the model's sentences
+//! and every writer) uses none of them. No module imports one that imports
+//! it back. `tests/layering.rs` keeps this true. The functions below and
+//! `main.rs` (the CLI) sit on top.
 #![forbid(unsafe_code)]
 
 pub mod fmt;
