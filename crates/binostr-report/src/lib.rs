@@ -56,8 +56,14 @@ pub fn aggregate(root: &Path, labels: &[String], plots: bool) -> Result<Vec<Path
         files.push(path);
         Ok(())
     };
-    put(summary.join("summary.csv"), render::summary::summary_csv(&c))?;
-    put(summary.join("summary.json"), render::summary::summary_json(&c)?)?;
+    put(
+        summary.join("summary.csv"),
+        render::summary::summary_csv(&c),
+    )?;
+    put(
+        summary.join("summary.json"),
+        render::summary::summary_json(&c)?,
+    )?;
     put(summary.join("summary.md"), render::summary::summary_md(&c))?;
     put(summary.join("ratios.csv"), render::summary::ratios_csv(&c))?;
     for (name, text) in paper::render(&c)? {

@@ -11,11 +11,13 @@ use crate::model::checks::{self, Check, Violation};
 use crate::model::claims::{self, CLAIM_WORKLOADS, Claim};
 use crate::model::instr::{self, Instr};
 use crate::model::paired::{self, Paired, Rounds};
-use crate::read::campaign_file::{CAMPAIGN_FILE, CampaignFile, Sequence};
-use crate::read::records::{self, Run};
-use crate::read::side::{Interop, ProfileTable, Reference, Robustness, Side};
 use crate::model::summary::{self, BASELINE, REFERENCE, Row};
 use crate::model::wall::{self, Wall};
+use crate::read::apart::ApartRecord;
+use crate::read::campaign_file::{CAMPAIGN_FILE, CampaignFile, Sequence};
+use crate::read::records::{self, Run};
+use crate::read::registry::{REGISTRY, RegistryEntry, read_registry};
+use crate::read::side::{Interop, ProfileTable, Reference, Robustness, Side};
 
 type RowKey = (String, String, String, String, i64);
 
@@ -56,7 +58,7 @@ pub struct Campaign {
     /// Profiles measured apart, on the events they represent.
     pub apart: Vec<crate::model::apart::Apart>,
     /// The first label's `registry.json` (empty, with a warning, without it).
-    pub registry: Vec<crate::read::registry::RegistryEntry>,
+    pub registry: Vec<RegistryEntry>,
     index: BTreeMap<RowKey, usize>,
     paired_index: BTreeMap<(RowKey, String), usize>,
 }
@@ -83,50 +85,15 @@ impl Campaign {
             warnings
                 .push("no run has instructions.csv: no instruction counts are reported".to_owned());
         }
-        let mut sequences = Vec::new();
-        let mut apart_records = Vec::new();
-        let mut walls = Vec::new();
-        for label in labels {
-            let n = runs.iter().filter(|r| r.label == *label).count();
-            if n < 2 {
-                warnings.push(format!(
-                    "campaign {label} has {n} complete run: its cross-run ranges are 0 by construction, \
-                     and every \"in every run\" claim rests on that one run"
-                ));
-            }
-            let path = records::campaign_dir(root, label).join(CAMPAIGN_FILE);
-            if path.exists() {
-                let file = CampaignFile::read(&path)?;
-                sequences.push((label.clone(), file.sequences));
-                if apart_records.is_empty() {
-                    apart_records = file.corpus.apart;
-                }
-            } else {
-                warnings.push(format!("{} is missing", path.display()));
-            }
-            match wall::wall(label, &runs) {
-                Some(w) => walls.push(w),
-                None => warnings.push(format!(
-                    "campaign {label}: a run has no parseable observed.started/finished: no wall time"
-                )),
-            }
-        }
+        let (sequences, apart_records, walls) = per_label(root, labels, &runs, &mut warnings)?;
         let apart = crate::model::apart::read(&runs, &apart_records)?;
-        let registry_path = records::campaign_dir(root, &labels[0]).join(crate::read::registry::REGISTRY);
-        let registry = if registry_path.exists() {
-            crate::read::registry::read_registry(&registry_path)?
-        } else {
-            warnings.push(format!(
-                "{} is missing: no profile is known as JSON text in the transport headline",
-                registry_path.display()
-            ));
-            Vec::new()
-        };
+        let registry = registry(root, &labels[0], &mut warnings)?;
         let robustness = Robustness::read(
             &root.join("results/robustness/robustness.json"),
             &mut warnings,
         )?;
-        let interop = crate::read::side::read_interop(&root.join("results/interop"), &mut warnings)?;
+        let interop =
+            crate::read::side::read_interop(&root.join("results/interop"), &mut warnings)?;
         let reference = crate::read::side::read_reference(root, &mut warnings)?;
         let evolution = ProfileTable::read(
             root,
@@ -329,7 +296,12 @@ impl Campaign {
     }
 
     /// The sizes of `profile` at `subset` on `host`.
-    pub fn sizes(&self, host: &str, profile: &str, subset: &str) -> Option<&crate::read::side::Sizes> {
+    pub fn sizes(
+        &self,
+        host: &str,
+        profile: &str,
+        subset: &str,
+    ) -> Option<&crate::read::side::Sizes> {
         self.side
             .sizes
             .iter()
@@ -361,4 +333,61 @@ impl Campaign {
             commits.join(", ")
         )
     }
+}
+
+/// Per label: `campaign.json`'s sequences (the first file's apart records)
+/// and the wall time; a warning for a label with one run, without the file
+/// or without a wall time.
+fn per_label(
+    root: &Path,
+    labels: &[String],
+    runs: &[Run],
+    warnings: &mut Vec<String>,
+) -> Result<LabelFiles> {
+    let mut sequences = Vec::new();
+    let mut apart_records = Vec::new();
+    let mut walls = Vec::new();
+    for label in labels {
+        let n = runs.iter().filter(|r| r.label == *label).count();
+        if n < 2 {
+            warnings.push(format!(
+                "campaign {label} has {n} complete run: its cross-run ranges are 0 by construction, \
+                 and every \"in every run\" claim rests on that one run"
+            ));
+        }
+        let path = records::campaign_dir(root, label).join(CAMPAIGN_FILE);
+        if path.exists() {
+            let file = CampaignFile::read(&path)?;
+            sequences.push((label.clone(), file.sequences));
+            if apart_records.is_empty() {
+                apart_records = file.corpus.apart;
+            }
+        } else {
+            warnings.push(format!("{} is missing", path.display()));
+        }
+        match wall::wall(label, runs) {
+            Some(w) => walls.push(w),
+            None => warnings.push(format!(
+                "campaign {label}: a run has no parseable observed.started/finished: no wall time"
+            )),
+        }
+    }
+    Ok((sequences, apart_records, walls))
+}
+
+/// The sequences per label, the first label's apart records, the walls.
+type LabelFiles = (Vec<(String, Vec<Sequence>)>, Vec<ApartRecord>, Vec<Wall>);
+
+/// `registry.json` of `label` (empty, with a warning, when it is missing).
+fn registry(root: &Path, label: &str, warnings: &mut Vec<String>) -> Result<Vec<RegistryEntry>> {
+    let registry_path = records::campaign_dir(root, label).join(REGISTRY);
+    Ok(if registry_path.exists() {
+        read_registry(&registry_path)?
+    } else {
+        warnings.push(format!(
+            "{} is missing: no profile is known as JSON text in the transport headline",
+            registry_path.display()
+        ));
+        Vec::new()
+    })
 }

@@ -16,9 +16,9 @@ use anyhow::Result;
 use polars::prelude::*;
 
 use crate::fmt::{RATIO, fixed};
-use crate::read::frame::{f64s, strs};
 use crate::model::instr::Instr;
 use crate::model::paired::Paired;
+use crate::read::frame::{f64s, strs};
 use crate::read::records::{self, Run};
 use crate::read::side::SIZE_COLUMNS;
 

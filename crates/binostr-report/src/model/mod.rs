@@ -1,5 +1,14 @@
-//! The model layer: the campaign as loaded, its paired statistics, the
-//! invariant checks and the claims they allow.
+//! The model layer: the campaign as loaded ([`campaign::Campaign`]), its
+//! statistics, the invariant checks and the claims they allow.
+//!
+//! - [`stats`], [`paired`], [`summary`], [`key`]: medians and the two-level
+//!   bootstrap, paired ratios, summary rows, the benchmark key;
+//! - [`instr`], [`wall`], [`apart`]: instruction counts, wall time, the
+//!   profiles measured apart;
+//! - [`checks`], [`claims`]: what cannot be true, and what a "fastest"
+//!   sentence may say;
+//! - [`resolution`], [`relay`], [`languages`]: views of the loaded
+//!   campaign that several writers share.
 //!
 //! It reads through [`crate::read`] and never imports [`crate::render`].
 

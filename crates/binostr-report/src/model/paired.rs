@@ -13,10 +13,10 @@ use std::collections::BTreeMap;
 use anyhow::{Result, bail};
 use polars::prelude::*;
 
-use crate::read::frame::{f64s, i64s, strs};
-use crate::read::records::{self, Run};
 use crate::model::key::Key;
 use crate::model::stats::{self, Estimate};
+use crate::read::frame::{f64s, i64s, strs};
+use crate::read::records::{self, Run};
 
 /// The `against` name of the ratio to the baseline profile.
 pub const TO_JSON: &str = "json";

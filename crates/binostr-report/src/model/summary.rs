@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use anyhow::{Result, bail};
 use polars::prelude::*;
 
-use crate::read::frame::{f64s, i64s, strs};
 use crate::model::key::Key;
 use crate::model::paired::{Paired, TO_JSON};
 use crate::model::stats;
+use crate::read::frame::{f64s, i64s, strs};
 
 /// The profile every ratio is taken against.
 pub const BASELINE: &str = "json";
@@ -82,51 +82,13 @@ pub fn summarize(samples: LazyFrame, paired: &[Paired]) -> Result<Vec<Row>> {
         )
         .collect()?;
     check_positive(&per_event)?;
-
-    let group: Vec<Expr> = ["host", "workload", "profile", "subset", "threads"]
-        .iter()
-        .map(|c| col(*c))
-        .collect();
-    let mut run_group = group.clone();
-    run_group.push(col("run"));
-    let keys = per_event
-        .clone()
-        .lazy()
-        .group_by(run_group)
-        .agg([col("ns").median().alias("run_median")])
-        .group_by(group)
-        .agg([
-            col("run_median").median().alias("median_ns"),
-            col("run_median").min().alias("min_ns"),
-            col("run_median").max().alias("max_ns"),
-            col("run_median").count().alias("runs"),
-        ]);
-    let table = keys
-        .with_columns([
-            ((col("max_ns") - col("min_ns")) / col("median_ns") * lit(100.0)).alias("range_pct"),
-        ])
-        .sort(
-            ["host", "workload", "profile", "subset", "threads"],
-            SortMultipleOptions::default(),
-        )
-        .collect()?;
+    let table = key_table(&per_event)?;
     let to_json: BTreeMap<Key, &Paired> = paired
         .iter()
         .filter(|p| p.against == TO_JSON)
         .map(|p| (p.key(), p))
         .collect();
-
-    let samples = samples_by_key(&per_event)?;
-    let keyed: Vec<(&Key, &BTreeMap<String, Vec<f64>>)> = samples.iter().collect();
-    let boots = stats::par_map(&keyed, |(key, runs)| {
-        let runs: Vec<Vec<f64>> = runs.values().cloned().collect();
-        let seed = stats::key_seed(&format!(
-            "{}|{}|{}|{}|{}",
-            key.0, key.1, key.2, key.3, key.4
-        ));
-        stats::bootstrap_median_of_medians(&runs, seed, stats::RESAMPLES)
-    });
-    let replicates: BTreeMap<&Key, Vec<f64>> = keyed.iter().map(|(k, _)| *k).zip(boots).collect();
+    let replicates = replicates(&per_event)?;
 
     let host = strs(&table, "host")?;
     let workload = strs(&table, "workload")?;
@@ -170,6 +132,53 @@ pub fn summarize(samples: LazyFrame, paired: &[Paired]) -> Result<Vec<Row>> {
     }
     rank(&mut rows);
     Ok(rows)
+}
+
+/// Per key: the median, min and max of the run medians, the runs, and the
+/// cross-run range in %, sorted by key.
+fn key_table(per_event: &DataFrame) -> Result<DataFrame> {
+    let group: Vec<Expr> = ["host", "workload", "profile", "subset", "threads"]
+        .iter()
+        .map(|c| col(*c))
+        .collect();
+    let mut run_group = group.clone();
+    run_group.push(col("run"));
+    let keys = per_event
+        .clone()
+        .lazy()
+        .group_by(run_group)
+        .agg([col("ns").median().alias("run_median")])
+        .group_by(group)
+        .agg([
+            col("run_median").median().alias("median_ns"),
+            col("run_median").min().alias("min_ns"),
+            col("run_median").max().alias("max_ns"),
+            col("run_median").count().alias("runs"),
+        ]);
+    Ok(keys
+        .with_columns([
+            ((col("max_ns") - col("min_ns")) / col("median_ns") * lit(100.0)).alias("range_pct"),
+        ])
+        .sort(
+            ["host", "workload", "profile", "subset", "threads"],
+            SortMultipleOptions::default(),
+        )
+        .collect()?)
+}
+
+/// Per key, the bootstrap replicates of the median of run medians.
+fn replicates(per_event: &DataFrame) -> Result<BTreeMap<Key, Vec<f64>>> {
+    let samples = samples_by_key(per_event)?;
+    let keyed: Vec<(&Key, &BTreeMap<String, Vec<f64>>)> = samples.iter().collect();
+    let boots = stats::par_map(&keyed, |(key, runs)| {
+        let runs: Vec<Vec<f64>> = runs.values().cloned().collect();
+        let seed = stats::key_seed(&format!(
+            "{}|{}|{}|{}|{}",
+            key.0, key.1, key.2, key.3, key.4
+        ));
+        stats::bootstrap_median_of_medians(&runs, seed, stats::RESAMPLES)
+    });
+    Ok(keyed.iter().map(|(k, _)| (*k).clone()).zip(boots).collect())
 }
 
 /// Whether another profile of `json_key`'s workload, subset and threads has

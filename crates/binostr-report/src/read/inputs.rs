@@ -70,6 +70,9 @@ pub struct Source {
     pub sha256: String,
 }
 
+/// Plots as file stem and SVG text.
+type Plots = Vec<(String, String)>;
+
 /// Everything the page reads besides the campaign.
 pub struct Inputs {
     /// The registry, in registry order.
@@ -107,25 +110,7 @@ impl Inputs {
     /// Reads the inputs of the page of `label` under `root`.
     pub fn read(root: &Path, label: &str, runs: &[Run]) -> Result<Self> {
         let dir = records::campaign_dir(root, label);
-        let mut read: Vec<PathBuf> = Vec::new();
-        for run in runs {
-            for f in [
-                "contract.json",
-                records::SAMPLES.file,
-                records::RATIOS.file,
-                records::ROUNDS.file,
-                records::INSTRUCTIONS.file,
-                records::SIZES.file,
-                records::LATENCY.file,
-                records::ALLOC.file,
-                records::RSS.file,
-            ] {
-                let p = run.dir.join(f);
-                if p.exists() {
-                    read.push(p);
-                }
-            }
-        }
+        let mut read = record_files(runs);
         let campaign_json = dir.join("campaign.json");
         let corpus = json(&campaign_json)?
             .get("corpus")
@@ -145,89 +130,13 @@ impl Inputs {
         let registry_path = dir.join(REGISTRY);
         let registry = read_registry(&registry_path)?;
         read.push(registry_path);
-
-        let interop = root.join("results/interop");
-        let mut interop_files: Vec<PathBuf> = fs::read_dir(&interop)
-            .map(|d| {
-                d.filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.extension().is_some_and(|e| e == "csv"))
-                    .filter(|p| {
-                        p.file_stem()
-                            .and_then(|s| s.to_str())
-                            .is_some_and(|s| !s.starts_with("torture-"))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        interop_files.sort();
-        let mut checks = Vec::new();
-        for p in &interop_files {
-            let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
-            if let Some(language) = stem.strip_prefix("checks-") {
-                checks.extend(read_checks(p, language)?);
-            }
-        }
+        let (interop_files, checks) = interop_checks(root)?;
         read.extend(interop_files);
-
-        let plot_dir = dir.join("summary/plots");
-        if !plot_dir.is_dir() {
-            bail!(
-                "{} is missing: run `binostr-report aggregate {label}` first (the page embeds its plots)",
-                plot_dir.display()
-            );
-        }
-        let mut svgs: Vec<PathBuf> = fs::read_dir(&plot_dir)
-            .with_context(|| format!("reading {}", plot_dir.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "svg"))
-            .collect();
-        svgs.sort();
-        let mut plots = Vec::new();
-        for p in &svgs {
-            let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
-            plots.push((stem.to_owned(), read_text(p)?));
-        }
-        plots.sort_by_key(|(name, _)| {
-            let rank = PLOT_ORDER.iter().position(|p| name.starts_with(p));
-            (rank.unwrap_or(PLOT_ORDER.len()), name.clone())
-        });
+        let (svgs, plots) = plots(&dir, label)?;
         read.extend(svgs);
-
-        let event = dir.join("manifest.event.json");
-        let signer = if event.exists() {
-            let e: SignedEvent = serde_json::from_str(&read_text(&event)?)
-                .with_context(|| format!("parsing {}", event.display()))?;
-            Some(e.pubkey)
-        } else {
-            None
-        };
-
-        let first = runs.first().context("no complete run")?;
-        let contract = json(&first.dir.join("contract.json"))?
-            .get("contract")
-            .cloned()
-            .unwrap_or(serde_json::Value::Null);
-        let mut observed = Vec::new();
-        for run in runs {
-            let o = json(&run.dir.join("contract.json"))?
-                .get("observed")
-                .cloned()
-                .unwrap_or(serde_json::Value::Null);
-            observed.push((run.id(), o));
-        }
-
-        let mut sources = Vec::new();
-        for p in read {
-            let data = fs::read(&p).with_context(|| format!("reading {}", p.display()))?;
-            let rel = p.strip_prefix(root).unwrap_or(&p);
-            sources.push(Source {
-                path: rel.to_string_lossy().replace('\\', "/"),
-                bytes: data.len() as u64,
-                sha256: hex(&Sha256::digest(&data)),
-            });
-        }
-        sources.sort_by(|a, b| a.path.cmp(&b.path));
-        sources.dedup_by(|a, b| a.path == b.path);
+        let signer = signer(&dir)?;
+        let (contract, observed) = contract_and_observed(runs)?;
+        let sources = sources(root, read)?;
         Ok(Inputs {
             registry,
             checks,
@@ -244,6 +153,135 @@ impl Inputs {
     pub fn profile(&self, id: &str) -> Option<&RegistryEntry> {
         self.registry.iter().find(|p| p.id == id)
     }
+}
+
+/// The run records of `runs` the page is built from, where they exist.
+fn record_files(runs: &[Run]) -> Vec<PathBuf> {
+    let mut read: Vec<PathBuf> = Vec::new();
+    for run in runs {
+        for f in [
+            "contract.json",
+            records::SAMPLES.file,
+            records::RATIOS.file,
+            records::ROUNDS.file,
+            records::INSTRUCTIONS.file,
+            records::SIZES.file,
+            records::LATENCY.file,
+            records::ALLOC.file,
+            records::RSS.file,
+        ] {
+            let p = run.dir.join(f);
+            if p.exists() {
+                read.push(p);
+            }
+        }
+    }
+    read
+}
+
+/// `results/interop/*.csv` (no torture files), and the rows of its
+/// `checks-<language>.csv` files.
+fn interop_checks(root: &Path) -> Result<(Vec<PathBuf>, Vec<InteropCheck>)> {
+    let interop = root.join("results/interop");
+    let mut interop_files: Vec<PathBuf> = fs::read_dir(&interop)
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "csv"))
+                .filter(|p| {
+                    p.file_stem()
+                        .and_then(|s| s.to_str())
+                        .is_some_and(|s| !s.starts_with("torture-"))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    interop_files.sort();
+    let mut checks = Vec::new();
+    for p in &interop_files {
+        let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        if let Some(language) = stem.strip_prefix("checks-") {
+            checks.extend(read_checks(p, language)?);
+        }
+    }
+    Ok((interop_files, checks))
+}
+
+/// `summary/plots/*.svg` of the campaign in `dir`, and their stems and text
+/// in reading order; an error when aggregate has not drawn them.
+fn plots(dir: &Path, label: &str) -> Result<(Vec<PathBuf>, Plots)> {
+    let plot_dir = dir.join("summary/plots");
+    if !plot_dir.is_dir() {
+        bail!(
+            "{} is missing: run `binostr-report aggregate {label}` first (the page embeds its plots)",
+            plot_dir.display()
+        );
+    }
+    let mut svgs: Vec<PathBuf> = fs::read_dir(&plot_dir)
+        .with_context(|| format!("reading {}", plot_dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "svg"))
+        .collect();
+    svgs.sort();
+    let mut plots = Vec::new();
+    for p in &svgs {
+        let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        plots.push((stem.to_owned(), read_text(p)?));
+    }
+    plots.sort_by_key(|(name, _)| {
+        let rank = PLOT_ORDER.iter().position(|p| name.starts_with(p));
+        (rank.unwrap_or(PLOT_ORDER.len()), name.clone())
+    });
+    Ok((svgs, plots))
+}
+
+/// The key that signed `manifest.event.json` in `dir`, when it exists.
+fn signer(dir: &Path) -> Result<Option<String>> {
+    let event = dir.join("manifest.event.json");
+    Ok(if event.exists() {
+        let e: SignedEvent = serde_json::from_str(&read_text(&event)?)
+            .with_context(|| format!("parsing {}", event.display()))?;
+        Some(e.pubkey)
+    } else {
+        None
+    })
+}
+
+/// The first run's contract, and each run's id and `observed` object.
+fn contract_and_observed(
+    runs: &[Run],
+) -> Result<(serde_json::Value, Vec<(String, serde_json::Value)>)> {
+    let first = runs.first().context("no complete run")?;
+    let contract = json(&first.dir.join("contract.json"))?
+        .get("contract")
+        .cloned()
+        .unwrap_or(serde_json::Value::Null);
+    let mut observed = Vec::new();
+    for run in runs {
+        let o = json(&run.dir.join("contract.json"))?
+            .get("observed")
+            .cloned()
+            .unwrap_or(serde_json::Value::Null);
+        observed.push((run.id(), o));
+    }
+    Ok((contract, observed))
+}
+
+/// Path (relative to `root`), size and SHA-256 of every file in `read`,
+/// sorted by path, each once.
+fn sources(root: &Path, read: Vec<PathBuf>) -> Result<Vec<Source>> {
+    let mut sources = Vec::new();
+    for p in read {
+        let data = fs::read(&p).with_context(|| format!("reading {}", p.display()))?;
+        let rel = p.strip_prefix(root).unwrap_or(&p);
+        sources.push(Source {
+            path: rel.to_string_lossy().replace('\\', "/"),
+            bytes: data.len() as u64,
+            sha256: hex(&Sha256::digest(&data)),
+        });
+    }
+    sources.sort_by(|a, b| a.path.cmp(&b.path));
+    sources.dedup_by(|a, b| a.path == b.path);
+    Ok(sources)
 }
 
 /// Lowercase hex of `bytes`.

@@ -32,8 +32,7 @@ pub fn read_registry(path: &Path) -> Result<Vec<RegistryEntry>> {
             path.display()
         );
     }
-    let text =
-        fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let out: Vec<RegistryEntry> = serde_json::from_str(&text).map_err(|e| {
         anyhow::anyhow!(
             "{}: line {} column {}: {e}",

@@ -57,45 +57,8 @@ pub fn read(runs: &[Run]) -> Result<Vec<Transport>> {
         return Ok(Vec::new());
     };
     let df = lf.collect()?;
-    let (s2c, model_s2c) = (i64s(&df, "s2c_bytes")?, i64s(&df, "model_s2c_bytes")?);
-    let (c2s, model_c2s) = (i64s(&df, "c2s_bytes")?, i64s(&df, "model_c2s_bytes")?);
-    let (run, profile, mode) = (strs(&df, "run")?, strs(&df, "profile")?, strs(&df, "mode")?);
-    for i in 0..df.height() {
-        if s2c[i] != model_s2c[i] || c2s[i] != model_c2s[i] {
-            bail!(
-                "{}: transport.csv, {} {}: socket bytes {}/{} (relay→client/client→relay), the flate2 model {}/{}",
-                run[i],
-                profile[i],
-                mode[i],
-                s2c[i],
-                c2s[i],
-                model_s2c[i],
-                model_c2s[i]
-            );
-        }
-    }
-    let keys = ["host", "profile", "mode", "check"];
-    let median = |c: &str| col(c).median().alias(c);
-    let df = df
-        .lazy()
-        .group_by(keys.map(col))
-        .agg([
-            col("run").n_unique().cast(DataType::Int64).alias("runs"),
-            col("events").min().alias("events_min"),
-            col("events").max().alias("events_max"),
-            col("s2c_bytes").min().alias("s2c_min"),
-            col("s2c_bytes").max().alias("s2c_max"),
-            col("c2s_bytes").min().alias("c2s_min"),
-            col("c2s_bytes").max().alias("c2s_max"),
-            median("events_per_s"),
-            median("speed_vs_json"),
-            median("latency_p50_ns"),
-            median("latency_p99_ns"),
-            median("relay_cpu_ns_per_event"),
-            median("client_cpu_ns_per_event"),
-        ])
-        .sort(keys, SortMultipleOptions::default())
-        .collect()?;
+    check_model(&df)?;
+    let df = per_key(df)?;
     let text = |c: &str| strs(&df, c);
     let (host, profile, mode, check) = (
         text("host")?,
@@ -150,4 +113,53 @@ pub fn read(runs: &[Run]) -> Result<Vec<Transport>> {
             })
         })
         .collect()
+}
+
+/// Fails on a row whose socket bytes differ from the flate2 model's.
+fn check_model(df: &DataFrame) -> Result<()> {
+    let (s2c, model_s2c) = (i64s(df, "s2c_bytes")?, i64s(df, "model_s2c_bytes")?);
+    let (c2s, model_c2s) = (i64s(df, "c2s_bytes")?, i64s(df, "model_c2s_bytes")?);
+    let (run, profile, mode) = (strs(df, "run")?, strs(df, "profile")?, strs(df, "mode")?);
+    for i in 0..df.height() {
+        if s2c[i] != model_s2c[i] || c2s[i] != model_c2s[i] {
+            bail!(
+                "{}: transport.csv, {} {}: socket bytes {}/{} (relay→client/client→relay), the flate2 model {}/{}",
+                run[i],
+                profile[i],
+                mode[i],
+                s2c[i],
+                c2s[i],
+                model_s2c[i],
+                model_c2s[i]
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Per host, profile, mode and check: runs, the range of events and
+/// socket bytes over runs, and the medians of the timed columns.
+fn per_key(df: DataFrame) -> Result<DataFrame> {
+    let keys = ["host", "profile", "mode", "check"];
+    let median = |c: &str| col(c).median().alias(c);
+    Ok(df
+        .lazy()
+        .group_by(keys.map(col))
+        .agg([
+            col("run").n_unique().cast(DataType::Int64).alias("runs"),
+            col("events").min().alias("events_min"),
+            col("events").max().alias("events_max"),
+            col("s2c_bytes").min().alias("s2c_min"),
+            col("s2c_bytes").max().alias("s2c_max"),
+            col("c2s_bytes").min().alias("c2s_min"),
+            col("c2s_bytes").max().alias("c2s_max"),
+            median("events_per_s"),
+            median("speed_vs_json"),
+            median("latency_p50_ns"),
+            median("latency_p99_ns"),
+            median("relay_cpu_ns_per_event"),
+            median("client_cpu_ns_per_event"),
+        ])
+        .sort(keys, SortMultipleOptions::default())
+        .collect()?)
 }

@@ -9,6 +9,8 @@ use std::sync::OnceLock;
 
 use anyhow::{Result, anyhow};
 use plotters::coord::Shift;
+use plotters::coord::cartesian::Cartesian2d;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use crate::model::campaign::Campaign;
@@ -66,26 +68,8 @@ impl Bars {
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<()> {
         area.fill(&WHITE).map_err(plot_err)?;
         let n = self.categories.len();
-        let k = self.series.len();
         let t = |v: f64| if self.log_x { v.log10() } else { v };
-        let values = self.series.iter().flat_map(|s| {
-            s.values
-                .iter()
-                .flatten()
-                .copied()
-                .chain(s.whiskers.iter().flatten().map(|w| w.1))
-        });
-        let values: Vec<f64> = values
-            .chain(self.marker.iter().map(|m| m.1))
-            .filter(|v| v.is_finite() && *v > 0.0)
-            .collect();
-        let hi = values.iter().copied().fold(1.0, f64::max);
-        let (x0, x1) = if self.log_x {
-            let lo = values.iter().copied().fold(hi, f64::min);
-            (lo.log10() - 0.15, hi.log10() + 0.35)
-        } else {
-            (0.0, hi * 1.18)
-        };
+        let (x0, x1) = self.x_range();
         let label_width = self
             .categories
             .iter()
@@ -126,58 +110,8 @@ impl Bars {
             .axis_desc_style((FAMILY, 14))
             .draw()
             .map_err(plot_err)?;
-        let band = 0.8;
-        let h = band / k as f64;
         for (s, series) in self.series.iter().enumerate() {
-            let color = PALETTE[s % PALETTE.len()];
-            let bar = |i: usize| {
-                let centre = (n - 1 - i) as f64;
-                let top = centre + band / 2.0 - s as f64 * h;
-                (top - h, top)
-            };
-            let rects = series.values.iter().enumerate().filter_map(|(i, v)| {
-                let v = (*v)?;
-                let (y0, y1) = bar(i);
-                Some(Rectangle::new([(x0, y0), (t(v), y1)], color.filled()))
-            });
-            chart
-                .draw_series(rects)
-                .map_err(plot_err)?
-                .label(series.name.as_str())
-                .legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled())
-                });
-            let whiskers = series.whiskers.iter().enumerate().filter_map(|(i, w)| {
-                let (lo, hi) = (*w)?;
-                let (y0, y1) = bar(i);
-                let yc = (y0 + y1) / 2.0;
-                let cap = (y1 - y0) * 0.3;
-                Some(vec![
-                    PathElement::new(vec![(t(lo), yc), (t(hi), yc)], BLACK.stroke_width(1)),
-                    PathElement::new(
-                        vec![(t(lo), yc - cap), (t(lo), yc + cap)],
-                        BLACK.stroke_width(1),
-                    ),
-                    PathElement::new(
-                        vec![(t(hi), yc - cap), (t(hi), yc + cap)],
-                        BLACK.stroke_width(1),
-                    ),
-                ])
-            });
-            chart.draw_series(whiskers.flatten()).map_err(plot_err)?;
-            if k == 1 {
-                let labels = series.values.iter().enumerate().filter_map(|(i, v)| {
-                    let v = (*v)?;
-                    let (y0, y1) = bar(i);
-                    let end = series.whiskers[i].map_or(v, |w| w.1.max(v));
-                    Some(Text::new(
-                        format_value(v),
-                        (t(end) + (x1 - x0) * 0.006, (y0 + y1) / 2.0 + 0.25),
-                        (FAMILY, 11),
-                    ))
-                });
-                chart.draw_series(labels).map_err(plot_err)?;
-            }
+            self.draw_series(&mut chart, s, series, (x0, x1))?;
         }
         if let Some((name, v)) = &self.marker {
             let x = t(*v);
@@ -199,6 +133,92 @@ impl Bars {
             .draw()
             .map_err(plot_err)?;
         area.present().map_err(plot_err)?;
+        Ok(())
+    }
+
+    /// The x axis's range: from 0 (or below the smallest value, on a log
+    /// axis) to beyond the largest value, whisker or marker.
+    fn x_range(&self) -> (f64, f64) {
+        let values = self.series.iter().flat_map(|s| {
+            s.values
+                .iter()
+                .flatten()
+                .copied()
+                .chain(s.whiskers.iter().flatten().map(|w| w.1))
+        });
+        let values: Vec<f64> = values
+            .chain(self.marker.iter().map(|m| m.1))
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .collect();
+        let hi = values.iter().copied().fold(1.0, f64::max);
+        if self.log_x {
+            let lo = values.iter().copied().fold(hi, f64::min);
+            (lo.log10() - 0.15, hi.log10() + 0.35)
+        } else {
+            (0.0, hi * 1.18)
+        }
+    }
+
+    /// Series `s`: its bars, whiskers and (alone) value labels.
+    fn draw_series<DB: DrawingBackend>(
+        &self,
+        chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+        s: usize,
+        series: &Series,
+        (x0, x1): (f64, f64),
+    ) -> Result<()> {
+        let n = self.categories.len();
+        let k = self.series.len();
+        let t = |v: f64| if self.log_x { v.log10() } else { v };
+        let band = 0.8;
+        let h = band / k as f64;
+        let color = PALETTE[s % PALETTE.len()];
+        let bar = |i: usize| {
+            let centre = (n - 1 - i) as f64;
+            let top = centre + band / 2.0 - s as f64 * h;
+            (top - h, top)
+        };
+        let rects = series.values.iter().enumerate().filter_map(|(i, v)| {
+            let v = (*v)?;
+            let (y0, y1) = bar(i);
+            Some(Rectangle::new([(x0, y0), (t(v), y1)], color.filled()))
+        });
+        chart
+            .draw_series(rects)
+            .map_err(plot_err)?
+            .label(series.name.as_str())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
+        let whiskers = series.whiskers.iter().enumerate().filter_map(|(i, w)| {
+            let (lo, hi) = (*w)?;
+            let (y0, y1) = bar(i);
+            let yc = (y0 + y1) / 2.0;
+            let cap = (y1 - y0) * 0.3;
+            Some(vec![
+                PathElement::new(vec![(t(lo), yc), (t(hi), yc)], BLACK.stroke_width(1)),
+                PathElement::new(
+                    vec![(t(lo), yc - cap), (t(lo), yc + cap)],
+                    BLACK.stroke_width(1),
+                ),
+                PathElement::new(
+                    vec![(t(hi), yc - cap), (t(hi), yc + cap)],
+                    BLACK.stroke_width(1),
+                ),
+            ])
+        });
+        chart.draw_series(whiskers.flatten()).map_err(plot_err)?;
+        if k == 1 {
+            let labels = series.values.iter().enumerate().filter_map(|(i, v)| {
+                let v = (*v)?;
+                let (y0, y1) = bar(i);
+                let end = series.whiskers[i].map_or(v, |w| w.1.max(v));
+                Some(Text::new(
+                    format_value(v),
+                    (t(end) + (x1 - x0) * 0.006, (y0 + y1) / 2.0 + 0.25),
+                    (FAMILY, 11),
+                ))
+            });
+            chart.draw_series(labels).map_err(plot_err)?;
+        }
         Ok(())
     }
 }

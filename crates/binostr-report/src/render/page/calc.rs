@@ -9,8 +9,8 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::model::campaign::Campaign;
 use crate::fmt::{NS, RATIO, json_number};
+use crate::model::campaign::Campaign;
 use crate::model::summary::BASELINE;
 
 /// The kinds with a subset of their own in every campaign, and the default

@@ -20,9 +20,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use base64::Engine as _;
 
-pub use calc::{COMPRESSIONS, KIND_SHARES, MODES, SHARES_SOURCE};
 pub use crate::read::inputs::Inputs;
+pub use calc::{COMPRESSIONS, KIND_SHARES, MODES, SHARES_SOURCE};
 
+use crate::model::apart::Apart;
 use crate::model::campaign::Campaign;
 use crate::read::records;
 use html::esc;
@@ -80,10 +81,32 @@ pub fn profiles(c: &Campaign, inputs: &Inputs) -> Vec<String> {
 
 /// The page's HTML.
 pub fn render(c: &Campaign, inputs: &Inputs, label: &str) -> String {
-    let host = c.primary_host();
     let profiles = profiles(c, inputs);
-    let first = &c.runs[0];
     let mut out = String::new();
+    head_and_header(&mut out, c, label, &profiles);
+    out.push_str(&calculator_section(c, &profiles));
+    out.push_str(&results::claims(c));
+    out.push_str(&results::workloads(c));
+    out.push_str(&results::sizes(c, inputs, &profiles));
+    out.push_str(&results::plots(inputs));
+    out.push_str(&results::side(c));
+    out.push_str(&results::robustness(c));
+    out.push_str(&results::interop(c, inputs, &profiles));
+    out.push_str(&provenance::section(c, inputs, label));
+    footer(&mut out, inputs, label, &c.apart, &profiles);
+    let _ = write!(
+        out,
+        "<script type=\"application/json\" id=\"binostr-data\">{}</script>\n\
+         <script>\n{CALCULATOR_JS}</script>\n<script>\n{PAGE_JS}</script>\n</body>\n</html>\n",
+        calc::embed(&calc::data(c, &profiles))
+    );
+    out
+}
+
+/// `<head>` (styles, font) and the page's header: what the campaign is.
+fn head_and_header(out: &mut String, c: &Campaign, label: &str, profiles: &[String]) {
+    let host = c.primary_host();
+    let first = &c.runs[0];
     let _ = write!(
         out,
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -128,16 +151,11 @@ pub fn render(c: &Campaign, inputs: &Inputs, label: &str) -> String {
             esc(host)
         );
     }
-    out.push_str(&calculator_section(c, &profiles));
-    out.push_str(&results::claims(c));
-    out.push_str(&results::workloads(c));
-    out.push_str(&results::sizes(c, inputs, &profiles));
-    out.push_str(&results::plots(inputs));
-    out.push_str(&results::side(c));
-    out.push_str(&results::robustness(c));
-    out.push_str(&results::interop(c, inputs, &profiles));
-    out.push_str(&provenance::section(c, inputs, label));
-    let apart: Vec<&str> = c.apart.iter().map(|a| a.profile.as_str()).collect();
+}
+
+/// The footer: the command and the registry's profiles, measured or not.
+fn footer(out: &mut String, inputs: &Inputs, label: &str, apart: &[Apart], profiles: &[String]) {
+    let apart: Vec<&str> = apart.iter().map(|a| a.profile.as_str()).collect();
     let not_measured: Vec<&str> = inputs
         .registry
         .iter()
@@ -168,18 +186,41 @@ pub fn render(c: &Campaign, inputs: &Inputs, label: &str) -> String {
             )
         }
     );
-    let _ = write!(
-        out,
-        "<script type=\"application/json\" id=\"binostr-data\">{}</script>\n\
-         <script>\n{CALCULATOR_JS}</script>\n<script>\n{PAGE_JS}</script>\n</body>\n</html>\n",
-        calc::embed(&calc::data(c, &profiles))
+}
+
+fn calculator_section(c: &Campaign, profiles: &[String]) -> String {
+    let mut out = String::new();
+    calculator_form(&mut out);
+    calculator_table(&mut out, c.primary_host(), profiles);
+    out.push_str(
+        "</tbody></table></div>\n<details class=\"formulas\"><summary>How the calculator \
+         computes</summary>\n<p>With shares <i>s<sub>k</sub></i> renormalised to weights \
+         <i>w<sub>k</sub></i> = <i>s<sub>k</sub></i> / Σ <i>s</i> over kinds 0, 1, 3, 7, events \
+         received per second <i>R</i> and copies sent per event <i>F</i>, for each profile:</p>\n<ul>\n\
+         <li>bytes per event <i>b</i> = Σ <i>w<sub>k</sub></i> · framed bytes<sub>k</sub> / \
+         events<sub>k</sub> (<code>sizes.csv</code>; compressed: the chosen zstd column, per-event \
+         columns plus the 4-byte length); wire bytes/s = <i>R</i> · (1 + <i>F</i>) · <i>b</i>; \
+         $/month = wire bytes/s · 2 592 000 s / 10<sup>9</sup> · price. Sizes are exact, so \
+         byte savings have no interval.</li>\n\
+         <li>CPU seconds per event <i>t</i> = Σ <i>w<sub>k</sub></i> Σ<sub>workloads of the \
+         mode</sub> ns<sub>k</sub> / 10<sup>9</sup>; cores = <i>R</i> · <i>t</i>. The CI adds \
+         the endpoints of each term's bootstrap CI (as if the errors moved together, the \
+         widest case). These absolute times belong to the host.</li>\n\
+         <li>CPU saved vs json = 1 − ρ, with ρ = Σ ω<sub>k,W</sub> · r<sub>k,W</sub>: the paired \
+         ratios to json r of each kind and workload, weighted by json's share ω of the mix's \
+         time (w<sub>k</sub> · json ns<sub>k,W</sub>, normalised). Its CI weights the paired CI \
+         endpoints the same way. Paired ratios cancel the host's drift; they are the numbers \
+         to carry to another machine.</li>\n\
+         <li>zstd cores = <i>R</i> · <i>F</i> · <code>compress</code> ns / 10<sup>9</sup>: \
+         zstd over 64-event windows, once per copy sent. Decompression and per-event or \
+         dictionary compression are not timed.</li>\n</ul></details>\n</section>\n",
     );
     out
 }
 
-fn calculator_section(c: &Campaign, profiles: &[String]) -> String {
-    let host = c.primary_host();
-    let mut out = String::from(
+/// The calculator's inputs: the kind mix, the traffic and the relay mode.
+fn calculator_form(out: &mut String) {
+    out.push_str(
         "<section id=\"calculator\"><h2>Relay calculator</h2>\n<p>What would switching your \
          relay from JSON to a binary profile cost or save? Set your kind mix, traffic and \
          bandwidth price. Every input number is a record of this campaign (kinds 0, 1, 3 and 7 \
@@ -236,6 +277,10 @@ fn calculator_section(c: &Campaign, profiles: &[String]) -> String {
         let _ = write!(out, "<option value=\"{id}\"{sel}>{}</option>", esc(what));
     }
     out.push_str("</select></label></fieldset>\n</form>\n");
+}
+
+/// The calculator's table, one row per profile (`calculator.js` fills it).
+fn calculator_table(out: &mut String, host: &str, profiles: &[String]) {
     let _ = writeln!(
         out,
         "<p id=\"calc-summary\" class=\"summary\"></p>\n\
@@ -263,28 +308,4 @@ fn calculator_section(c: &Campaign, profiles: &[String]) -> String {
             esc(p)
         );
     }
-    out.push_str(
-        "</tbody></table></div>\n<details class=\"formulas\"><summary>How the calculator \
-         computes</summary>\n<p>With shares <i>s<sub>k</sub></i> renormalised to weights \
-         <i>w<sub>k</sub></i> = <i>s<sub>k</sub></i> / Σ <i>s</i> over kinds 0, 1, 3, 7, events \
-         received per second <i>R</i> and copies sent per event <i>F</i>, for each profile:</p>\n<ul>\n\
-         <li>bytes per event <i>b</i> = Σ <i>w<sub>k</sub></i> · framed bytes<sub>k</sub> / \
-         events<sub>k</sub> (<code>sizes.csv</code>; compressed: the chosen zstd column, per-event \
-         columns plus the 4-byte length); wire bytes/s = <i>R</i> · (1 + <i>F</i>) · <i>b</i>; \
-         $/month = wire bytes/s · 2 592 000 s / 10<sup>9</sup> · price. Sizes are exact, so \
-         byte savings have no interval.</li>\n\
-         <li>CPU seconds per event <i>t</i> = Σ <i>w<sub>k</sub></i> Σ<sub>workloads of the \
-         mode</sub> ns<sub>k</sub> / 10<sup>9</sup>; cores = <i>R</i> · <i>t</i>. The CI adds \
-         the endpoints of each term's bootstrap CI (as if the errors moved together, the \
-         widest case). These absolute times belong to the host.</li>\n\
-         <li>CPU saved vs json = 1 − ρ, with ρ = Σ ω<sub>k,W</sub> · r<sub>k,W</sub>: the paired \
-         ratios to json r of each kind and workload, weighted by json's share ω of the mix's \
-         time (w<sub>k</sub> · json ns<sub>k,W</sub>, normalised). Its CI weights the paired CI \
-         endpoints the same way. Paired ratios cancel the host's drift; they are the numbers \
-         to carry to another machine.</li>\n\
-         <li>zstd cores = <i>R</i> · <i>F</i> · <code>compress</code> ns / 10<sup>9</sup>: \
-         zstd over 64-event windows, once per copy sent. Decompression and per-event or \
-         dictionary compression are not timed.</li>\n</ul></details>\n</section>\n",
-    );
-    out
 }

@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::html::{Cell, Sort, Table, esc};
-use crate::read::inputs::Inputs;
 use crate::model::campaign::Campaign;
+use crate::read::inputs::Inputs;
 
 fn text(v: &Value) -> String {
     match v {
@@ -35,6 +35,16 @@ fn kv(out: &mut String, rows: &[(&str, String)]) {
 /// The provenance section of the page of `label`.
 pub fn section(c: &Campaign, inputs: &Inputs, label: &str) -> String {
     let mut out = String::from("<section id=\"provenance\"><h2>Provenance</h2>\n");
+    contract_and_host(&mut out, inputs, label);
+    runs(&mut out, c, inputs);
+    verify(&mut out, inputs, label);
+    files(&mut out, inputs);
+    out.push_str("</section>\n");
+    out
+}
+
+/// The run contract and the host it describes.
+fn contract_and_host(out: &mut String, inputs: &Inputs, label: &str) {
     let k = &inputs.contract;
     out.push_str(
         "<h3>Campaign contract</h3>\n<p>Every run of a campaign has the same contract; a run whose \
@@ -42,7 +52,7 @@ pub fn section(c: &Campaign, inputs: &Inputs, label: &str) -> String {
     );
     let rustc = text(at(k, &["rustc"]));
     kv(
-        &mut out,
+        out,
         &[
             ("label", label.to_owned()),
             ("campaign profile", text(at(k, &["campaign_profile"]))),
@@ -65,7 +75,7 @@ pub fn section(c: &Campaign, inputs: &Inputs, label: &str) -> String {
     );
     out.push_str("<h3>Host</h3>\n<p>Absolute times belong to this host; ratios travel.</p>\n");
     kv(
-        &mut out,
+        out,
         &[
             ("host id", text(at(k, &["host", "id"]))),
             ("CPU", text(at(k, &["host", "cpu_model"]))),
@@ -75,6 +85,10 @@ pub fn section(c: &Campaign, inputs: &Inputs, label: &str) -> String {
             ("kernel", text(at(k, &["host", "kernel"]))),
         ],
     );
+}
+
+/// Each run's observations and wall time.
+fn runs(out: &mut String, c: &Campaign, inputs: &Inputs) {
     let mut t = Table::new(
         "t-runs",
         &[
@@ -108,7 +122,10 @@ pub fn section(c: &Campaign, inputs: &Inputs, label: &str) -> String {
     }
     out.push_str("<h3>Runs</h3>\n");
     out.push_str(&t.render("all"));
+}
 
+/// The manifest key and how to verify the campaign.
+fn verify(out: &mut String, inputs: &Inputs, label: &str) {
     out.push_str("<h3 id=\"verify\">Verifying these results</h3>\n");
     let key = inputs.signer.as_deref();
     match key {
@@ -144,7 +161,10 @@ pub fn section(c: &Campaign, inputs: &Inputs, label: &str) -> String {
         "<p>Verification recomputes the event id, checks the signature and the pinned key, and \
          rehashes every listed file; it lists every failure and exits 1 on any.</p>\n",
     );
+}
 
+/// The SHA-256 of every file the page was built from.
+fn files(out: &mut String, inputs: &Inputs) {
     out.push_str(
         "<h3>Files this page was built from</h3>\n<p>Recompute any of them with \
          <code>sha256sum PATH</code> from the repository root. Files under \
@@ -175,6 +195,4 @@ pub fn section(c: &Campaign, inputs: &Inputs, label: &str) -> String {
         );
     }
     out.push_str(&t.render("all"));
-    out.push_str("</section>\n");
-    out
 }

@@ -5,14 +5,16 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use super::html::{Cell, Sort, Table, code_spans, esc};
-use crate::read::inputs::Inputs;
+use crate::fmt::{NS, PCT, RATIO, fixed};
 use crate::model::campaign::Campaign;
 use crate::model::checks::INSTRUCTION_TOLERANCE_PCT;
-use crate::fmt::{NS, PCT, RATIO, fixed};
 use crate::model::instr::agreement;
-use crate::model::languages::{LANGUAGES, NOT_MEASURED, NOT_MEASURED_CELL, language_matrix};
-use crate::model::summary::REFERENCE;
-use crate::model::resolution;
+use crate::model::languages::{
+    LANGUAGES, MatrixRow, NOT_MEASURED, NOT_MEASURED_CELL, language_matrix,
+};
+use crate::model::resolution::resolution;
+use crate::model::summary::{REFERENCE, Row};
+use crate::read::inputs::Inputs;
 
 /// Workloads in reading order, with what they time and the floor their
 /// paired ratio is also taken against.
@@ -241,89 +243,120 @@ pub fn workloads(c: &Campaign) -> String {
     }
     out.push_str("<a href=\"#w-reference\">reference rows</a></nav>\n");
     for (w, what, floor) in order {
-        let rows: Vec<_> = c
-            .rows
-            .iter()
-            .filter(|r| r.host == host && r.workload == w && r.profile != REFERENCE)
-            .collect();
-        let threads = rows.iter().any(|r| r.threads != 1);
-        let instr = rows
-            .iter()
-            .any(|r| c.instructions(host, w, &r.profile).is_some());
-        let floor_title = floor.map(|f| format!("/ {f}"));
-        let mut cols: Vec<(&str, Sort, &str)> =
-            vec![("profile", Sort::Text, ""), ("subset", Sort::Text, "")];
-        if threads {
-            cols.push(("threads", Sort::Num, ""));
-        }
-        cols.extend([
-            ("ns/event", Sort::Num, "median over runs of the run medians"),
-            ("95 % CI ns", Sort::Num, "bootstrap: runs, then samples"),
-            ("range %", Sort::Num, "cross-run range of ns/event"),
-            ("/ json [95 % CI]", Sort::Num, "paired ratio to json"),
-            (
-                "/ json range %",
-                Sort::Num,
-                "cross-run range of the paired ratio",
-            ),
-        ]);
-        if let Some(t) = &floor_title {
-            cols.push((t.as_str(), Sort::Num, "paired ratio to the floor"));
-        }
-        if instr {
-            cols.push(("instr/event", Sort::Num, "callgrind, subset all"));
-            cols.push(("instr runs", Sort::Text, "agreement across runs"));
-        }
-        cols.push((
-            "invariants",
-            Sort::Text,
-            "bounds, bytes and instructions checks",
-        ));
-        cols.push(("rank", Sort::Num, "order of point estimates, not a claim"));
-        let id = format!("t-{}", w.replace('+', "-"));
-        let mut t = Table::new(&id, &cols);
-        let excluded = c.excluded(host, w);
-        for r in rows {
-            let mut cells = vec![profile_cell(&r.profile), Cell::text(&r.subset)];
-            if threads {
-                cells.push(Cell::num(Some(r.threads as f64), 0));
-            }
-            cells.push(Cell::num(Some(r.median_ns), NS));
-            cells.push(Cell::html(
-                format!("{} – {}", fixed(r.ci_ns.0, NS), fixed(r.ci_ns.1, NS)),
-                &fixed(r.ci_ns.0, NS),
-            ));
-            cells.push(Cell::num(Some(r.range_pct), PCT));
-            cells.push(Cell::with_ci(r.ratio_json, RATIO));
-            cells.push(Cell::num(r.ratio_range_pct, PCT));
-            if let Some(f) = floor {
-                let p = c
-                    .paired(host, w, &r.profile, &r.subset, r.threads, f)
-                    .map(crate::model::paired::Paired::triple);
-                cells.push(Cell::with_ci(p, RATIO));
-            }
-            if instr {
-                let i = (r.subset == "all")
-                    .then(|| c.instructions(host, w, &r.profile))
-                    .flatten();
-                cells.push(Cell::num(i.map(|i| i.per_event), 0));
-                cells.push(i.map_or_else(Cell::missing, |i| Cell::text(&agreement(i.dev_pct))));
-            }
-            cells.push(flags(c, r, &excluded));
-            cells.push(Cell::num(Some(r.rank as f64), 0));
-            t.row(Some(&r.subset), &r.profile, cells);
-        }
-        let _ = writeln!(
-            out,
-            "<h3 id=\"w-{0}\"><code>{0}</code></h3>\n<p class=\"what\">{1}</p>",
-            esc(w),
-            esc(what)
-        );
-        out.push_str(&t.render("all"));
+        workload_table(&mut out, c, w, what, floor);
     }
     out.push_str(&reference(c));
     out.push_str("</section>\n");
     out
+}
+
+/// The table of workload `w`: what it times, then one row per profile and
+/// subset.
+fn workload_table(out: &mut String, c: &Campaign, w: &str, what: &str, floor: Option<&str>) {
+    let host = c.primary_host();
+    let rows: Vec<_> = c
+        .rows
+        .iter()
+        .filter(|r| r.host == host && r.workload == w && r.profile != REFERENCE)
+        .collect();
+    let threads = rows.iter().any(|r| r.threads != 1);
+    let instr = rows
+        .iter()
+        .any(|r| c.instructions(host, w, &r.profile).is_some());
+    let floor_title = floor.map(|f| format!("/ {f}"));
+    let cols = workload_columns(threads, floor_title.as_deref(), instr);
+    let id = format!("t-{}", w.replace('+', "-"));
+    let mut t = Table::new(&id, &cols);
+    let excluded = c.excluded(host, w);
+    for r in rows {
+        let cells = workload_cells(c, r, floor, threads, instr, &excluded);
+        t.row(Some(&r.subset), &r.profile, cells);
+    }
+    let _ = writeln!(
+        out,
+        "<h3 id=\"w-{0}\"><code>{0}</code></h3>\n<p class=\"what\">{1}</p>",
+        esc(w),
+        esc(what)
+    );
+    out.push_str(&t.render("all"));
+}
+
+/// The columns of a workload's table.
+fn workload_columns(
+    threads: bool,
+    floor_title: Option<&str>,
+    instr: bool,
+) -> Vec<(&str, Sort, &str)> {
+    let mut cols: Vec<(&str, Sort, &str)> =
+        vec![("profile", Sort::Text, ""), ("subset", Sort::Text, "")];
+    if threads {
+        cols.push(("threads", Sort::Num, ""));
+    }
+    cols.extend([
+        ("ns/event", Sort::Num, "median over runs of the run medians"),
+        ("95 % CI ns", Sort::Num, "bootstrap: runs, then samples"),
+        ("range %", Sort::Num, "cross-run range of ns/event"),
+        ("/ json [95 % CI]", Sort::Num, "paired ratio to json"),
+        (
+            "/ json range %",
+            Sort::Num,
+            "cross-run range of the paired ratio",
+        ),
+    ]);
+    if let Some(t) = floor_title {
+        cols.push((t, Sort::Num, "paired ratio to the floor"));
+    }
+    if instr {
+        cols.push(("instr/event", Sort::Num, "callgrind, subset all"));
+        cols.push(("instr runs", Sort::Text, "agreement across runs"));
+    }
+    cols.push((
+        "invariants",
+        Sort::Text,
+        "bounds, bytes and instructions checks",
+    ));
+    cols.push(("rank", Sort::Num, "order of point estimates, not a claim"));
+    cols
+}
+
+/// One row of a workload's table.
+fn workload_cells(
+    c: &Campaign,
+    r: &Row,
+    floor: Option<&str>,
+    threads: bool,
+    instr: bool,
+    excluded: &BTreeSet<String>,
+) -> Vec<Cell> {
+    let (host, w) = (r.host.as_str(), r.workload.as_str());
+    let mut cells = vec![profile_cell(&r.profile), Cell::text(&r.subset)];
+    if threads {
+        cells.push(Cell::num(Some(r.threads as f64), 0));
+    }
+    cells.push(Cell::num(Some(r.median_ns), NS));
+    cells.push(Cell::html(
+        format!("{} – {}", fixed(r.ci_ns.0, NS), fixed(r.ci_ns.1, NS)),
+        &fixed(r.ci_ns.0, NS),
+    ));
+    cells.push(Cell::num(Some(r.range_pct), PCT));
+    cells.push(Cell::with_ci(r.ratio_json, RATIO));
+    cells.push(Cell::num(r.ratio_range_pct, PCT));
+    if let Some(f) = floor {
+        let p = c
+            .paired(host, w, &r.profile, &r.subset, r.threads, f)
+            .map(crate::model::paired::Paired::triple);
+        cells.push(Cell::with_ci(p, RATIO));
+    }
+    if instr {
+        let i = (r.subset == "all")
+            .then(|| c.instructions(host, w, &r.profile))
+            .flatten();
+        cells.push(Cell::num(i.map(|i| i.per_event), 0));
+        cells.push(i.map_or_else(Cell::missing, |i| Cell::text(&agreement(i.dev_pct))));
+    }
+    cells.push(flags(c, r, excluded));
+    cells.push(Cell::num(Some(r.rank as f64), 0));
+    cells
 }
 
 fn reference(c: &Campaign) -> String {
@@ -458,30 +491,7 @@ pub fn side(c: &Campaign) -> String {
         "<section id=\"side\"><h2>Latency, allocations, memory</h2>\n<p>Each from its own child \
          process; medians over runs.</p>\n",
     );
-    let mut t = Table::new(
-        "t-latency",
-        &[
-            ("workload", Sort::Text, ""),
-            ("profile", Sort::Text, ""),
-            ("p50 ns", Sort::Num, ""),
-            ("p90 ns", Sort::Num, ""),
-            ("p99 ns", Sort::Num, ""),
-            ("p99.9 ns", Sort::Num, ""),
-            ("max ns", Sort::Num, ""),
-        ],
-    );
-    for l in c.side.latency.iter().filter(|l| l.host == host) {
-        let mut cells = vec![Cell::text(&l.workload), profile_cell(&l.profile)];
-        cells.extend(l.ns.iter().map(|v| Cell::num(Some(*v), 0)));
-        t.row(None, &l.profile, cells);
-    }
-    if !t.rows.is_empty() {
-        out.push_str(
-            "<h3>Per-event latency</h3><p class=\"what\">each event timed alone, timer overhead \
-             subtracted</p>\n",
-        );
-        out.push_str(&t.render("all"));
-    }
+    latency(&mut out, c, host);
     let mut t = Table::new(
         "t-alloc",
         &[
@@ -609,104 +619,141 @@ pub fn interop(c: &Campaign, inputs: &Inputs, profiles: &[String]) -> String {
     let mut languages: Vec<&str> = inputs.checks.iter().map(|k| k.language.as_str()).collect();
     languages.dedup();
     if !languages.is_empty() {
-        out.push_str(
-            "<p>Each language's verifier decodes the interop vectors, re-encodes them and \
-             compares bytes (<code>results/interop/checks-*.csv</code>; <code>js-corpus</code> \
-             runs over the whole corpus). Hover a cell for the library and the reason.</p>\n",
-        );
-        let mut cols: Vec<(String, Sort, String)> = vec![
-            ("profile".into(), Sort::Text, String::new()),
-            ("family".into(), Sort::Text, String::new()),
-        ];
-        cols.extend(
-            languages
-                .iter()
-                .map(|l| ((*l).to_owned(), Sort::Text, String::new())),
-        );
-        let mut t = Table {
-            id: "t-interop".into(),
-            columns: cols,
-            rows: Vec::new(),
-        };
-        let mut listed: Vec<String> = profiles.to_vec();
-        for k in &inputs.checks {
-            if !listed.contains(&k.profile) {
-                listed.push(k.profile.clone());
-            }
-        }
-        for p in &listed {
-            let mut cells = vec![profile_cell(p), Cell::text(&family(inputs, p))];
-            for l in &languages {
-                let k = inputs
-                    .checks
-                    .iter()
-                    .find(|k| k.language == *l && &k.profile == p);
-                cells.push(k.map_or_else(Cell::missing, |k| {
-                    let class = match k.status.as_str() {
-                        "ok" => "good",
-                        "known-divergence" => "warn",
-                        "fail" | "not-covered" => "bad",
-                        _ => "muted",
-                    };
-                    let tip = format!("{}; {} vectors; {}", k.library, k.vectors, k.reason);
-                    Cell::html(
-                        format!("<span title=\"{}\">{}</span>", esc(&tip), esc(&k.status)),
-                        &k.status,
-                    )
-                    .class(class)
-                }));
-            }
-            t.row(None, p, cells);
-        }
-        out.push_str(&t.render("all"));
+        checks_matrix(&mut out, inputs, profiles, &languages);
     }
     let matrix = language_matrix(c);
     if !matrix.is_empty() {
-        let _ = writeln!(
-            out,
-            "<h3>Decode time by language</h3>\n<p class=\"what\">ns/event, the fastest library \
-             that decodes to the event; Rust is this campaign's <code>decode</code> (host \
-             <code>{}</code>), the others are timed by their own harness on the same selection \
-             and are not comparable across hosts.</p>",
-            esc(c.primary_host())
-        );
-        let mut cols: Vec<(String, Sort, String)> =
-            vec![("format".into(), Sort::Text, String::new())];
-        cols.extend(
-            LANGUAGES
-                .iter()
-                .map(|l| (format!("{l} ns"), Sort::Num, String::new())),
-        );
-        cols.extend(
-            NOT_MEASURED
-                .iter()
-                .map(|(l, why)| ((*l).to_owned(), Sort::Text, (*why).to_owned())),
-        );
-        let mut t = Table {
-            id: "t-languages".into(),
-            columns: cols,
-            rows: Vec::new(),
-        };
-        for (format, cells) in matrix {
-            let mut row = vec![profile_cell(&format)];
-            row.extend(cells.iter().map(|cell| {
-                cell.as_ref().map_or_else(Cell::missing, |(lib, ns)| {
-                    Cell::html(
-                        format!(
-                            "{} <span class=\"ci\">{}</span>",
-                            super::html::group_digits(&fixed(*ns, 0)),
-                            esc(lib)
-                        ),
-                        &fixed(*ns, NS),
-                    )
-                    .class("n")
-                })
-            }));
-            row.extend(NOT_MEASURED.iter().map(|_| Cell::text(NOT_MEASURED_CELL)));
-            t.row(None, &format, row);
-        }
-        out.push_str(&t.render("all"));
+        decode_by_language(&mut out, c, matrix);
     }
     out.push_str("</section>\n");
     out
+}
+
+/// The interop checks: per profile and language, the verifier's status.
+fn checks_matrix(out: &mut String, inputs: &Inputs, profiles: &[String], languages: &[&str]) {
+    out.push_str(
+        "<p>Each language's verifier decodes the interop vectors, re-encodes them and \
+         compares bytes (<code>results/interop/checks-*.csv</code>; <code>js-corpus</code> \
+         runs over the whole corpus). Hover a cell for the library and the reason.</p>\n",
+    );
+    let mut cols: Vec<(String, Sort, String)> = vec![
+        ("profile".into(), Sort::Text, String::new()),
+        ("family".into(), Sort::Text, String::new()),
+    ];
+    cols.extend(
+        languages
+            .iter()
+            .map(|l| ((*l).to_owned(), Sort::Text, String::new())),
+    );
+    let mut t = Table {
+        id: "t-interop".into(),
+        columns: cols,
+        rows: Vec::new(),
+    };
+    let mut listed: Vec<String> = profiles.to_vec();
+    for k in &inputs.checks {
+        if !listed.contains(&k.profile) {
+            listed.push(k.profile.clone());
+        }
+    }
+    for p in &listed {
+        let mut cells = vec![profile_cell(p), Cell::text(&family(inputs, p))];
+        for l in languages {
+            let k = inputs
+                .checks
+                .iter()
+                .find(|k| k.language == *l && &k.profile == p);
+            cells.push(k.map_or_else(Cell::missing, |k| {
+                let class = match k.status.as_str() {
+                    "ok" => "good",
+                    "known-divergence" => "warn",
+                    "fail" | "not-covered" => "bad",
+                    _ => "muted",
+                };
+                let tip = format!("{}; {} vectors; {}", k.library, k.vectors, k.reason);
+                Cell::html(
+                    format!("<span title=\"{}\">{}</span>", esc(&tip), esc(&k.status)),
+                    &k.status,
+                )
+                .class(class)
+            }));
+        }
+        t.row(None, p, cells);
+    }
+    out.push_str(&t.render("all"));
+}
+
+/// Decode time by language: the fastest library decoding to the event.
+fn decode_by_language(out: &mut String, c: &Campaign, matrix: Vec<MatrixRow>) {
+    let _ = writeln!(
+        out,
+        "<h3>Decode time by language</h3>\n<p class=\"what\">ns/event, the fastest library \
+         that decodes to the event; Rust is this campaign's <code>decode</code> (host \
+         <code>{}</code>), the others are timed by their own harness on the same selection \
+         and are not comparable across hosts.</p>",
+        esc(c.primary_host())
+    );
+    let mut cols: Vec<(String, Sort, String)> = vec![("format".into(), Sort::Text, String::new())];
+    cols.extend(
+        LANGUAGES
+            .iter()
+            .map(|l| (format!("{l} ns"), Sort::Num, String::new())),
+    );
+    cols.extend(
+        NOT_MEASURED
+            .iter()
+            .map(|(l, why)| ((*l).to_owned(), Sort::Text, (*why).to_owned())),
+    );
+    let mut t = Table {
+        id: "t-languages".into(),
+        columns: cols,
+        rows: Vec::new(),
+    };
+    for (format, cells) in matrix {
+        let mut row = vec![profile_cell(&format)];
+        row.extend(cells.iter().map(|cell| {
+            cell.as_ref().map_or_else(Cell::missing, |(lib, ns)| {
+                Cell::html(
+                    format!(
+                        "{} <span class=\"ci\">{}</span>",
+                        super::html::group_digits(&fixed(*ns, 0)),
+                        esc(lib)
+                    ),
+                    &fixed(*ns, NS),
+                )
+                .class("n")
+            })
+        }));
+        row.extend(NOT_MEASURED.iter().map(|_| Cell::text(NOT_MEASURED_CELL)));
+        t.row(None, &format, row);
+    }
+    out.push_str(&t.render("all"));
+}
+
+/// Per-event latency percentiles.
+fn latency(out: &mut String, c: &Campaign, host: &str) {
+    let mut t = Table::new(
+        "t-latency",
+        &[
+            ("workload", Sort::Text, ""),
+            ("profile", Sort::Text, ""),
+            ("p50 ns", Sort::Num, ""),
+            ("p90 ns", Sort::Num, ""),
+            ("p99 ns", Sort::Num, ""),
+            ("p99.9 ns", Sort::Num, ""),
+            ("max ns", Sort::Num, ""),
+        ],
+    );
+    for l in c.side.latency.iter().filter(|l| l.host == host) {
+        let mut cells = vec![Cell::text(&l.workload), profile_cell(&l.profile)];
+        cells.extend(l.ns.iter().map(|v| Cell::num(Some(*v), 0)));
+        t.row(None, &l.profile, cells);
+    }
+    if !t.rows.is_empty() {
+        out.push_str(
+            "<h3>Per-event latency</h3><p class=\"what\">each event timed alone, timer overhead \
+             subtracted</p>\n",
+        );
+        out.push_str(&t.render("all"));
+    }
 }

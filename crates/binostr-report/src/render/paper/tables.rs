@@ -1,43 +1,15 @@
-//! `paper/generated/`: `macros.tex` and the pgfplots tables, for the primary
-//! host (see [`Campaign::primary_host`]).
+//! The pgfplots tables of `paper/generated/` (`*.csv`, no quoted fields),
+//! for the primary host.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
-use anyhow::{Result, bail};
-
+use crate::fmt::{NS, PCT, RATIO, fixed, fixed_opt};
 use crate::model::campaign::Campaign;
 use crate::model::languages::{LANGUAGES, NOT_MEASURED, NOT_MEASURED_CELL, language_matrix};
-use crate::fmt::{NS, PCT, RATIO, fixed, fixed_opt};
-use crate::render::names::{macro_suffix, tex_escape};
+use crate::model::summary::REFERENCE;
 use crate::read::side::ProfileTable;
-use crate::model::stats::median;
-use crate::model::summary::{BASELINE, REFERENCE};
 
-/// File name and contents of every file in `paper/generated/`.
-pub fn render(c: &Campaign) -> Result<Vec<(&'static str, String)>> {
-    Ok(vec![
-        ("macros.tex", macros(c)?),
-        ("sizes.csv", sizes_csv(c)),
-        ("speed.csv", speed_csv(c)),
-        ("floors.csv", floors_csv(c)),
-        ("instructions.csv", instructions_csv(c)),
-        ("latency.csv", latency_csv(c)),
-        ("filter.csv", filter_csv(c)),
-        ("transport.csv", transport_csv(c)),
-        ("apart.csv", apart_csv(c)),
-        ("kinds.csv", kinds_csv(c)),
-        ("compress.csv", compress_csv(c)),
-        ("robustness.csv", robustness_csv(c)),
-        ("interop.csv", interop_csv(c)),
-        ("interop-matrix.csv", matrix_csv(c)),
-        ("reference.csv", reference_csv(c)),
-        ("evolution.csv", evolution_csv(c)),
-        ("maintenance.csv", maintenance_csv(c)),
-    ])
-}
-
-fn matrix_csv(c: &Campaign) -> String {
+pub(super) fn matrix_csv(c: &Campaign) -> String {
     let mut header = vec!["format".to_owned()];
     header.extend(LANGUAGES.iter().map(|l| format!("{l}_ns")));
     header.extend(NOT_MEASURED.iter().map(|(l, _)| (*l).to_owned()));
@@ -84,7 +56,8 @@ fn sorted_by<T>(mut items: Vec<(Option<f64>, String, T)>) -> Vec<T> {
     items.into_iter().map(|(_, _, t)| t).collect()
 }
 
-fn size_profiles(c: &Campaign) -> Vec<String> {
+/// The profiles with sizes on subset all, on the primary host.
+pub(super) fn size_profiles(c: &Campaign) -> Vec<String> {
     let host = c.primary_host();
     let mut p: Vec<String> = c
         .side
@@ -97,7 +70,7 @@ fn size_profiles(c: &Campaign) -> Vec<String> {
     p
 }
 
-fn sizes_csv(c: &Campaign) -> String {
+pub(super) fn sizes_csv(c: &Campaign) -> String {
     let host = c.primary_host();
     let rows = size_profiles(c)
         .into_iter()
@@ -116,7 +89,7 @@ fn sizes_csv(c: &Campaign) -> String {
     )
 }
 
-fn compress_csv(c: &Campaign) -> String {
+pub(super) fn compress_csv(c: &Campaign) -> String {
     let rows = size_profiles(c)
         .into_iter()
         .map(|p| {
@@ -132,7 +105,7 @@ fn compress_csv(c: &Campaign) -> String {
     )
 }
 
-fn speed_csv(c: &Campaign) -> String {
+pub(super) fn speed_csv(c: &Campaign) -> String {
     let host = c.primary_host();
     let rows = c
         .profiles(host)
@@ -181,7 +154,7 @@ pub const FLOORS: [(&str, &str, &str); 5] = [
     ("select_raw_offset", "select-checked", "select-raw-offset"),
 ];
 
-fn floors_csv(c: &Campaign) -> String {
+pub(super) fn floors_csv(c: &Campaign) -> String {
     let host = c.primary_host();
     let mut header = vec!["profile".to_owned()];
     for (name, _, _) in FLOORS {
@@ -210,7 +183,7 @@ fn floors_csv(c: &Campaign) -> String {
     csv(&header.join(","), sorted_by(rows))
 }
 
-fn instructions_csv(c: &Campaign) -> String {
+pub(super) fn instructions_csv(c: &Campaign) -> String {
     let host = c.primary_host();
     let workloads = crate::model::instr::INSTRUCTION_WORKLOADS;
     let rows = c
@@ -243,7 +216,7 @@ fn instructions_csv(c: &Campaign) -> String {
     )
 }
 
-fn latency_csv(c: &Campaign) -> String {
+pub(super) fn latency_csv(c: &Campaign) -> String {
     let host = c.primary_host();
     let mut rows: Vec<&crate::read::side::Latency> =
         c.side.latency.iter().filter(|l| l.host == host).collect();
@@ -258,7 +231,7 @@ fn latency_csv(c: &Campaign) -> String {
     )
 }
 
-fn filter_csv(c: &Campaign) -> String {
+pub(super) fn filter_csv(c: &Campaign) -> String {
     let host = c.primary_host();
     let part = |r: Option<(f64, f64, f64)>, i: usize| {
         fixed_opt(
@@ -272,38 +245,42 @@ fn filter_csv(c: &Campaign) -> String {
     };
     csv(
         "profile,contract,ns,json_ratio,json_ratio_lo,json_ratio_hi,event_ratio,instr",
-        crate::model::relay::filter_rows(c, host).into_iter().map(|r| {
-            vec![
-                r.profile.clone(),
-                r.contract().to_owned(),
-                fixed(r.ns, NS),
-                part(r.vs_json, 0),
-                part(r.vs_json, 1),
-                part(r.vs_json, 2),
-                part(r.vs_event, 0),
-                fixed_opt(r.instr, 0),
-            ]
-        }),
+        crate::model::relay::filter_rows(c, host)
+            .into_iter()
+            .map(|r| {
+                vec![
+                    r.profile.clone(),
+                    r.contract().to_owned(),
+                    fixed(r.ns, NS),
+                    part(r.vs_json, 0),
+                    part(r.vs_json, 1),
+                    part(r.vs_json, 2),
+                    part(r.vs_event, 0),
+                    fixed_opt(r.instr, 0),
+                ]
+            }),
     )
 }
 
-fn transport_csv(c: &Campaign) -> String {
+pub(super) fn transport_csv(c: &Campaign) -> String {
     let host = c.primary_host();
     csv(
         "profile,none_bytes,deflate_bytes,ctx_bytes,none_pct,deflate_pct,ctx_pct,none_ratio,deflate_ratio,ctx_ratio,deflate_ratio_lo,deflate_ratio_hi",
-        crate::model::relay::transport_rows(c, host).into_iter().map(|r| {
-            let mut row = vec![r.profile.clone()];
-            row.extend(r.bytes.iter().map(|v| fixed_opt(*v, 1)));
-            row.extend(r.pct_json.iter().map(|v| fixed_opt(*v, 1)));
-            row.extend(r.vs_json.iter().map(|v| fixed_opt(v.map(|x| x.0), RATIO)));
-            row.push(fixed_opt(r.vs_json[1].map(|x| x.1), RATIO));
-            row.push(fixed_opt(r.vs_json[1].map(|x| x.2), RATIO));
-            row
-        }),
+        crate::model::relay::transport_rows(c, host)
+            .into_iter()
+            .map(|r| {
+                let mut row = vec![r.profile.clone()];
+                row.extend(r.bytes.iter().map(|v| fixed_opt(*v, 1)));
+                row.extend(r.pct_json.iter().map(|v| fixed_opt(*v, 1)));
+                row.extend(r.vs_json.iter().map(|v| fixed_opt(v.map(|x| x.0), RATIO)));
+                row.push(fixed_opt(r.vs_json[1].map(|x| x.1), RATIO));
+                row.push(fixed_opt(r.vs_json[1].map(|x| x.2), RATIO));
+                row
+            }),
     )
 }
 
-fn apart_csv(c: &Campaign) -> String {
+pub(super) fn apart_csv(c: &Campaign) -> String {
     let host = c.primary_host();
     csv(
         "profile,events,refused,decode_ratio,validate_ratio,filter_ratio,size_pct,wire_none_pct,wire_deflate_pct",
@@ -333,7 +310,7 @@ fn apart_csv(c: &Campaign) -> String {
     )
 }
 
-fn kinds_csv(c: &Campaign) -> String {
+pub(super) fn kinds_csv(c: &Campaign) -> String {
     let host = c.primary_host();
     let mut keys: Vec<(String, String)> = c
         .rows
@@ -362,7 +339,7 @@ fn kinds_csv(c: &Campaign) -> String {
     )
 }
 
-fn robustness_csv(c: &Campaign) -> String {
+pub(super) fn robustness_csv(c: &Campaign) -> String {
     let rows = c.robustness.iter().flat_map(|r| &r.subjects).map(|s| {
         let (cases, clean, failures) = s.classes.values().fold((0, 0, 0), |acc, k| {
             (acc.0 + k.cases(), acc.1 + k.clean(), acc.2 + k.failures())
@@ -377,7 +354,7 @@ fn robustness_csv(c: &Campaign) -> String {
     csv("profile,cases,clean,failures", rows)
 }
 
-fn interop_csv(c: &Campaign) -> String {
+pub(super) fn interop_csv(c: &Campaign) -> String {
     csv(
         "language,format,library,version,ns_per_event",
         c.interop.iter().map(|r| {
@@ -394,7 +371,7 @@ fn interop_csv(c: &Campaign) -> String {
 
 /// Side-by-side rows: ours before and after over the reference, with the
 /// reference's pass named (`+ UTF-8 check` where it adds our check).
-fn reference_csv(c: &Campaign) -> String {
+pub(super) fn reference_csv(c: &Campaign) -> String {
     csv(
         "workload,ours,reference,rounds,before,after,after_lo,after_hi,ours_ns,reference_ns",
         c.reference.iter().map(|r| {
@@ -468,7 +445,7 @@ pub fn range_summary(table: &ProfileTable, row: &[String]) -> String {
 
 /// Evolution per measured profile: forward (a newer writer's extra field
 /// and element), backward, the version on the wire and range growth.
-fn evolution_csv(c: &Campaign) -> String {
+pub(super) fn evolution_csv(c: &Campaign) -> String {
     let t = &c.evolution;
     csv(
         "profile,forward_field,forward_element,backward,version,unknown_version,range",
@@ -488,7 +465,7 @@ fn evolution_csv(c: &Campaign) -> String {
 }
 
 /// Maintenance cost per measured profile, as `binostr maintenance` computed it.
-fn maintenance_csv(c: &Campaign) -> String {
+pub(super) fn maintenance_csv(c: &Campaign) -> String {
     let t = &c.maintenance;
     csv(
         "profile,module_lines,generated_lines,crates,schema_compiler,ecosystems,spec_status,spec_ref",
@@ -500,290 +477,4 @@ fn maintenance_csv(c: &Campaign) -> String {
                 .collect()
         }),
     )
-}
-
-/// A claim as LaTeX text: profile ids in `\prof{}`.
-fn tex_claim(k: &crate::model::claims::Claim) -> String {
-    let prof = |p: &str| format!("\\prof{{{}}}", tex_escape(p));
-    if k.resolved {
-        format!(
-            "{} is the fastest {}",
-            prof(&k.leader),
-            tex_escape(&k.workload)
-        )
-    } else {
-        let mut names: Vec<String> = k.tied_set().iter().map(|p| prof(p)).collect();
-        let last = names.pop().expect("a tie has two profiles");
-        format!(
-            "{} and {} are tied within {}\\,\\% for {}",
-            names.join(", "),
-            last,
-            fixed(k.tied_pct, 1),
-            tex_escape(&k.workload)
-        )
-    }
-}
-
-/// The profile with the smallest value of `f`, ties by id.
-fn argmin(profiles: &[String], f: impl Fn(&str) -> Option<f64>) -> Option<String> {
-    profiles
-        .iter()
-        .filter_map(|p| f(p).map(|v| (v, p)))
-        .min_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(b.1)))
-        .map(|(_, p)| p.clone())
-}
-
-fn macros(c: &Campaign) -> Result<String> {
-    let host = c.primary_host();
-    let runs: Vec<_> = c.runs_on(host).collect();
-    let first = runs[0];
-    let profiles = c.profiles(host);
-    let mut m: Vec<(String, String)> = Vec::new();
-    let mut text = |name: &str, v: String| m.push((name.to_owned(), v));
-
-    text("CampaignLabel", tex_escape(&c.labels[0]));
-    text("CampaignRuns", runs.len().to_string());
-    text("CampaignHost", tex_escape(host));
-    text("CampaignCommit", tex_escape(&first.commit));
-    text("CorpusEvents", first.corpus.count.to_string());
-    text("CorpusFingerprint", tex_escape(&first.corpus.fingerprint));
-    text(
-        "CorpusSeed",
-        first
-            .corpus
-            .seed
-            .map_or("none".to_owned(), |s| s.to_string()),
-    );
-    text("ProfilesMeasured", profiles.len().to_string());
-
-    let id_verify = c.ns(host, "id+verify", REFERENCE);
-    if let Some(v) = id_verify {
-        text("IdVerifyNs", fixed(v, 1));
-    }
-    let pct: Vec<f64> = profiles
-        .iter()
-        .filter_map(|p| {
-            c.ratio(host, "validate", p, "id+verify")
-                .map(|x| x.0 * 100.0)
-        })
-        .collect();
-    if !pct.is_empty() {
-        text("ValidateOverIdVerifyPct", fixed(median(&pct), 1));
-    }
-    if let Some(v) = c.ns(host, "clone", REFERENCE) {
-        text("CloneNs", fixed(v, 1));
-    }
-
-    let host_violations: Vec<&crate::model::checks::Violation> =
-        c.violations.iter().filter(|v| v.host == host).collect();
-    text("InvariantViolations", host_violations.len().to_string());
-    text(
-        "InvariantViolationList",
-        if host_violations.is_empty() {
-            "none".to_owned()
-        } else {
-            host_violations
-                .iter()
-                .map(|v| tex_escape(&v.text))
-                .collect::<Vec<_>>()
-                .join("; ")
-        },
-    );
-    if let Some(all) = crate::model::resolution::resolution(c, host).pop() {
-        text("PairedRatios", all.ratios.to_string());
-        text("PairedWithinTwo", all.within.to_string());
-        text("PairedWithinTwoPct", fixed(all.within_pct(), 1));
-        text("PairedRangeMedianPct", fixed(all.median_range_pct, 2));
-    }
-    if let Some(w) = c.walls.iter().find(|w| w.label == c.labels[0]) {
-        text("CampaignWallMinutes", fixed(w.minutes, 1));
-        let per_run: Vec<f64> = w.runs.iter().map(|r| r.1).collect();
-        text("RunWallMinutesMedian", fixed(median(&per_run), 1));
-        text(
-            "RunWallMinutesMax",
-            fixed(per_run.iter().copied().fold(f64::NAN, f64::max), 1),
-        );
-    }
-    let host_instr: Vec<&crate::model::instr::Instr> = c.instr.iter().filter(|i| i.host == host).collect();
-    if !host_instr.is_empty() {
-        let dev = host_instr.iter().map(|i| i.dev_pct).fold(0.0, f64::max);
-        text("InstructionsMaxDevPct", fixed(dev, 3));
-        text(
-            "InstructionsExact",
-            if dev == 0.0 { "yes" } else { "no" }.to_owned(),
-        );
-        for (w, name) in [("id+verify", "IdVerifyInstr"), ("clone", "CloneInstr")] {
-            if let Some(i) = c.instructions(host, w, REFERENCE) {
-                text(name, fixed(i.per_event, 0));
-            }
-        }
-    }
-    if let Some(h) = crate::model::relay::headline(c, host) {
-        for (i, mode) in ["Plain", "Deflate", "DeflateCtx"].iter().enumerate() {
-            text(&format!("TransportJson{mode}Bytes"), fixed(h.json[i], 1));
-            text(&format!("TransportBest{mode}Profile"), h.best[i].0.clone());
-            text(&format!("TransportBest{mode}Bytes"), fixed(h.best[i].1, 1));
-            text(
-                &format!("TransportBest{mode}PctOfJsonDeflate"),
-                fixed(h.pct_of_json_deflate(i), 1),
-            );
-        }
-    }
-    text("ApartCount", c.apart.len().to_string());
-    text(
-        "ApartProfiles",
-        c.apart
-            .iter()
-            .map(|a| format!("\\prof{{{}}}", tex_escape(&a.profile)))
-            .collect::<Vec<_>>()
-            .join(", "),
-    );
-    for a in &c.apart {
-        let s = macro_suffix(&a.profile);
-        if let Some(r) = &a.record {
-            text(&format!("ApartEvents{s}"), r.count.to_string());
-            text(&format!("ApartRefused{s}"), r.refused.len().to_string());
-        }
-        if let Some((ratio, _, _)) = a.row(host, "decode", &a.profile).and_then(|r| r.ratio_json) {
-            text(&format!("ApartDecodeRatio{s}"), fixed(ratio, 2));
-        }
-        if let Some(pct) = a.size_pct(host) {
-            text(&format!("ApartSizeRawPct{s}"), fixed(pct, 1));
-        }
-        if let Some(pct) = a.wire_pct(host, "deflate") {
-            text(&format!("ApartWireDeflatePct{s}"), fixed(pct, 1));
-        }
-    }
-    if let Some((ns, _)) = crate::model::relay::filter_reference(c, host) {
-        text("FilterEventNs", fixed(ns, 1));
-    }
-    if let Some(json) = crate::model::relay::filter_rows(c, host)
-        .into_iter()
-        .find(|r| r.profile == BASELINE)
-    {
-        text("FilterJsonNs", fixed(json.ns, 1));
-    }
-    let raw_offset = c.ns(host, "select-raw-offset", REFERENCE);
-    if let Some(v) = raw_offset {
-        text("RawOffsetNs", fixed(v, 1));
-    }
-    if let Some(n) = c.ingest_threads(host) {
-        text("IngestThreads", n.to_string());
-    }
-    let ranges: Vec<f64> = c
-        .rows
-        .iter()
-        .filter(|r| r.host == host)
-        .map(|r| r.range_pct)
-        .collect();
-    text("RangeMedianPct", fixed(median(&ranges), 1));
-    text(
-        "RangeMaxPct",
-        fixed(ranges.iter().copied().fold(f64::NAN, f64::max), 1),
-    );
-    let size_profiles = size_profiles(c);
-    let bad_sizes = c.excluded(host, "size");
-    if let Some(p) = argmin(&size_profiles, |p| {
-        if bad_sizes.contains(p) {
-            return None;
-        }
-        c.sizes(host, p, "all").map(|s| s.bytes[0])
-    }) {
-        text("SmallestProfile", p);
-    }
-    for (w, name) in [
-        ("encode", "Encode"),
-        ("decode", "Decode"),
-        ("decode+id", "DecodeId"),
-        ("validate", "Validate"),
-        ("stream", "Stream"),
-    ] {
-        let Some(k) = c.claim(host, w) else {
-            continue;
-        };
-        text(&format!("Fastest{name}Profile"), k.leader.clone());
-        text(
-            &format!("Fastest{name}Resolved"),
-            if k.resolved { "1" } else { "0" }.to_owned(),
-        );
-        text(
-            &format!("Fastest{name}Ties"),
-            tex_escape(&k.tied.join(", ")),
-        );
-        text(&format!("Fastest{name}TiedPct"), fixed(k.tied_pct, 1));
-        text(&format!("Fastest{name}Claim"), tex_claim(k));
-    }
-
-    let mut suffixes: BTreeMap<String, String> = BTreeMap::new();
-    for p in profiles.iter().chain(&size_profiles) {
-        let s = macro_suffix(p);
-        if let Some(other) = suffixes.insert(s.clone(), p.clone())
-            && other != *p
-        {
-            bail!("profiles {other} and {p} share the macro suffix {s}");
-        }
-    }
-    for p in &size_profiles {
-        let s = macro_suffix(p);
-        if let Some(pct) = c.size_pcts(p, "all") {
-            text(&format!("SizeRawPct{s}"), fixed(pct[0], 1));
-            text(&format!("SizeZstdPct{s}"), fixed(pct[2], 1));
-        }
-    }
-    for p in &profiles {
-        let s = macro_suffix(p);
-        let row = |w: &str| c.row(host, w, p, "all", 1);
-        if let Some(r) = row("encode") {
-            text(&format!("EncodeNs{s}"), fixed(r.median_ns, 1));
-            if let Some((ratio, _, _)) = r.ratio_json {
-                text(&format!("EncodeRatio{s}"), fixed(ratio, 2));
-            }
-        }
-        for (w, against, name) in [
-            ("encode", "copy", "EncodeOverCopy"),
-            ("decode", "clone", "DecodeOverClone"),
-            ("decode+id", "decode", "DecodeIdOverDecode"),
-            ("validate", "id+verify", "ValidateOverIdVerify"),
-        ] {
-            if let Some((ratio, _, _)) = c.ratio(host, w, p, against) {
-                text(&format!("{name}{s}"), fixed(ratio, 2));
-            }
-        }
-        for (w, name) in [
-            ("encode", "EncodeInstr"),
-            ("decode", "DecodeInstr"),
-            ("decode+id", "DecodeIdInstr"),
-            ("validate", "ValidateInstr"),
-        ] {
-            if let Some(i) = c.instructions(host, w, p) {
-                text(&format!("{name}{s}"), fixed(i.per_event, 0));
-            }
-        }
-        for (w, name) in [("decode", "Decode"), ("validate", "Validate")] {
-            if let Some(r) = row(w) {
-                text(&format!("{name}Ns{s}"), fixed(r.median_ns, 1));
-                if let Some((ratio, _, _)) = r.ratio_json {
-                    text(&format!("{name}Ratio{s}"), fixed(ratio, 2));
-                }
-            }
-        }
-        if let Some(r) = row("select-checked").or_else(|| row("select-preverified")) {
-            text(&format!("SelectNs{s}"), fixed(r.median_ns, 1));
-            if let Some((ratio, _, _)) = c.ratio(host, &r.workload, p, "select-raw-offset") {
-                text(&format!("SelectOverRawOffset{s}"), fixed(ratio, 2));
-            }
-        }
-        if let Some((_, scaling, _, _)) = c.ingest_scaling(host, p) {
-            text(&format!("IngestScaling{s}"), fixed(scaling, 2));
-        }
-    }
-
-    let mut out = format!(
-        "% Generated by `binostr-report aggregate {}`; do not edit.\n% Host: {host}\n",
-        c.labels.join(" ")
-    );
-    for (name, value) in m {
-        writeln!(out, "\\newcommand{{\\{name}}}{{{value}}}")?;
-    }
-    Ok(out)
 }
