@@ -9,6 +9,7 @@ use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
+use crate::read::campaign_file::CAMPAIGN_FILE;
 use crate::read::frame::strs;
 use crate::read::records::{self, CsvSchema, Kind, Run};
 use crate::read::registry::{REGISTRY, RegistryEntry, read_registry};
@@ -111,7 +112,7 @@ impl Inputs {
     pub fn read(root: &Path, label: &str, runs: &[Run]) -> Result<Self> {
         let dir = records::campaign_dir(root, label);
         let mut read = record_files(runs);
-        let campaign_json = dir.join("campaign.json");
+        let campaign_json = dir.join(CAMPAIGN_FILE);
         let corpus = json(&campaign_json)?
             .get("corpus")
             .cloned()

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use base64::Engine as _;
 
-pub use crate::read::inputs::Inputs;
+use crate::read::inputs::Inputs;
 pub use calc::{COMPRESSIONS, KIND_SHARES, MODES, SHARES_SOURCE};
 
 use crate::model::apart::Apart;

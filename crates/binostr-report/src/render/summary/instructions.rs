@@ -80,6 +80,13 @@ pub(super) fn instructions_section(
         .collect();
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     md_table(out, &header, &sorted_rows(rows));
+    orders(out, c, host, profiles);
+    out.push('\n');
+}
+
+/// Per workload, how many profile pairs instructions and time order
+/// differently.
+fn orders(out: &mut String, c: &Campaign, host: &str, profiles: &[String]) {
     for w in INSTRUCTION_WORKLOADS {
         let points: Vec<(f64, f64)> = profiles
             .iter()
@@ -99,5 +106,4 @@ pub(super) fn instructions_section(
             );
         }
     }
-    out.push('\n');
 }
