@@ -64,12 +64,14 @@ interop:
 # binostr relay against the Node, Go and Python clients (every compression mode; exact answers; every event verified).
 relay-clients:
     bash scripts/transport/node/run.sh --generated 200
+    cd scripts/transport/go && go test ./...
     bash scripts/transport/go/run.sh --generated 300
     bash scripts/transport/python/run.sh --generated 300
 
-# The relay under load and hostile traffic, full size -> results/transport/load/ (`just relay-load --smoke`: the size CI runs).
-relay-load size="":
-    bash scripts/transport/load/run.sh {{size}}
+# The relay under load and hostile traffic, full size -> results/transport/load/
+# (`just relay-load --smoke [--out DIR]`: the size CI runs).
+relay-load *args:
+    bash scripts/transport/load/run.sh {{args}}
 
 # Build paper/binostr.pdf from the committed paper/generated/ (reproducible).
 paper:

@@ -18,6 +18,8 @@ cp ../../../schemas/event.capnp gen/event.capnp
 npx capnp-es gen/event.capnp -ojs
 rm gen/event.capnp
 npm ci --silent
+# run.sh's marker: node_modules holds exactly the lock again.
+sha256sum package-lock.json | cut -d' ' -f1 > node_modules/.binostr-lock.sha256
 if [[ "${1:-}" == "--check" ]]; then
   git diff --exit-code -- gen
   untracked=$(git ls-files --others --exclude-standard gen)
