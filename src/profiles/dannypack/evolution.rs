@@ -6,5 +6,5 @@ use crate::evolution::surgery::Appended;
 
 /// The adapter.
 pub(crate) const ADAPTER: Appended = Appended {
-    mechanism: "a varint 42 appended after the content, the last section (DannyPack layout, FORMATS.md: fixed header, tag section, content; no version, magic or record length)",
+    mechanism: "a varint 42 appended after the content, the last section (DannyPack layout, docs/FORMATS.md: fixed header, tag section, content; no version, magic or record length)",
 };

@@ -6,5 +6,5 @@ use crate::evolution::surgery::Appended;
 
 /// The adapter.
 pub(crate) const ADAPTER: Appended = Appended {
-    mechanism: "a varint 42 appended after the signature, the last field (mleku/nostr codec/event binary layout, FORMATS.md; no version or record length)",
+    mechanism: "a varint 42 appended after the signature, the last field (mleku/nostr codec/event binary layout, docs/FORMATS.md; no version or record length)",
 };
