@@ -3,7 +3,7 @@
 
 set shell := ["bash", "-euo", "pipefail", "-c"]
 
-# The project's signing key (README, "Verifying results").
+# The project's signing key (README, "Committed results"; docs/RELEASE.md).
 signing_pubkey := "6c24a7008b83aeaa937f81e155aea6189951ec6a605887c14dd37495877e8148"
 
 export CARGO_TARGET_DIR := env_var_or_default("CARGO_TARGET_DIR", env_var("HOME") + "/.cache/binostr-target")
@@ -64,12 +64,14 @@ interop:
 # binostr relay against the Node, Go and Python clients (every compression mode; exact answers; every event verified).
 relay-clients:
     bash scripts/transport/node/run.sh --generated 200
+    cd scripts/transport/go && go test ./...
     bash scripts/transport/go/run.sh --generated 300
     bash scripts/transport/python/run.sh --generated 300
 
-# The relay under load and hostile traffic, full size -> results/transport/load/ (`just relay-load --smoke`: the size CI runs).
-relay-load size="":
-    bash scripts/transport/load/run.sh {{size}}
+# The relay under load and hostile traffic, full size -> results/transport/load/
+# (`just relay-load --smoke [--out DIR]`: the size CI runs).
+relay-load *args:
+    bash scripts/transport/load/run.sh {{args}}
 
 # Build paper/binostr.pdf from the committed paper/generated/ (reproducible).
 paper:
@@ -79,7 +81,7 @@ paper:
 paper-check:
     bash scripts/paper-check.sh
 
-# Refresh the registry's tables: paper/profiles.csv, README.md's profile table,
+# Refresh the registry's tables: paper/profiles.csv, docs/PROFILES.md's profile table,
 # scripts/interop/README.md's coverage table (with scripts/interop/coverage.json).
 profile-tables:
     cargo run --release --quiet -- profiles --json | python3 scripts/profile-tables.py
@@ -100,18 +102,21 @@ citation-check:
 regen:
     bash scripts/regen.sh
 
-# Install the pinned schema compilers, regenerate, and fail on drift.
+# Install the pinned generators, regenerate every committed generated file
+# (Rust, NSON's print table, the Go, JavaScript and Kotlin interop code), fail on drift.
 regen-check:
-    bash scripts/check-codegen-drift.sh
+    bash scripts/regen-check.sh
 
 # Rewrite the golden vectors from the code; review the diff before committing.
 bless:
     BINOSTR_BLESS=1 cargo test --release --test conformance goldens
 
-# Criterion benches (audit throughput; encode/decode per profile).
-bench:
+# Ad-hoc Criterion benches, unpaired (paired numbers: `just campaign`): audit
+# throughput, then the workloads whose id (WORKLOAD/PROFILE/Nt) matches FILTER,
+# on 200 generated events, about 3 s each.
+bench filter="^decode/":
     cargo bench --bench audit
-    cargo bench --bench codec
+    BINOSTR_BENCH_EVENTS=200 cargo bench --bench workloads -- --warm-up-time 1 --measurement-time 2 --sample-size 10 '{{filter}}'
 
 # The robustness suite: hostile cases for every profile and library, run in
 # child processes; writes results/robustness/robustness.{json,md}.

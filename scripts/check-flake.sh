@@ -3,9 +3,10 @@
 #  1. flake.nix and nix/*.nix parse (nix-instantiate --parse; Debian nix-bin);
 #  2. nix/corpus-sources.nix matches provenance/*.toml;
 #  3. flake.lock (version 7) pins exactly the recorded entries of
-#     nix/LOCK-ENTRIES.md (a copy of ../shared/nix/LOCK-ENTRIES.md, which it
-#     must equal where present): every node's rev, narHash and lastModified,
-#     rust-overlay following nixpkgs, crane without inputs.
+#     nix/LOCK-ENTRIES.md (and, when $BINOSTR_LOCK_ENTRIES names another
+#     copy of that file, nix/LOCK-ENTRIES.md must equal it): every node's rev,
+#     narHash and lastModified, rust-overlay following nixpkgs, crane without
+#     inputs.
 # The flake is not built here.
 #
 # With --inputs DIR, it then evaluates every flake output offline (Nix >= 2.18,
@@ -36,9 +37,9 @@ echo "flake: flake.nix, nix/*.nix and nix/standin/*.nix parse"
 
 python3 scripts/nix-corpus-sources.py --check
 
-shared=${BINOSTR_LOCK_ENTRIES:-../shared/nix/LOCK-ENTRIES.md}
-if [ -f "$shared" ]; then
-    cmp -s "$shared" nix/LOCK-ENTRIES.md || { echo "flake: nix/LOCK-ENTRIES.md differs from $shared" >&2; exit 1; }
+entries=${BINOSTR_LOCK_ENTRIES:-}
+if [ -n "$entries" ]; then
+    cmp -s "$entries" nix/LOCK-ENTRIES.md || { echo "flake: nix/LOCK-ENTRIES.md differs from $entries" >&2; exit 1; }
 fi
 
 python3 - <<'PY'

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the registry's tables from `binostr profiles --json` (stdin) and
 scripts/interop/coverage.json: paper/profiles.csv, the profile table of
-README.md and the coverage table of scripts/interop/README.md (between their
+docs/PROFILES.md and the coverage table of scripts/interop/README.md (between their
 `generated` markers). Fails when coverage.json names a profile the registry
 lacks or is malformed.
 
@@ -16,7 +16,7 @@ from generated_file import write_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
 CSV = ROOT / "paper" / "profiles.csv"
-README = ROOT / "README.md"
+PROFILES_DOC = ROOT / "docs" / "PROFILES.md"
 INTEROP_README = ROOT / "scripts" / "interop" / "README.md"
 COVERAGE = ROOT / "scripts" / "interop" / "coverage.json"
 FLAGS = ["enabled", "deterministic", "self_describing", "borrowed_view"]
@@ -95,7 +95,7 @@ def main():
     if errors:
         sys.exit("\n".join(errors))
     write_or_check(CSV, profiles_csv(profiles), "the registry", REGEN)
-    write_or_check(README, between_markers(README, family_table(profiles)), "the registry", REGEN)
+    write_or_check(PROFILES_DOC, between_markers(PROFILES_DOC, family_table(profiles)), "the registry", REGEN)
     table = between_markers(INTEROP_README, coverage_table(profiles, coverage))
     write_or_check(INTEROP_README, table, "the registry and coverage.json", REGEN)
 

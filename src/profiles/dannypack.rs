@@ -59,7 +59,7 @@ pub const PROFILE: Profile = Profile {
     enabled: true,
     codec: &DannyPack,
     evolution: &crate::codec::evolution::surgery::Appended {
-        mechanism: "a varint 42 appended after the content, the last section (DannyPack layout, FORMATS.md: fixed header, tag section, content; no version, magic or record length)",
+        mechanism: "a varint 42 appended after the content, the last section (DannyPack layout, docs/FORMATS.md: fixed header, tag section, content; no version, magic or record length)",
     },
     maintenance: crate::codec::Maintenance::standalone(
         &[file!()],

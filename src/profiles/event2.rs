@@ -67,7 +67,7 @@ pub const PROFILE: Profile = Profile {
     enabled: true,
     codec: &Event2,
     evolution: &crate::codec::evolution::surgery::Appended {
-        mechanism: "a varint 42 appended after the signature, the last field (mleku/nostr codec/event binary layout, FORMATS.md; no version or record length)",
+        mechanism: "a varint 42 appended after the signature, the last field (mleku/nostr codec/event binary layout, docs/FORMATS.md; no version or record length)",
     },
     maintenance: crate::codec::Maintenance::standalone(
         &[file!()],

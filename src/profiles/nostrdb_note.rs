@@ -46,7 +46,7 @@
 //!
 //! One deviation keeps data exact: nostrdb's `hex_decode` also packs a
 //! 64-hex value with upper case, which reads back lowercase; here such a
-//! value stays a string (DESIGN's hex rule), which nostrdb's reader reads
+//! value stays a string (the hex rule of docs/PROFILES.md), which nostrdb's reader reads
 //! as written. nostrdb's builder would write other bytes for such an event.
 //!
 //! What nostrdb cannot give back exactly, the encoder refuses

@@ -1,6 +1,6 @@
 //! The typed positional model shared by `cbor-packed`, `msgpack`, `bincode`
 //! and `postcard`, so that comparing them compares codecs, not Rust
-//! representations (DESIGN.md).
+//! representations (docs/PROFILES.md).
 //!
 //! An event is a 7-element array, in NIP-01 field order:
 //!

@@ -1,6 +1,6 @@
 //! Every (profile × compression × check) of the transport workload, timed
 //! in interleaved rounds over the same events in one process
-//! (`MEASURE.md`): one relay per profile, the client on the calling thread,
+//! (`docs/METHOD.md`): one relay per profile, the client on the calling thread,
 //! one fresh connection per exchange, members shuffled per round.
 //!
 //! Before timing, each member's first exchange is checked: every stored

@@ -1,35 +1,37 @@
 //! Aggregation of Binostr campaign run records into the summary, the paper's
-//! generated inputs and plots. `docs/RESULTS.md` is the contract for every
-//! file read and written here.
+//! generated inputs, the plots and the results page. `docs/RESULTS.md` is
+//! the contract for every file read and written here.
+//!
+//! The crate is three layers, and imports only point down them:
+//!
+//! - [`read`]: the records of a campaign (`run-K/*.csv`, `contract.json`,
+//!   `campaign.json`, `registry.json`) and the side inputs beside them
+//!   (interop, robustness, evolution, maintenance), as typed rows;
+//! - [`model`]: the campaign as loaded ([`Campaign`]): summary rows, paired
+//!   ratios and their statistics, the invariant checks and the claims;
+//! - [`render`]: every file written: `summary/` (csv, json, md), the
+//!   paper's macros and tables, the plots and the results page.
+//!
+//! `render` may use `model` and `read`, `model` may use `read`, `read` uses
+//! neither; [`fmt`] (fixed-decimal numbers, shared by the model's sentences
+//! and every writer) uses none of them. No module imports one that imports
+//! it back. `tests/layering.rs` keeps this true. The functions below and
+//! `main.rs` (the CLI) sit on top.
 #![forbid(unsafe_code)]
 
-pub mod apart;
-pub mod campaign;
-pub mod checks;
-pub mod claims;
 pub mod fmt;
-pub mod frame;
-pub mod instr;
-pub mod names;
-pub mod page;
-pub mod paired;
-pub mod paper;
-pub mod plots;
-pub mod records;
-pub mod relay;
-pub mod side;
-pub mod stats;
-pub mod summary;
-pub mod transport;
-pub mod wall;
-pub mod write;
+pub mod model;
+pub mod read;
+pub mod render;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-pub use campaign::Campaign;
+pub use model::campaign::Campaign;
+use read::records;
+use render::{paper, plots};
 
 /// Reads every complete run of `labels` under `root` and writes
 /// `results/campaigns/<labels[0]>/summary/` (with plots when `plots`) and
@@ -54,10 +56,16 @@ pub fn aggregate(root: &Path, labels: &[String], plots: bool) -> Result<Vec<Path
         files.push(path);
         Ok(())
     };
-    put(summary.join("summary.csv"), write::summary_csv(&c))?;
-    put(summary.join("summary.json"), write::summary_json(&c)?)?;
-    put(summary.join("summary.md"), write::summary_md(&c))?;
-    put(summary.join("ratios.csv"), write::ratios_csv(&c))?;
+    put(
+        summary.join("summary.csv"),
+        render::summary::summary_csv(&c),
+    )?;
+    put(
+        summary.join("summary.json"),
+        render::summary::summary_json(&c)?,
+    )?;
+    put(summary.join("summary.md"), render::summary::summary_md(&c))?;
+    put(summary.join("ratios.csv"), render::summary::ratios_csv(&c))?;
     for (name, text) in paper::render(&c)? {
         put(paper.join(name), text)?;
     }
@@ -69,9 +77,9 @@ pub fn aggregate(root: &Path, labels: &[String], plots: bool) -> Result<Vec<Path
 }
 
 /// Writes the results page of `label` (`results/campaigns/<label>/site/index.html`,
-/// or `out/index.html`); see [the module](module@page).
+/// or `out/index.html`); see [the module](module@render::page).
 pub fn page(root: &Path, label: &str, out: Option<&Path>) -> Result<PathBuf> {
-    page::write(root, label, out)
+    render::page::write(root, label, out)
 }
 
 /// Draws the plots of `labels` into `results/campaigns/<labels[0]>/summary/plots/`.

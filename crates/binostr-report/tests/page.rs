@@ -103,8 +103,8 @@ fn the_page_holds_every_profile_and_its_records() {
         .collect();
     assert_eq!(shares, [4.73, 38.96, 4.54, 18.89]);
     assert!(html.contains("decode plot"), "the SVG is inline");
-    assert!(html.contains(binostr_report::page::CALCULATOR_JS));
-    assert!(html.contains(binostr_report::page::PAGE_JS));
+    assert!(html.contains(binostr_report::render::page::CALCULATOR_JS));
+    assert!(html.contains(binostr_report::render::page::PAGE_JS));
     // The sources list names each input with its SHA-256.
     let samples = tmp.path().join("results/campaigns/q1/run-2/samples.csv");
     let sha: String = Sha256::digest(fs::read(&samples).unwrap())
@@ -127,7 +127,7 @@ fn the_page_fetches_nothing() {
     let html = page(tmp.path());
     assert!(html.contains(&format!(
         "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">",
-        binostr_report::page::CSP
+        binostr_report::render::page::CSP
     )));
     for pattern in [
         "src=\"http",

@@ -1,0 +1,393 @@
+//! Everything one `aggregate` reads: the runs of one or more labels, their
+//! summary rows, paired ratios, invariant checks, claims, instruction
+//! counts, side measurements, and the robustness and interop inputs.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use anyhow::{Result, bail};
+
+use crate::model::checks::{self, Check, Violation};
+use crate::model::claims::{self, CLAIM_WORKLOADS, Claim};
+use crate::model::instr::{self, Instr};
+use crate::model::paired::{self, Paired, Rounds};
+use crate::model::summary::{self, BASELINE, REFERENCE, Row};
+use crate::model::wall::{self, Wall};
+use crate::read::apart::ApartRecord;
+use crate::read::campaign_file::{CAMPAIGN_FILE, CampaignFile, Sequence};
+use crate::read::records::{self, Run};
+use crate::read::registry::{REGISTRY, RegistryEntry, read_registry};
+use crate::read::side::{Interop, ProfileTable, Reference, Robustness, Side};
+
+type RowKey = (String, String, String, String, i64);
+
+/// A loaded campaign (possibly several labels and hosts).
+pub struct Campaign {
+    /// Labels in the order given; the first names the output directory.
+    pub labels: Vec<String>,
+    /// Complete runs, by label then K.
+    pub runs: Vec<Run>,
+    /// Summary rows, sorted as in `summary.csv`.
+    pub rows: Vec<Row>,
+    /// Side measurements.
+    pub side: Side,
+    /// `results/robustness/robustness.json`, when present.
+    pub robustness: Option<Robustness>,
+    /// `results/interop/*.csv` rows.
+    pub interop: Vec<Interop>,
+    /// Side-by-side comparisons with another implementation.
+    pub reference: Vec<Reference>,
+    /// `results/evolution/evolution.csv` (empty when absent).
+    pub evolution: ProfileTable,
+    /// `results/maintenance/maintenance.csv` (empty when absent).
+    pub maintenance: ProfileTable,
+    /// Missing optional inputs, reported on stderr and in `summary.md`.
+    pub warnings: Vec<String>,
+    /// Paired-ratio estimates, sorted by key.
+    pub paired: Vec<Paired>,
+    /// Instructions per event (empty without `instructions.csv`).
+    pub instr: Vec<Instr>,
+    /// Violated invariants, sorted.
+    pub violations: Vec<Violation>,
+    /// Per host and claim workload, what a "fastest" sentence may say.
+    pub claims: Vec<Claim>,
+    /// Wall time per label (labels whose runs record it).
+    pub walls: Vec<Wall>,
+    /// `campaign.json`'s `sequences` per label (labels that have it).
+    pub sequences: Vec<(String, Vec<Sequence>)>,
+    /// Profiles measured apart, on the events they represent.
+    pub apart: Vec<crate::model::apart::Apart>,
+    /// The first label's `registry.json` (empty, with a warning, without it).
+    pub registry: Vec<RegistryEntry>,
+    index: BTreeMap<RowKey, usize>,
+    paired_index: BTreeMap<(RowKey, String), usize>,
+}
+
+impl Campaign {
+    /// Reads every complete run of `labels` under `root`, and the robustness
+    /// and interop results under `root/results`.
+    pub fn load(root: &Path, labels: &[String]) -> Result<Self> {
+        if labels.is_empty() {
+            bail!("no campaign label given");
+        }
+        let runs = records::discover(root, labels)?;
+        let samples = records::SAMPLES
+            .scan(&runs)?
+            .ok_or_else(|| anyhow::anyhow!("no run has samples.csv"))?;
+        let paired = paired::read(&runs)?;
+        let rows = summary::summarize(samples, &paired)?;
+        let rounds = Rounds::read(&runs)?;
+        let instr = instr::read(&runs)?;
+        let violations = checks::check(&runs, &paired, &instr)?;
+        let side = Side::read(&runs)?;
+        let mut warnings = Vec::new();
+        if instr.is_empty() {
+            warnings
+                .push("no run has instructions.csv: no instruction counts are reported".to_owned());
+        }
+        let (sequences, apart_records, walls) = per_label(root, labels, &runs, &mut warnings)?;
+        let apart = crate::model::apart::read(&runs, &apart_records)?;
+        let registry = registry(root, &labels[0], &mut warnings)?;
+        let robustness = Robustness::read(
+            &root.join("results/robustness/robustness.json"),
+            &mut warnings,
+        )?;
+        let interop =
+            crate::read::side::read_interop(&root.join("results/interop"), &mut warnings)?;
+        let reference = crate::read::side::read_reference(root, &mut warnings)?;
+        let evolution = ProfileTable::read(
+            root,
+            crate::read::side::EVOLUTION_FILE,
+            &crate::read::side::EVOLUTION_COLUMNS,
+            &mut warnings,
+        )?;
+        let maintenance = ProfileTable::read(
+            root,
+            crate::read::side::MAINTENANCE_FILE,
+            &crate::read::side::MAINTENANCE_COLUMNS,
+            &mut warnings,
+        )?;
+        let index = rows.iter().enumerate().map(|(i, r)| (r.key(), i)).collect();
+        let paired_index = paired
+            .iter()
+            .enumerate()
+            .map(|(i, p)| ((p.key(), p.against.clone()), i))
+            .collect();
+        let mut c = Campaign {
+            labels: labels.to_vec(),
+            runs,
+            rows,
+            side,
+            robustness,
+            interop,
+            reference,
+            evolution,
+            maintenance,
+            warnings,
+            paired,
+            instr,
+            violations,
+            claims: Vec::new(),
+            walls,
+            sequences,
+            apart,
+            registry,
+            index,
+            paired_index,
+        };
+        c.claims = c.make_claims(&rounds);
+        Ok(c)
+    }
+
+    fn make_claims(&self, rounds: &Rounds) -> Vec<Claim> {
+        let mut out = Vec::new();
+        for host in self.hosts() {
+            for w in CLAIM_WORKLOADS {
+                let candidates: Vec<(String, f64)> = self
+                    .profiles(&host)
+                    .into_iter()
+                    .filter_map(|p| {
+                        let r = self.row(&host, w, &p, "all", 1)?.ratio_json?;
+                        Some((p, r.0))
+                    })
+                    .collect();
+                let excluded = self.excluded(&host, w);
+                out.extend(claims::claim(rounds, &host, w, &candidates, &excluded));
+            }
+        }
+        out
+    }
+
+    /// The profiles a ratio invariant violation of `workload` (any subset or
+    /// thread count) on `host` excludes from claims; for `size`, those whose
+    /// bytes differ across runs.
+    pub fn excluded(&self, host: &str, workload: &str) -> BTreeSet<String> {
+        self.violations
+            .iter()
+            .filter(|v| {
+                v.host == host
+                    && v.workload == workload
+                    && matches!(v.check, Check::Ratio | Check::Bytes)
+            })
+            .map(|v| v.profile.clone())
+            .collect()
+    }
+
+    /// The claim about `workload` on `host`.
+    pub fn claim(&self, host: &str, workload: &str) -> Option<&Claim> {
+        self.claims
+            .iter()
+            .find(|c| c.host == host && c.workload == workload)
+    }
+
+    /// The paired ratio of one key over `against`.
+    pub fn paired(
+        &self,
+        host: &str,
+        workload: &str,
+        profile: &str,
+        subset: &str,
+        threads: i64,
+        against: &str,
+    ) -> Option<&Paired> {
+        let key = (
+            (
+                host.to_owned(),
+                workload.to_owned(),
+                profile.to_owned(),
+                subset.to_owned(),
+                threads,
+            ),
+            against.to_owned(),
+        );
+        self.paired_index.get(&key).map(|&i| &self.paired[i])
+    }
+
+    /// The paired ratio of one key at subset `all`, one thread, as
+    /// `(estimate, ci_lo, ci_hi)`.
+    pub fn ratio(
+        &self,
+        host: &str,
+        workload: &str,
+        profile: &str,
+        against: &str,
+    ) -> Option<(f64, f64, f64)> {
+        self.paired(host, workload, profile, "all", 1, against)
+            .map(Paired::triple)
+    }
+
+    /// Instructions per event of one key at subset `all`.
+    pub fn instructions(&self, host: &str, workload: &str, profile: &str) -> Option<&Instr> {
+        self.instr.iter().find(|i| {
+            i.host == host && i.workload == workload && i.profile == profile && i.subset == "all"
+        })
+    }
+
+    /// The host of the first label's first run: the paper tables, macros and
+    /// plots describe this host (`summary.*` covers all hosts).
+    pub fn primary_host(&self) -> &str {
+        &self.runs[0].host
+    }
+
+    /// Every host, sorted.
+    pub fn hosts(&self) -> Vec<String> {
+        let set: BTreeSet<&String> = self.runs.iter().map(|r| &r.host).collect();
+        set.into_iter().cloned().collect()
+    }
+
+    /// The runs measured on `host`.
+    pub fn runs_on<'a>(&'a self, host: &'a str) -> impl Iterator<Item = &'a Run> + 'a {
+        self.runs.iter().filter(move |r| r.host == host)
+    }
+
+    /// The summary row of one key.
+    pub fn row(
+        &self,
+        host: &str,
+        workload: &str,
+        profile: &str,
+        subset: &str,
+        threads: i64,
+    ) -> Option<&Row> {
+        let key = (
+            host.to_owned(),
+            workload.to_owned(),
+            profile.to_owned(),
+            subset.to_owned(),
+            threads,
+        );
+        self.index.get(&key).map(|&i| &self.rows[i])
+    }
+
+    /// `median_ns` of one key at subset `all`, one thread.
+    pub fn ns(&self, host: &str, workload: &str, profile: &str) -> Option<f64> {
+        self.row(host, workload, profile, "all", 1)
+            .map(|r| r.median_ns)
+    }
+
+    /// The profiles measured on `host` (no `reference` rows), sorted.
+    pub fn profiles(&self, host: &str) -> Vec<String> {
+        let set: BTreeSet<&String> = self
+            .rows
+            .iter()
+            .filter(|r| r.host == host && r.profile != REFERENCE)
+            .map(|r| &r.profile)
+            .collect();
+        set.into_iter().cloned().collect()
+    }
+
+    /// The largest `ingest-mt` thread count on `host`, if it ran.
+    pub fn ingest_threads(&self, host: &str) -> Option<i64> {
+        self.rows
+            .iter()
+            .filter(|r| r.host == host && r.workload == "ingest-mt" && r.subset == "all")
+            .map(|r| r.threads)
+            .max()
+    }
+
+    /// `ingest-mt` scaling of `profile` at the largest thread count N: 1 /
+    /// the paired ratio of N threads over 1 thread, with its interval
+    /// `(n, scaling, lo, hi)`.
+    pub fn ingest_scaling(&self, host: &str, profile: &str) -> Option<(i64, f64, f64, f64)> {
+        let n = self.ingest_threads(host)?;
+        let p = self.paired(host, "ingest-mt", profile, "all", n, "1-thread")?;
+        let (r, lo, hi) = p.triple();
+        Some((n, 1.0 / r, 1.0 / hi, 1.0 / lo))
+    }
+
+    /// The sizes of `profile` at `subset` on `host`.
+    pub fn sizes(
+        &self,
+        host: &str,
+        profile: &str,
+        subset: &str,
+    ) -> Option<&crate::read::side::Sizes> {
+        self.side
+            .sizes
+            .iter()
+            .find(|s| s.host == host && s.profile == profile && s.subset == subset)
+    }
+
+    /// Sizes of `profile` at `subset` on the primary host as a percentage
+    /// of json's raw size of the same subset: raw, framed, zstd per event,
+    /// zstd stream, zstd with dictionary.
+    pub fn size_pcts(&self, profile: &str, subset: &str) -> Option<[f64; 5]> {
+        let host = self.primary_host();
+        let json = self.sizes(host, BASELINE, subset)?.bytes[0];
+        let s = self.sizes(host, profile, subset)?;
+        Some(s.bytes.map(|b| b / json * 100.0))
+    }
+
+    /// A short description of the runs on `host`: labels, run ids, commits.
+    pub fn describe_host(&self, host: &str) -> String {
+        let runs: Vec<String> = self.runs_on(host).map(Run::id).collect();
+        let commits: BTreeSet<String> = self
+            .runs_on(host)
+            .map(|r| format!("{}{}", r.commit, if r.dirty { " (dirty)" } else { "" }))
+            .collect();
+        let commits: Vec<String> = commits.into_iter().collect();
+        format!(
+            "{} runs ({}); commit {}",
+            runs.len(),
+            runs.join(", "),
+            commits.join(", ")
+        )
+    }
+}
+
+/// Per label: `campaign.json`'s sequences (the first file's apart records)
+/// and the wall time; a warning for a label with one run, without the file
+/// or without a wall time.
+fn per_label(
+    root: &Path,
+    labels: &[String],
+    runs: &[Run],
+    warnings: &mut Vec<String>,
+) -> Result<LabelFiles> {
+    let mut sequences = Vec::new();
+    let mut apart_records = Vec::new();
+    let mut walls = Vec::new();
+    for label in labels {
+        let n = runs.iter().filter(|r| r.label == *label).count();
+        if n < 2 {
+            warnings.push(format!(
+                "campaign {label} has {n} complete run: its cross-run ranges are 0 by construction, \
+                 and every \"in every run\" claim rests on that one run"
+            ));
+        }
+        let path = records::campaign_dir(root, label).join(CAMPAIGN_FILE);
+        if path.exists() {
+            let file = CampaignFile::read(&path)?;
+            sequences.push((label.clone(), file.sequences));
+            if apart_records.is_empty() {
+                apart_records = file.corpus.apart;
+            }
+        } else {
+            warnings.push(format!("{} is missing", path.display()));
+        }
+        match wall::wall(label, runs) {
+            Some(w) => walls.push(w),
+            None => warnings.push(format!(
+                "campaign {label}: a run has no parseable observed.started/finished: no wall time"
+            )),
+        }
+    }
+    Ok((sequences, apart_records, walls))
+}
+
+/// The sequences per label, the first label's apart records, the walls.
+type LabelFiles = (Vec<(String, Vec<Sequence>)>, Vec<ApartRecord>, Vec<Wall>);
+
+/// `registry.json` of `label` (empty, with a warning, when it is missing).
+fn registry(root: &Path, label: &str, warnings: &mut Vec<String>) -> Result<Vec<RegistryEntry>> {
+    let registry_path = records::campaign_dir(root, label).join(REGISTRY);
+    Ok(if registry_path.exists() {
+        read_registry(&registry_path)?
+    } else {
+        warnings.push(format!(
+            "{} is missing: no profile is known as JSON text in the transport headline",
+            registry_path.display()
+        ));
+        Vec::new()
+    })
+}

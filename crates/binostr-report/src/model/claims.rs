@@ -1,0 +1,150 @@
+//! What a "fastest" sentence may say (`docs/METHOD.md`).
+//!
+//! The leader of a workload is the profile with the lowest paired ratio to
+//! `json` (subset `all`, one thread), among the profiles no invariant
+//! excludes. It is *the fastest* only when, against every other candidate,
+//! the 95% bootstrap interval of the per-round ratio leader / other (the two
+//! passes of the same round, from `rounds.csv`) lies below 1 in every run.
+//! Otherwise the leader and every candidate it does not resolve are *tied*,
+//! within the largest point difference between them.
+
+use std::collections::BTreeSet;
+
+use crate::model::paired::Rounds;
+use crate::model::stats;
+
+/// The workloads a claim is made for.
+pub const CLAIM_WORKLOADS: [&str; 5] = ["encode", "decode", "decode+id", "validate", "stream"];
+
+/// The claim about one workload on one host.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Claim {
+    /// Host id.
+    pub host: String,
+    /// Workload.
+    pub workload: String,
+    /// The profile with the lowest paired ratio to json.
+    pub leader: String,
+    /// Its paired ratio to json.
+    pub leader_ratio: f64,
+    /// Whether the leader is faster than every other candidate in every run.
+    pub resolved: bool,
+    /// Candidates the leader does not resolve, by ratio to json.
+    pub tied: Vec<String>,
+    /// The largest |other / leader - 1| over `tied`, in % (0 when none).
+    pub tied_pct: f64,
+    /// The closest resolved candidate and leader / it, when any.
+    pub closest: Option<(String, f64)>,
+    /// Profiles left out because a row of theirs violates an invariant.
+    pub excluded: Vec<String>,
+}
+
+impl Claim {
+    /// The sentence `summary.md` states (profile ids in backticks).
+    pub fn sentence(&self) -> String {
+        let excluded = if self.excluded.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " Left out for an invariant violation: {}.",
+                self.excluded
+                    .iter()
+                    .map(|p| format!("`{p}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        if self.resolved {
+            let closest = self.closest.as_ref().map_or(String::new(), |(p, r)| {
+                format!(
+                    " (closest: `{p}`, paired ratio {})",
+                    crate::fmt::fixed(*r, 4)
+                )
+            });
+            format!(
+                "`{}` is the fastest {}: its paired ratio to every other profile has a 95% CI below 1 in every run{closest}.{excluded}",
+                self.leader, self.workload
+            )
+        } else {
+            let mut names = vec![format!("`{}`", self.leader)];
+            names.extend(self.tied.iter().map(|p| format!("`{p}`")));
+            format!(
+                "{} are tied within {} % for {} (lowest point estimate: `{}`); no profile is faster than all others in every run.{excluded}",
+                names.join(", "),
+                crate::fmt::fixed(self.tied_pct, 1),
+                self.workload,
+                self.leader
+            )
+        }
+    }
+
+    /// The leader and the tied profiles, in order.
+    pub fn tied_set(&self) -> Vec<String> {
+        std::iter::once(self.leader.clone())
+            .chain(self.tied.iter().cloned())
+            .collect()
+    }
+}
+
+/// The claim for `workload` on `host` among `candidates` (profile, paired
+/// ratio to json), leaving out `excluded` profiles; `None` without a
+/// candidate.
+pub fn claim(
+    rounds: &Rounds,
+    host: &str,
+    workload: &str,
+    candidates: &[(String, f64)],
+    excluded: &BTreeSet<String>,
+) -> Option<Claim> {
+    let mut c: Vec<(String, f64)> = candidates
+        .iter()
+        .filter(|(p, r)| !excluded.contains(p) && r.is_finite())
+        .cloned()
+        .collect();
+    c.sort_by(|a, b| a.1.total_cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+    let (leader, leader_ratio) = c.first()?.clone();
+    let mut tied = Vec::new();
+    let mut tied_pct: f64 = 0.0;
+    let mut closest: Option<(String, f64)> = None;
+    for (other, _) in &c[1..] {
+        let runs = rounds.pair(host, workload, "all", 1, &leader, other);
+        let mut resolved = !runs.is_empty();
+        let mut medians = Vec::new();
+        for (run, ratios) in &runs {
+            let key = format!("claim|{host}|{run}|{workload}|{leader}|{other}");
+            let boot = stats::bootstrap_median_of_medians(
+                std::slice::from_ref(ratios),
+                stats::key_seed(&key),
+                stats::RESAMPLES,
+            );
+            resolved &= stats::ci95(&boot).1 < 1.0;
+            medians.push(stats::median(ratios));
+        }
+        let est = stats::median(&medians);
+        if resolved {
+            if closest.as_ref().is_none_or(|(_, r)| est > *r) {
+                closest = Some((other.clone(), est));
+            }
+        } else {
+            tied.push(other.clone());
+            if est.is_finite() {
+                tied_pct = tied_pct.max((1.0 / est - 1.0).abs() * 100.0);
+            }
+        }
+    }
+    Some(Claim {
+        host: host.to_owned(),
+        workload: workload.to_owned(),
+        leader,
+        leader_ratio,
+        resolved: tied.is_empty(),
+        tied,
+        tied_pct,
+        closest,
+        excluded: candidates
+            .iter()
+            .filter(|(p, _)| excluded.contains(p))
+            .map(|(p, _)| p.clone())
+            .collect(),
+    })
+}

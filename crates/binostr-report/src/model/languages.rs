@@ -1,0 +1,56 @@
+//! The language x format decode matrix: per format, the fastest library
+//! of each language decoding to the event (this campaign's `decode` for
+//! Rust, `results/interop/<language>.csv` for the others).
+
+use std::collections::BTreeMap;
+
+use crate::model::campaign::Campaign;
+
+/// Languages of the interop matrix, Rust first (from the campaign's
+/// `decode` rows), then the interop harnesses' `language` column.
+pub const LANGUAGES: [&str; 5] = ["rust", "python", "js", "go", "kotlin"];
+
+/// SDK languages the matrix names but nothing here measures, and why: a
+/// column of "not measured here", not a missing library.
+pub const NOT_MEASURED: [(&str, &str); 1] =
+    [("swift", "Swift: no toolchain in this machine's Debian")];
+
+/// The matrix cell of a language in [`NOT_MEASURED`].
+pub const NOT_MEASURED_CELL: &str = "not measured here";
+
+/// One format's row of the language matrix: per language, the fastest
+/// library decoding to the semantic event, as (library, ns per event).
+pub type MatrixRow = (String, [Option<(String, f64)>; LANGUAGES.len()]);
+
+/// The language x format decode matrix, sorted by the Rust time (formats
+/// Rust does not measure last, by name). Rows timing a library's own
+/// objects instead of the event ("native objects") are left out, because
+/// they skip the conversion every other row pays.
+pub fn language_matrix(c: &Campaign) -> Vec<MatrixRow> {
+    let host = c.primary_host();
+    let mut formats: BTreeMap<String, [Option<(String, f64)>; LANGUAGES.len()]> = BTreeMap::new();
+    for r in &c.interop {
+        let Some(lang) = LANGUAGES.iter().position(|l| *l == r.language) else {
+            continue;
+        };
+        if r.library.contains("native objects") || !r.ns_per_event.is_finite() {
+            continue;
+        }
+        let cell = &mut formats.entry(r.format.clone()).or_default()[lang];
+        if cell.as_ref().is_none_or(|(_, ns)| r.ns_per_event < *ns) {
+            *cell = Some((r.library.clone(), r.ns_per_event));
+        }
+    }
+    let names: Vec<String> = formats.keys().cloned().collect();
+    for f in names {
+        if let Some(row) = c.row(host, "decode", &f, "all", 1) {
+            formats.get_mut(&f).expect("listed")[0] = Some(("binostr".into(), row.median_ns));
+        }
+    }
+    let mut rows: Vec<MatrixRow> = formats.into_iter().collect();
+    rows.sort_by(|a, b| {
+        let ns = |r: &MatrixRow| r.1[0].as_ref().map_or(f64::INFINITY, |(_, ns)| *ns);
+        ns(a).total_cmp(&ns(b)).then_with(|| a.0.cmp(&b.0))
+    });
+    rows
+}

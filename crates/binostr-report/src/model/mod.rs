@@ -1,0 +1,27 @@
+//! The model layer: the campaign as loaded ([`campaign::Campaign`]), its
+//! statistics, the invariant checks and the claims they allow.
+//!
+//! - [`stats`], [`paired`], [`summary`], [`key`]: medians and the two-level
+//!   bootstrap, paired ratios, summary rows, the benchmark key;
+//! - [`instr`], [`wall`], [`apart`]: instruction counts, wall time, the
+//!   profiles measured apart;
+//! - [`checks`], [`claims`]: what cannot be true, and what a "fastest"
+//!   sentence may say;
+//! - [`resolution`], [`relay`], [`languages`]: views of the loaded
+//!   campaign that several writers share.
+//!
+//! It reads through [`crate::read`] and never imports [`crate::render`].
+
+pub mod apart;
+pub mod campaign;
+pub mod checks;
+pub mod claims;
+pub mod instr;
+pub mod key;
+pub mod languages;
+pub mod paired;
+pub mod relay;
+pub mod resolution;
+pub mod stats;
+pub mod summary;
+pub mod wall;

@@ -1,0 +1,190 @@
+//! The relay's path, shared by `summary.md` and the paper: REQ filters
+//! matched on stored events (the `filter` groups) and the WebSocket loop
+//! (the timed `transport-*` groups beside `transport.csv`).
+
+use crate::model::campaign::Campaign;
+use crate::model::summary::REFERENCE;
+use crate::read::transport::{MODES, Transport, WORKLOADS};
+
+/// A `(estimate, ci_lo, ci_hi)` paired ratio.
+pub type Ratio = (f64, f64, f64);
+
+/// One profile's `filter` row on one host.
+#[derive(Clone, Debug)]
+pub struct FilterRow {
+    /// Profile id.
+    pub profile: String,
+    /// `filter-checked` or `filter-preverified`.
+    pub workload: String,
+    /// ns per stored event scanned (per event and filter).
+    pub ns: f64,
+    /// Paired ratio to json's `filter-checked`.
+    pub vs_json: Option<Ratio>,
+    /// Paired ratio to `filter-event` (matching alone on decoded events).
+    pub vs_event: Option<Ratio>,
+    /// Instructions per event scanned.
+    pub instr: Option<f64>,
+}
+
+impl FilterRow {
+    /// The safety contract of the access: `checked` or `preverified`.
+    pub fn contract(&self) -> &str {
+        self.workload.trim_start_matches("filter-")
+    }
+}
+
+/// Every profile's `filter` row on `host`, fastest first.
+pub fn filter_rows(c: &Campaign, host: &str) -> Vec<FilterRow> {
+    let mut rows: Vec<FilterRow> = c
+        .profiles(host)
+        .into_iter()
+        .filter_map(|p| {
+            let workload = ["filter-checked", "filter-preverified"]
+                .into_iter()
+                .find(|w| c.ns(host, w, &p).is_some())?;
+            Some(FilterRow {
+                ns: c.ns(host, workload, &p)?,
+                vs_json: c.ratio(host, workload, &p, "json"),
+                vs_event: c.ratio(host, workload, &p, "filter-event"),
+                instr: c.instructions(host, workload, &p).map(|i| i.per_event),
+                workload: workload.to_owned(),
+                profile: p,
+            })
+        })
+        .collect();
+    rows.sort_by(|a, b| a.ns.total_cmp(&b.ns).then(a.profile.cmp(&b.profile)));
+    rows
+}
+
+/// The `filter-event` reference: ns and instructions per event scanned.
+pub fn filter_reference(c: &Campaign, host: &str) -> Option<(f64, Option<f64>)> {
+    let ns = c.ns(host, "filter-event", REFERENCE)?;
+    let instr = c
+        .instructions(host, "filter-event", REFERENCE)
+        .map(|i| i.per_event);
+    Some((ns, instr))
+}
+
+/// One profile's transport row on one host, per mode in [`MODES`] order.
+#[derive(Clone, Debug)]
+pub struct TransportRow {
+    /// Profile id.
+    pub profile: String,
+    /// Relay → client socket bytes per event (`transport.csv`, check
+    /// `decode`).
+    pub bytes: [Option<f64>; 3],
+    /// Those bytes as % of json's in the same mode.
+    pub pct_json: [Option<f64>; 3],
+    /// Timed ns per event of one REQ → EOSE exchange (`transport-*`).
+    pub ns: [Option<f64>; 3],
+    /// Its paired ratio to json in the same mode.
+    pub vs_json: [Option<Ratio>; 3],
+}
+
+fn side<'a>(c: &'a Campaign, host: &str, profile: &str, mode: &str) -> Option<&'a Transport> {
+    c.side
+        .transport
+        .iter()
+        .find(|t| t.host == host && t.profile == profile && t.mode == mode && t.check == "decode")
+}
+
+/// Every profile's transport row on `host`, fewest uncompressed bytes first.
+pub fn transport_rows(c: &Campaign, host: &str) -> Vec<TransportRow> {
+    let mut profiles: Vec<String> = c
+        .side
+        .transport
+        .iter()
+        .filter(|t| t.host == host)
+        .map(|t| t.profile.clone())
+        .collect();
+    profiles.extend(
+        c.profiles(host)
+            .into_iter()
+            .filter(|p| WORKLOADS.iter().any(|(_, w)| c.ns(host, w, p).is_some())),
+    );
+    profiles.sort();
+    profiles.dedup();
+    let bytes = |p: &str, m: &str| side(c, host, p, m).map(|t| t.s2c_bytes_per_event);
+    let mut rows: Vec<TransportRow> = profiles
+        .into_iter()
+        .map(|p| {
+            let bytes_of = MODES.map(|m| bytes(&p, m));
+            let pct_json = std::array::from_fn(|i| {
+                Some(100.0 * bytes_of[i]? / bytes(crate::model::summary::BASELINE, MODES[i])?)
+            });
+            TransportRow {
+                ns: WORKLOADS.map(|(_, w)| c.ns(host, w, &p)),
+                vs_json: WORKLOADS.map(|(_, w)| c.ratio(host, w, &p, "json")),
+                bytes: bytes_of,
+                pct_json,
+                profile: p,
+            }
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        let key = |r: &TransportRow| r.bytes[0].unwrap_or(f64::INFINITY);
+        key(a).total_cmp(&key(b)).then(a.profile.cmp(&b.profile))
+    });
+    rows
+}
+
+/// The `transport.csv` rows of `host`, by profile then mode order then check.
+pub fn loop_rows<'a>(c: &'a Campaign, host: &str) -> Vec<&'a Transport> {
+    let mode = |m: &str| MODES.iter().position(|x| *x == m).unwrap_or(MODES.len());
+    let mut rows: Vec<&Transport> = c.side.transport.iter().filter(|t| t.host == host).collect();
+    rows.sort_by(|a, b| {
+        (&a.profile, mode(&a.mode), &a.check).cmp(&(&b.profile, mode(&b.mode), &b.check))
+    });
+    rows
+}
+
+/// The paper's headline: json with deflate against the binary profile with
+/// the fewest bytes on the wire, without and with deflate.
+#[derive(Clone, Debug)]
+pub struct Headline {
+    /// json's relay → client bytes per event, per mode.
+    pub json: [f64; 3],
+    /// The fewest-bytes binary profile in each mode, and its bytes per event.
+    pub best: [(String, f64); 3],
+}
+
+impl Headline {
+    /// `best[i]`'s bytes as % of json with deflate (`deflate`, no context
+    /// takeover, the mode clients negotiate by default with `ws`).
+    pub fn pct_of_json_deflate(&self, i: usize) -> f64 {
+        100.0 * self.best[i].1 / self.json[1]
+    }
+}
+
+/// Whether `profile` travels as NIP-01 JSON text (the registry's
+/// `nostr-baseline` family; `docs/TRANSPORT.md`).
+pub fn is_json_text(c: &Campaign, profile: &str) -> bool {
+    c.registry
+        .iter()
+        .any(|r| r.id == profile && r.family == "nostr-baseline")
+}
+
+/// The headline of `host`, when json and a binary profile have rows in
+/// every mode (and the registry says which profiles are binary).
+pub fn headline(c: &Campaign, host: &str) -> Option<Headline> {
+    let rows = transport_rows(c, host);
+    let json_row = rows
+        .iter()
+        .find(|r| r.profile == crate::model::summary::BASELINE)?;
+    let json = [json_row.bytes[0]?, json_row.bytes[1]?, json_row.bytes[2]?];
+    let binary: Vec<&TransportRow> = rows
+        .iter()
+        .filter(|r| !c.registry.is_empty() && !is_json_text(c, &r.profile))
+        .collect();
+    let best = |i: usize| {
+        binary
+            .iter()
+            .filter_map(|r| Some((r.bytes[i]?, r.profile.clone())))
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+            .map(|(b, p)| (p, b))
+    };
+    Some(Headline {
+        json,
+        best: [best(0)?, best(1)?, best(2)?],
+    })
+}

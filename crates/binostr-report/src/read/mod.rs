@@ -1,0 +1,23 @@
+//! The read layer: a campaign's run records and the side inputs beside them,
+//! each file as typed rows (`docs/RESULTS.md` is the contract).
+//!
+//! - [`records`]: the complete `run-K/` directories, their `contract.json`,
+//!   and every run-record CSV with its documented header;
+//! - [`campaign_file`], [`registry`], [`apart`]: the campaign's
+//!   `campaign.json`, `registry.json` and `apart-ID/` directories;
+//! - [`side`], [`transport`]: side measurements over runs, and the inputs
+//!   from outside the campaign (robustness, interop, side-by-side,
+//!   evolution, maintenance);
+//! - [`inputs`]: what the results page reads besides the campaign;
+//! - [`frame`]: Polars columns as plain vectors.
+//!
+//! Nothing here imports [`crate::model`] or [`crate::render`].
+
+pub mod apart;
+pub mod campaign_file;
+pub mod frame;
+pub mod inputs;
+pub mod records;
+pub mod registry;
+pub mod side;
+pub mod transport;

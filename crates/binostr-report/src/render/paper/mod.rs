@@ -1,0 +1,38 @@
+//! `paper/generated/`: `macros.tex` and the pgfplots tables, for the primary
+//! host (see [`Campaign::primary_host`]).
+
+mod macros;
+mod tables;
+
+use anyhow::Result;
+
+use crate::model::campaign::Campaign;
+use macros::macros;
+use tables::{
+    apart_csv, compress_csv, evolution_csv, filter_csv, floors_csv, instructions_csv, interop_csv,
+    kinds_csv, latency_csv, maintenance_csv, matrix_csv, reference_csv, robustness_csv, sizes_csv,
+    speed_csv, transport_csv,
+};
+
+/// File name and contents of every file in `paper/generated/`.
+pub fn render(c: &Campaign) -> Result<Vec<(&'static str, String)>> {
+    Ok(vec![
+        ("macros.tex", macros(c)?),
+        ("sizes.csv", sizes_csv(c)),
+        ("speed.csv", speed_csv(c)),
+        ("floors.csv", floors_csv(c)),
+        ("instructions.csv", instructions_csv(c)),
+        ("latency.csv", latency_csv(c)),
+        ("filter.csv", filter_csv(c)),
+        ("transport.csv", transport_csv(c)),
+        ("apart.csv", apart_csv(c)),
+        ("kinds.csv", kinds_csv(c)),
+        ("compress.csv", compress_csv(c)),
+        ("robustness.csv", robustness_csv(c)),
+        ("interop.csv", interop_csv(c)),
+        ("interop-matrix.csv", matrix_csv(c)),
+        ("reference.csv", reference_csv(c)),
+        ("evolution.csv", evolution_csv(c)),
+        ("maintenance.csv", maintenance_csv(c)),
+    ])
+}

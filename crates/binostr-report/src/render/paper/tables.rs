@@ -1,0 +1,480 @@
+//! The pgfplots tables of `paper/generated/` (`*.csv`, no quoted fields),
+//! for the primary host.
+
+use std::collections::BTreeMap;
+
+use crate::fmt::{NS, PCT, RATIO, fixed, fixed_opt};
+use crate::model::campaign::Campaign;
+use crate::model::languages::{LANGUAGES, NOT_MEASURED, NOT_MEASURED_CELL, language_matrix};
+use crate::model::summary::REFERENCE;
+use crate::read::side::ProfileTable;
+
+pub(super) fn matrix_csv(c: &Campaign) -> String {
+    let mut header = vec!["format".to_owned()];
+    header.extend(LANGUAGES.iter().map(|l| format!("{l}_ns")));
+    header.extend(NOT_MEASURED.iter().map(|(l, _)| (*l).to_owned()));
+    header.extend(LANGUAGES[1..].iter().map(|l| format!("{l}_library")));
+    csv(
+        &header.join(","),
+        language_matrix(c).into_iter().map(|(format, cells)| {
+            // pgfplotstable reads no quoted fields: commas become semicolons.
+            let lib = |cell: &Option<(String, f64)>| {
+                cell.as_ref().map_or(String::new(), |(l, _)| {
+                    l.replace(',', ";").replace('"', "'")
+                })
+            };
+            let mut row = vec![format];
+            row.extend(
+                cells
+                    .iter()
+                    .map(|cell| fixed_opt(cell.as_ref().map(|(_, ns)| *ns), NS)),
+            );
+            row.extend(NOT_MEASURED.iter().map(|_| NOT_MEASURED_CELL.to_owned()));
+            row.extend(cells[1..].iter().map(lib));
+            row
+        }),
+    )
+}
+
+fn csv(header: &str, rows: impl IntoIterator<Item = Vec<String>>) -> String {
+    let mut out = format!("{header}\n");
+    for r in rows {
+        out.push_str(&r.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+fn sorted_by<T>(mut items: Vec<(Option<f64>, String, T)>) -> Vec<T> {
+    // Missing values last, ties by profile id.
+    items.sort_by(|a, b| match (a.0, b.0) {
+        (Some(x), Some(y)) => x.total_cmp(&y).then_with(|| a.1.cmp(&b.1)),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.1.cmp(&b.1),
+    });
+    items.into_iter().map(|(_, _, t)| t).collect()
+}
+
+/// The profiles with sizes on subset all, on the primary host.
+pub(super) fn size_profiles(c: &Campaign) -> Vec<String> {
+    let host = c.primary_host();
+    let mut p: Vec<String> = c
+        .side
+        .sizes
+        .iter()
+        .filter(|s| s.host == host && s.subset == "all")
+        .map(|s| s.profile.clone())
+        .collect();
+    p.dedup();
+    p
+}
+
+pub(super) fn sizes_csv(c: &Campaign) -> String {
+    let host = c.primary_host();
+    let rows = size_profiles(c)
+        .into_iter()
+        .map(|p| {
+            let pct = c.size_pcts(&p, "all");
+            let s = c.sizes(host, &p, "all").expect("listed");
+            let mut row = vec![p.clone()];
+            row.extend((0..5).map(|i| fixed_opt(pct.map(|v| v[i]), PCT)));
+            row.push(fixed(s.bytes[0] / s.events, PCT));
+            (pct.map(|v| v[0]), p, row)
+        })
+        .collect();
+    csv(
+        "profile,raw_pct,framed_pct,zstd_event_pct,zstd_stream_pct,zstd_dict_pct,raw_bytes_per_event",
+        sorted_by(rows),
+    )
+}
+
+pub(super) fn compress_csv(c: &Campaign) -> String {
+    let rows = size_profiles(c)
+        .into_iter()
+        .map(|p| {
+            let pct = c.size_pcts(&p, "all");
+            let mut row = vec![p.clone()];
+            row.extend((2..5).map(|i| fixed_opt(pct.map(|v| v[i]), PCT)));
+            (pct.map(|v| v[2]), p, row)
+        })
+        .collect();
+    csv(
+        "profile,zstd_event_pct,zstd_stream_pct,zstd_dict_pct",
+        sorted_by(rows),
+    )
+}
+
+pub(super) fn speed_csv(c: &Campaign) -> String {
+    let host = c.primary_host();
+    let rows = c
+        .profiles(host)
+        .into_iter()
+        .map(|p| {
+            let ns = |w: &str| c.ns(host, w, &p);
+            let paired = |w: &str| c.row(host, w, &p, "all", 1).and_then(|r| r.ratio_json);
+            let ratio = |w: &str| paired(w).map(|r| r.0);
+            let decode = c.row(host, "decode", &p, "all", 1);
+            let row = vec![
+                p.clone(),
+                fixed_opt(ns("encode"), NS),
+                fixed_opt(ns("decode"), NS),
+                fixed_opt(ns("decode+id"), NS),
+                fixed_opt(ns("validate"), NS),
+                fixed_opt(
+                    ns("select-checked").or_else(|| ns("select-preverified")),
+                    NS,
+                ),
+                fixed_opt(ns("stream"), NS),
+                fixed_opt(ratio("decode"), RATIO),
+                fixed_opt(ratio("validate"), RATIO),
+                fixed_opt(decode.map(|r| r.range_pct), PCT),
+                fixed_opt(ratio("encode"), RATIO),
+                fixed_opt(paired("decode").map(|r| r.1), RATIO),
+                fixed_opt(paired("decode").map(|r| r.2), RATIO),
+                fixed_opt(paired("validate").map(|r| r.1), RATIO),
+                fixed_opt(paired("validate").map(|r| r.2), RATIO),
+                fixed_opt(decode.and_then(|r| r.ratio_range_pct), PCT),
+            ];
+            (ns("decode"), p, row)
+        })
+        .collect();
+    csv(
+        "profile,encode_ns,decode_ns,decode_id_ns,validate_ns,select_ns,stream_ns,decode_ratio,validate_ratio,range_pct,encode_ratio,decode_ratio_lo,decode_ratio_hi,validate_ratio_lo,validate_ratio_hi,decode_ratio_range_pct",
+        sorted_by(rows),
+    )
+}
+
+/// The paired floor ratios of `floors.csv`: (column prefix, workload, against).
+pub const FLOORS: [(&str, &str, &str); 5] = [
+    ("encode_copy", "encode", "copy"),
+    ("decode_clone", "decode", "clone"),
+    ("decode_id_decode", "decode+id", "decode"),
+    ("validate_id_verify", "validate", "id+verify"),
+    ("select_raw_offset", "select-checked", "select-raw-offset"),
+];
+
+pub(super) fn floors_csv(c: &Campaign) -> String {
+    let host = c.primary_host();
+    let mut header = vec!["profile".to_owned()];
+    for (name, _, _) in FLOORS {
+        header.extend([name.to_owned(), format!("{name}_lo"), format!("{name}_hi")]);
+    }
+    let rows = c
+        .profiles(host)
+        .into_iter()
+        .filter_map(|p| {
+            let cells: Vec<Option<(f64, f64, f64)>> = FLOORS
+                .iter()
+                .map(|(_, w, against)| c.ratio(host, w, &p, against))
+                .collect();
+            if cells.iter().all(Option::is_none) {
+                return None;
+            }
+            let mut row = vec![p.clone()];
+            for x in &cells {
+                row.push(fixed_opt(x.map(|x| x.0), RATIO));
+                row.push(fixed_opt(x.map(|x| x.1), RATIO));
+                row.push(fixed_opt(x.map(|x| x.2), RATIO));
+            }
+            Some((cells[1].map(|x| x.0), p, row))
+        })
+        .collect();
+    csv(&header.join(","), sorted_by(rows))
+}
+
+pub(super) fn instructions_csv(c: &Campaign) -> String {
+    let host = c.primary_host();
+    let workloads = crate::model::instr::INSTRUCTION_WORKLOADS;
+    let rows = c
+        .profiles(host)
+        .into_iter()
+        .filter_map(|p| {
+            let instr: Vec<_> = workloads
+                .iter()
+                .chain(&["copy"])
+                .map(|w| c.instructions(host, w, &p))
+                .collect();
+            if instr.iter().all(Option::is_none) {
+                return None;
+            }
+            let dev = instr
+                .iter()
+                .flatten()
+                .map(|i| i.dev_pct)
+                .fold(0.0, f64::max);
+            let mut row = vec![p.clone()];
+            row.extend(instr.iter().map(|i| fixed_opt(i.map(|i| i.per_event), 0)));
+            row.extend(workloads.iter().map(|w| fixed_opt(c.ns(host, w, &p), NS)));
+            row.push(fixed(dev, 4));
+            Some((instr[1].map(|i| i.per_event), p, row))
+        })
+        .collect();
+    csv(
+        "profile,encode_instr,decode_instr,decode_id_instr,validate_instr,copy_instr,encode_ns,decode_ns,decode_id_ns,validate_ns,max_dev_pct",
+        sorted_by(rows),
+    )
+}
+
+pub(super) fn latency_csv(c: &Campaign) -> String {
+    let host = c.primary_host();
+    let mut rows: Vec<&crate::read::side::Latency> =
+        c.side.latency.iter().filter(|l| l.host == host).collect();
+    rows.sort_by(|a, b| (&a.profile, &a.workload).cmp(&(&b.profile, &b.workload)));
+    csv(
+        "profile,workload,p50_ns,p90_ns,p99_ns,p999_ns",
+        rows.into_iter().map(|l| {
+            let mut row = vec![l.profile.clone(), l.workload.clone()];
+            row.extend(l.ns[..4].iter().map(|&v| fixed(v, NS)));
+            row
+        }),
+    )
+}
+
+pub(super) fn filter_csv(c: &Campaign) -> String {
+    let host = c.primary_host();
+    let part = |r: Option<(f64, f64, f64)>, i: usize| {
+        fixed_opt(
+            r.map(|r| match i {
+                0 => r.0,
+                1 => r.1,
+                _ => r.2,
+            }),
+            RATIO,
+        )
+    };
+    csv(
+        "profile,contract,ns,json_ratio,json_ratio_lo,json_ratio_hi,event_ratio,instr",
+        crate::model::relay::filter_rows(c, host)
+            .into_iter()
+            .map(|r| {
+                vec![
+                    r.profile.clone(),
+                    r.contract().to_owned(),
+                    fixed(r.ns, NS),
+                    part(r.vs_json, 0),
+                    part(r.vs_json, 1),
+                    part(r.vs_json, 2),
+                    part(r.vs_event, 0),
+                    fixed_opt(r.instr, 0),
+                ]
+            }),
+    )
+}
+
+pub(super) fn transport_csv(c: &Campaign) -> String {
+    let host = c.primary_host();
+    csv(
+        "profile,none_bytes,deflate_bytes,ctx_bytes,none_pct,deflate_pct,ctx_pct,none_ratio,deflate_ratio,ctx_ratio,deflate_ratio_lo,deflate_ratio_hi",
+        crate::model::relay::transport_rows(c, host)
+            .into_iter()
+            .map(|r| {
+                let mut row = vec![r.profile.clone()];
+                row.extend(r.bytes.iter().map(|v| fixed_opt(*v, 1)));
+                row.extend(r.pct_json.iter().map(|v| fixed_opt(*v, 1)));
+                row.extend(r.vs_json.iter().map(|v| fixed_opt(v.map(|x| x.0), RATIO)));
+                row.push(fixed_opt(r.vs_json[1].map(|x| x.1), RATIO));
+                row.push(fixed_opt(r.vs_json[1].map(|x| x.2), RATIO));
+                row
+            }),
+    )
+}
+
+pub(super) fn apart_csv(c: &Campaign) -> String {
+    let host = c.primary_host();
+    csv(
+        "profile,events,refused,decode_ratio,validate_ratio,filter_ratio,size_pct,wire_none_pct,wire_deflate_pct",
+        c.apart.iter().map(|a| {
+            let ratio = |w: &str| {
+                a.row(host, w, &a.profile)
+                    .and_then(|r| r.ratio_json)
+                    .map(|r| r.0)
+            };
+            let filter = ratio("filter-checked").or_else(|| ratio("filter-preverified"));
+            vec![
+                a.profile.clone(),
+                a.record
+                    .as_ref()
+                    .map_or(String::new(), |r| r.count.to_string()),
+                a.record
+                    .as_ref()
+                    .map_or(String::new(), |r| r.refused.len().to_string()),
+                fixed_opt(ratio("decode"), RATIO),
+                fixed_opt(ratio("validate"), RATIO),
+                fixed_opt(filter, RATIO),
+                fixed_opt(a.size_pct(host), 1),
+                fixed_opt(a.wire_pct(host, "none"), 1),
+                fixed_opt(a.wire_pct(host, "deflate"), 1),
+            ]
+        }),
+    )
+}
+
+pub(super) fn kinds_csv(c: &Campaign) -> String {
+    let host = c.primary_host();
+    let mut keys: Vec<(String, String)> = c
+        .rows
+        .iter()
+        .filter(|r| {
+            r.host == host
+                && r.threads == 1
+                && r.profile != REFERENCE
+                && (r.workload == "decode" || r.workload == "validate")
+        })
+        .map(|r| (r.profile.clone(), r.subset.clone()))
+        .collect();
+    keys.sort();
+    keys.dedup();
+    csv(
+        "profile,subset,decode_ns,validate_ns",
+        keys.into_iter().map(|(p, s)| {
+            let ns = |w: &str| c.row(host, w, &p, &s, 1).map(|r| r.median_ns);
+            vec![
+                p.clone(),
+                s.clone(),
+                fixed_opt(ns("decode"), NS),
+                fixed_opt(ns("validate"), NS),
+            ]
+        }),
+    )
+}
+
+pub(super) fn robustness_csv(c: &Campaign) -> String {
+    let rows = c.robustness.iter().flat_map(|r| &r.subjects).map(|s| {
+        let (cases, clean, failures) = s.classes.values().fold((0, 0, 0), |acc, k| {
+            (acc.0 + k.cases(), acc.1 + k.clean(), acc.2 + k.failures())
+        });
+        vec![
+            s.subject.clone(),
+            cases.to_string(),
+            clean.to_string(),
+            failures.to_string(),
+        ]
+    });
+    csv("profile,cases,clean,failures", rows)
+}
+
+pub(super) fn interop_csv(c: &Campaign) -> String {
+    csv(
+        "language,format,library,version,ns_per_event",
+        c.interop.iter().map(|r| {
+            vec![
+                r.language.clone(),
+                r.format.clone(),
+                r.library.clone(),
+                r.version.clone(),
+                fixed(r.ns_per_event, NS),
+            ]
+        }),
+    )
+}
+
+/// Side-by-side rows: ours before and after over the reference, with the
+/// reference's pass named (`+ UTF-8 check` where it adds our check).
+pub(super) fn reference_csv(c: &Campaign) -> String {
+    csv(
+        "workload,ours,reference,rounds,before,after,after_lo,after_hi,ours_ns,reference_ns",
+        c.reference.iter().map(|r| {
+            let (pass, profile) = r.reference.split_once(':').unwrap_or(("", &r.reference));
+            let reference = if pass.ends_with("+utf8") {
+                format!("{profile} + UTF-8 check")
+            } else {
+                profile.to_owned()
+            };
+            vec![
+                r.mode.clone(),
+                r.ours.clone(),
+                reference,
+                r.rounds.to_string(),
+                fixed_opt(r.base_over_ref, RATIO),
+                fixed(r.new_over_ref, RATIO),
+                fixed(r.new_over_ref_ci[0], RATIO),
+                fixed(r.new_over_ref_ci[1], RATIO),
+                fixed(r.new_ns, 1),
+                fixed(r.ref_ns, 1),
+            ]
+        }),
+    )
+}
+
+/// The rows of a suite's per-profile table for the profiles this campaign
+/// measured, in the table's order.
+fn measured_rows<'a>(c: &Campaign, table: &'a ProfileTable) -> Vec<&'a Vec<String>> {
+    let measured = c.profiles(c.primary_host());
+    table
+        .rows
+        .iter()
+        .filter(|r| measured.iter().any(|p| *p == r[0]))
+        .collect()
+}
+
+/// Short names of the evolution table's range cases (`range_<case>`), for
+/// the paper's narrow column; other cases keep their own name.
+const RANGE_CASES: [(&str, &str); 5] = [
+    ("created_at_2e32", "created_at"),
+    ("kind_65535", "kind"),
+    ("tag_300_values", "values"),
+    ("content_70000", "content"),
+    ("tags_70000", "tags"),
+];
+
+/// The range-growth cases of the evolution table in one cell: `exact` when
+/// every case round-trips, else each other outcome with its cases' short
+/// names, e.g. `refused: created_at values`.
+pub fn range_summary(table: &ProfileTable, row: &[String]) -> String {
+    let mut by: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (h, v) in table.header.iter().zip(row) {
+        if let Some(case) = h.strip_prefix("range_")
+            && v != "exact"
+        {
+            let short = RANGE_CASES
+                .iter()
+                .find(|(long, _)| *long == case)
+                .map_or(case, |(_, short)| short);
+            by.entry(v.as_str()).or_default().push(short);
+        }
+    }
+    if by.is_empty() {
+        return "exact".into();
+    }
+    by.into_iter()
+        .map(|(outcome, cases)| format!("{outcome}: {}", cases.join(" ")))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Evolution per measured profile: forward (a newer writer's extra field
+/// and element), backward, the version on the wire and range growth.
+pub(super) fn evolution_csv(c: &Campaign) -> String {
+    let t = &c.evolution;
+    csv(
+        "profile,forward_field,forward_element,backward,version,unknown_version,range",
+        measured_rows(c, t).into_iter().map(|r| {
+            let cell = |col: &str| t.cell(r, col).unwrap_or_default().replace(',', ";");
+            vec![
+                r[0].clone(),
+                cell("forward_field"),
+                cell("forward_element"),
+                cell("backward"),
+                cell("version"),
+                cell("unknown_version"),
+                range_summary(t, r),
+            ]
+        }),
+    )
+}
+
+/// Maintenance cost per measured profile, as `binostr maintenance` computed it.
+pub(super) fn maintenance_csv(c: &Campaign) -> String {
+    let t = &c.maintenance;
+    csv(
+        "profile,module_lines,generated_lines,crates,schema_compiler,ecosystems,spec_status,spec_ref",
+        measured_rows(c, t).into_iter().map(|r| {
+            // pgfplotstable reads no quoted fields: commas become semicolons.
+            crate::read::side::MAINTENANCE_COLUMNS
+                .iter()
+                .map(|col| t.cell(r, col).unwrap_or_default().replace(',', ";"))
+                .collect()
+        }),
+    )
+}

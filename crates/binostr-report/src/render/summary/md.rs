@@ -1,0 +1,182 @@
+//! `summary/summary.md`: what holds for the whole campaign, then one
+//! section per host ([`super::host`]), then every row.
+
+use std::fmt::Write as _;
+
+use super::csv::{SUMMARY_HEADER, row_cells};
+use super::host::host_section;
+use super::table::md_table;
+use crate::fmt::{PCT, fixed};
+use crate::model::campaign::Campaign;
+use crate::model::resolution::{RESOLVED_RANGE_PCT, resolution};
+use crate::model::stats;
+use crate::read::side::ProfileTable;
+
+/// `summary.md`: invariant violations, resolution, then the headline
+/// comparisons and claims per host, then every row.
+pub fn summary_md(c: &Campaign) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# Campaign {}\n", c.labels.join(" + "));
+    let _ = writeln!(
+        out,
+        "Ratios are **paired**: per round, the ns/event of a member over the ns/event of what it is \
+         compared with (`json`, or a floor) timed in the same interleaved round; per run the median \
+         of the per-round ratios; the estimate is the median of the run medians, its 95% CI a bootstrap \
+         ({} resamples of runs, then of rounds within runs; seed {:#x}), and its range the cross-run \
+         range (max - min of the run medians) / estimate. Absolute ns/event (median over runs of each \
+         run's median over samples; CI resampling runs, then samples) belong to one host and are \
+         labelled with it. A rank orders point estimates; only the Claims say what is resolved.\n",
+        stats::RESAMPLES,
+        stats::SEED
+    );
+    for w in &c.warnings {
+        let _ = writeln!(out, "> warning: {w}\n");
+    }
+    violations_section(&mut out, c);
+    resolution_section(&mut out, c);
+    for host in c.hosts() {
+        host_section(&mut out, c, &host);
+    }
+    language_section(&mut out, c);
+    suite_section(
+        &mut out,
+        "Evolution (`results/evolution/`, `binostr evolution`)",
+        &c.evolution,
+    );
+    suite_section(
+        &mut out,
+        "Maintenance cost (`results/maintenance/`, `binostr maintenance`)",
+        &c.maintenance,
+    );
+    let _ = writeln!(out, "## All rows\n");
+    let header: Vec<&str> = SUMMARY_HEADER.split(',').collect();
+    let rows: Vec<Vec<String>> = c.rows.iter().map(row_cells).collect();
+    md_table(&mut out, &header, &rows);
+    out
+}
+
+fn violations_section(out: &mut String, c: &Campaign) {
+    let _ = writeln!(out, "## Invariant violations\n");
+    let _ = writeln!(
+        out,
+        "Checked: validate >= id+verify, decode+id >= decode, select-checked >= select-raw-offset, \
+         ingest-mt scaling <= threads (a violation when the paired ratio's 95% CI lies entirely below \
+         its bound); sizes identical across runs; instructions per event within {} % across runs; \
+         one event sequence per campaign and subset. A violating row is left out of every claim.\n",
+        crate::model::checks::INSTRUCTION_TOLERANCE_PCT
+    );
+    if c.violations.is_empty() {
+        out.push_str("none\n\n");
+        return;
+    }
+    for v in &c.violations {
+        let _ = writeln!(out, "- {} ({}): {}", v.host, v.check.name(), v.text);
+    }
+    out.push('\n');
+}
+
+fn resolution_section(out: &mut String, c: &Campaign) {
+    let _ = writeln!(out, "## Resolution\n");
+    for w in &c.walls {
+        let runs: Vec<String> = w
+            .runs
+            .iter()
+            .map(|(id, m)| format!("{id} {} min", fixed(*m, 1)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "Campaign {}: wall time {} min from the first run's start to the last run's finish ({}).\n",
+            w.label,
+            fixed(w.minutes, 1),
+            runs.join(", ")
+        );
+    }
+    for host in c.hosts() {
+        let res = resolution(c, &host);
+        if res.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "Host {host}: paired ratios whose cross-run range is within {} %:\n",
+            fixed(RESOLVED_RANGE_PCT, 0)
+        );
+        let rows: Vec<Vec<String>> = res
+            .iter()
+            .map(|r| {
+                let name = if r.workload == "all" {
+                    "**all**".to_owned()
+                } else {
+                    r.workload.clone()
+                };
+                vec![
+                    name,
+                    r.ratios.to_string(),
+                    r.within.to_string(),
+                    fixed(r.within_pct(), 1),
+                    fixed(r.median_range_pct, PCT),
+                ]
+            })
+            .collect();
+        md_table(
+            out,
+            &[
+                "workload",
+                "paired ratios",
+                "within 2 %",
+                "share %",
+                "median range %",
+            ],
+            &rows,
+        );
+    }
+}
+
+fn language_section(out: &mut String, c: &Campaign) {
+    let matrix = crate::model::languages::language_matrix(c);
+    if matrix.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "## Decode by language (ns/event, fastest library to the event)\n\n\
+         Rust: this campaign's `decode` median (host {}); Python, JavaScript, Go, Kotlin: \
+         `results/interop/<language>.csv`, each timed by its own harness on the same \
+         corpus selection, on whatever load that host had (see each harness's README). \
+         {}\n",
+        c.primary_host(),
+        crate::model::languages::NOT_MEASURED
+            .iter()
+            .map(|(_, why)| format!("{why} ({}).", crate::model::languages::NOT_MEASURED_CELL))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let rows: Vec<Vec<String>> = matrix
+        .into_iter()
+        .map(|(format, cells)| {
+            let mut r = vec![format];
+            r.extend(cells.iter().map(|cell| {
+                cell.as_ref()
+                    .map_or("-".into(), |(lib, ns)| format!("{ns:.0} ({lib})"))
+            }));
+            r
+        })
+        .collect();
+    md_table(
+        out,
+        &["format", "Rust", "Python", "JavaScript", "Go", "Kotlin"],
+        &rows,
+    );
+    let _ = writeln!(out);
+}
+
+/// A suite's per-profile table as it was written, every profile included.
+fn suite_section(out: &mut String, title: &str, table: &ProfileTable) {
+    if table.rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "## {title}\n");
+    let header: Vec<&str> = table.header.iter().map(String::as_str).collect();
+    md_table(out, &header, &table.rows);
+    let _ = writeln!(out);
+}

@@ -1,0 +1,16 @@
+//! `summary/`: `summary.csv`, `summary.json` and `summary.md` (every row of
+//! every host, with the claims, checks and side measurements), and
+//! `ratios.csv` (every paired ratio).
+
+mod apart;
+mod csv;
+mod host;
+mod instructions;
+mod json;
+mod md;
+mod relay;
+mod table;
+
+pub use csv::{RATIOS_HEADER, SUMMARY_HEADER, ratios_csv, summary_csv};
+pub use json::summary_json;
+pub use md::summary_md;

@@ -1,0 +1,209 @@
+//! The relay's path in `summary.md`: REQ filters over stored events and
+//! the WebSocket loop.
+
+use std::fmt::Write as _;
+
+use super::table::{md_table, ratio_opt};
+use crate::fmt::{NS, RATIO, fixed, fixed_opt};
+use crate::model::campaign::Campaign;
+use crate::model::relay::{self, Headline, TransportRow};
+
+pub(super) fn filter_section(out: &mut String, c: &Campaign, host: &str) {
+    let _ = writeln!(
+        out,
+        "### filter: REQ matching on stored events
+"
+    );
+    let rows = relay::filter_rows(c, host);
+    let Some((floor, floor_instr)) = relay::filter_reference(c, host) else {
+        out.push_str("No filter rows.\n\n");
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "Each pass runs every filter of the campaign's `filters.json` over every stored record \
+         of the sequence, through the profile's borrowed view where it has one (contract \
+         `checked` or `preverified`, as in select), else a full decode; ns and instructions are \
+         per stored event scanned (one event, one filter), and every pass's match count equals \
+         the JSON reference matcher's. filter-event (matching alone, on decoded events): {} ns, \
+         {} instructions.\n",
+        fixed(floor, NS),
+        fixed_opt(floor_instr, 0)
+    );
+    let table: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.profile.clone(),
+                r.contract().to_owned(),
+                fixed(r.ns, NS),
+                ratio_opt(r.vs_json),
+                ratio_opt(r.vs_event),
+                fixed_opt(r.instr, 0),
+            ]
+        })
+        .collect();
+    md_table(
+        out,
+        &[
+            "profile",
+            "contract",
+            "ns/event scanned",
+            "/ json [95% CI]",
+            "/ filter-event [95% CI]",
+            "instructions/event scanned",
+        ],
+        &table,
+    );
+}
+
+/// `### transport`: the headline, bytes per mode, time per exchange and the
+/// loop's own measurements.
+pub(super) fn transport_section(out: &mut String, c: &Campaign, host: &str) {
+    let _ = writeln!(
+        out,
+        "### transport: REQ → EOSE over a WebSocket
+"
+    );
+    let rows = relay::transport_rows(c, host);
+    if rows.is_empty() {
+        out.push_str("No transport rows.\n\n");
+        return;
+    }
+    if let Some(h) = relay::headline(c, host) {
+        headline(out, &h);
+    }
+    bytes_and_times(out, &rows);
+    loop_table(out, c, host);
+}
+
+fn headline(out: &mut String, h: &Headline) {
+    let _ = writeln!(
+        out,
+        "Headline (relay → client bytes per event, frame headers included): json {} \
+         uncompressed, {} with deflate, {} with deflate and context takeover; the smallest \
+         binary profile uncompressed is {} at {} ({} % of json with deflate), with deflate {} \
+         at {} ({} %), with context takeover {} at {} ({} %).\n",
+        fixed(h.json[0], 1),
+        fixed(h.json[1], 1),
+        fixed(h.json[2], 1),
+        h.best[0].0,
+        fixed(h.best[0].1, 1),
+        fixed(h.pct_of_json_deflate(0), 1),
+        h.best[1].0,
+        fixed(h.best[1].1, 1),
+        fixed(h.pct_of_json_deflate(1), 1),
+        h.best[2].0,
+        fixed(h.best[2].1, 1),
+        fixed(h.pct_of_json_deflate(2), 1),
+    );
+}
+
+/// Bytes per event and their % of json per mode; ns per exchange and its
+/// paired ratio to json.
+fn bytes_and_times(out: &mut String, rows: &[TransportRow]) {
+    let _ = writeln!(
+        out,
+        "Bytes: counted at the relay's socket on a fresh connection, one REQ → EOSE exchange of \
+         the sequence (`transport.csv`, equal to a pure flate2 model of the same messages and \
+         the same in every run); % of json in the same mode. Time: ns per event of one exchange \
+         on a kept connection (`transport-*` groups; with context takeover a kept connection \
+         compresses against its earlier exchanges), and its paired ratio to json in the same \
+         mode.\n"
+    );
+    let table: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            let mut row = vec![r.profile.clone()];
+            for i in 0..3 {
+                row.push(fixed_opt(r.bytes[i], 1));
+                row.push(fixed_opt(r.pct_json[i], 1));
+            }
+            row
+        })
+        .collect();
+    md_table(
+        out,
+        &[
+            "profile",
+            "none B/event",
+            "none % json",
+            "deflate B/event",
+            "deflate % json",
+            "deflate-ctx B/event",
+            "deflate-ctx % json",
+        ],
+        &table,
+    );
+    let mut timed: Vec<(f64, Vec<String>)> = rows
+        .iter()
+        .filter(|r| r.ns.iter().any(Option::is_some))
+        .map(|r| {
+            let mut row = vec![r.profile.clone()];
+            row.extend(r.ns.iter().map(|v| fixed_opt(*v, NS)));
+            row.extend(r.vs_json.iter().map(|v| ratio_opt(*v)));
+            (r.ns[1].unwrap_or(f64::INFINITY), row)
+        })
+        .collect();
+    timed.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+    if !timed.is_empty() {
+        md_table(
+            out,
+            &[
+                "profile",
+                "plain ns/event",
+                "deflate ns/event",
+                "deflate-ctx ns/event",
+                "plain / json",
+                "deflate / json",
+                "deflate-ctx / json",
+            ],
+            &timed.into_iter().map(|r| r.1).collect::<Vec<_>>(),
+        );
+    }
+}
+
+/// The `transport.csv` loop: events/s, latency and CPU per event.
+fn loop_table(out: &mut String, c: &Campaign, host: &str) {
+    let side = relay::loop_rows(c, host);
+    if !side.is_empty() {
+        let _ = writeln!(
+            out,
+            "The loop per exchange on a fresh connection (`transport.csv`, medians over runs): \
+             events/s end to end, delivery latency from the relay's send to the client's check, \
+             and thread CPU per event on each side; validate checks the id and BIP-340 signature \
+             of every event.\n"
+        );
+        let table: Vec<Vec<String>> = side
+            .iter()
+            .map(|t| {
+                vec![
+                    t.profile.clone(),
+                    t.mode.clone(),
+                    t.check.clone(),
+                    fixed(t.events_per_s, 0),
+                    fixed(t.speed_vs_json, RATIO),
+                    fixed(t.latency_ns[0] / 1e3, 1),
+                    fixed(t.latency_ns[1] / 1e3, 1),
+                    fixed(t.cpu_ns[0], 0),
+                    fixed(t.cpu_ns[1], 0),
+                ]
+            })
+            .collect();
+        md_table(
+            out,
+            &[
+                "profile",
+                "mode",
+                "check",
+                "events/s",
+                "speed / json",
+                "p50 µs",
+                "p99 µs",
+                "relay CPU ns/event",
+                "client CPU ns/event",
+            ],
+            &table,
+        );
+    }
+}
