@@ -632,8 +632,11 @@ mod tests {
         );
         // the tags offset points past the start (the crate would underflow)
         let tags_slot = g.len() - 3 - 7 - 12;
+        let mut past = g.clone();
+        let offset = u32::try_from(tags_slot + 1).unwrap();
+        past[tags_slot..tags_slot + 4].copy_from_slice(&offset.to_le_bytes());
         assert_eq!(
-            FlexBuffers.decode(&with(tags_slot, 0xff), &l).unwrap_err(),
+            FlexBuffers.decode(&past, &l).unwrap_err(),
             DecodeError::at(DecodeErrorKind::Invalid("flexbuffer offset"), tags_slot)
         );
     }

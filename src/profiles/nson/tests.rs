@@ -214,7 +214,7 @@ fn header_and_json_must_agree() {
         e,
         DecodeError::at(DecodeErrorKind::NonCanonical, CREATED_AT_AT)
     );
-    let e = at(&g.replacen("\"nson\":\"1e", "\"nson\":\"0e", 1));
+    let e = at(&g.replacen("\"nson\":\"1e", "\"nson\":\"03", 1));
     assert_eq!(e.offset, SIZE_AT);
     let big = g.replacen("\"kind\":1", "\"kind\":99999", 1).replacen(
         "\"nson\":\"1e01",
