@@ -36,11 +36,11 @@ mod record;
 mod settings;
 
 pub use corpus::{load_corpus, load_fixture};
-pub use settings::CampaignSettings;
 pub use record::{
     Apart, CampaignRecord, Contract, ContractCorpus, CorpusRecord, Observed, Refused, RunRecord,
     SCHEMA, check_contract, first_difference,
 };
+pub use settings::CampaignSettings;
 
 use corpus::{corpus_cache, prepare_corpus};
 use host::{Git, Host};

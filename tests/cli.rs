@@ -202,7 +202,11 @@ fn campaign_settings_old_spellings_are_refused() {
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(err.contains("BINOSTR_CAMPAIGN_SETTINGS"), "{err}");
-    assert_eq!(std::fs::read_dir(root.path()).unwrap().count(), 0, "no work");
+    assert_eq!(
+        std::fs::read_dir(root.path()).unwrap().count(),
+        0,
+        "no work"
+    );
 
     let o = campaign(&["--settings", "medium"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2), "usage errors exit 2");

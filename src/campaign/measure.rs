@@ -99,8 +99,11 @@ impl RunContext<'_> {
         let rows = pairs
             .par_iter()
             .map(|(id, w)| {
-                let out =
-                    self.child(&["rss", "--profile", id, "--workload", w.name()], &tmp, false)?;
+                let out = self.child(
+                    &["rss", "--profile", id, "--workload", w.name()],
+                    &tmp,
+                    false,
+                )?;
                 self.bar.inc(1);
                 Ok(format!("{w},{id},{}\n", out.trim()))
             })

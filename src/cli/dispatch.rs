@@ -110,13 +110,10 @@ pub(super) fn run(cli: Cli) -> Result<()> {
                 ChildTask::Rss {
                     profile: codec,
                     workload,
-                } => {
-                    campaign::child::Task::Rss { codec, workload }
-                }
+                } => campaign::child::Task::Rss { codec, workload },
             };
             let measured = campaign::child::resolve(&profiles)?;
-            let stdout =
-                campaign::child::run(&task, &corpus, &measured, settings, seed, &out)?;
+            let stdout = campaign::child::run(&task, &corpus, &measured, settings, seed, &out)?;
             print!("{stdout}");
             Ok(())
         }

@@ -136,7 +136,10 @@ mod tests {
     #[test]
     fn conforms() {
         let golden = golden();
-        assert_eq!(golden.len(), 1 + 35 + 35 + 6 + 2 + 2 + 62 + 37 + 17 + 1 + 43 + 67);
+        assert_eq!(
+            golden.len(),
+            1 + 35 + 35 + 6 + 2 + 2 + 62 + 37 + 17 + 1 + 43 + 67
+        );
         let (total, json) = conformance(&CborIntMap, &golden, true);
         mutation_sweep(&CborIntMap, &golden, true);
         println!("cbor-intmap: {total} bytes vs json {json}");

@@ -456,33 +456,33 @@ mod tests {
     }
 
     const GOLDEN: &str = concat!(
-        "20 {id}",                // @00 blob, length 32 (id @01)
-        "20 {pubkey}",            // @21 pubkey @22
-        "01 65 00",               // @42 "e" @43
-        "20 {e}",                 // @45 blob(32) @46
-        "13 {relay} 00",          // @66 "wss://relay.example" @67
-        "04 726f6f74 00",         // @7b "root" @7c
-        "04 3f3d1d09 14641414",   // @81 tag @82: len 4, offsets -> @43 @46 @67 @7c, types
-        "01 70 00",               // @8a "p" @8b
-        "20 {p}",                 // @8d blob(32) @8e
-        "02 2422 1464",           // @ae tag @af: len 2, offsets -> @8b @8e, types
-        "01 74 00",               // @b3 "t" @b4
-        "06 414243444546 00",     // @b6 "ABCDEF" @b7
-        "03 616263 00",           // @be "abc" @bf
-        "00 00",                  // @c3 "" @c4
-        "01 00",                  // @c5 blob(1) @c6: the byte 00
-        "05 14120b0706 1414141464", // @c7 tag @c8: len 5, offsets -> @b4 @b7 @bf @c4 @c6, types
-        "00",                     // @d2 empty tag @d3: len 0
-        "04 52260e04 28282828",   // @d3 tags @d4: len 4, offsets -> @82 @af @c8 @d3, types
-        "28 {content} 00",        // @dc content @dd, length 40
-        "40 {sig}",               // @106 sig blob @107, length 64
-        "00",                     // @147 padding to the 32-bit vector
-        "07000000",               // @148 event vector @14c: length 7, 32-bit slots
-        "4b010000 2e010000",      // offsets to id, pubkey
-        "00f15365 01000000",      // created_at, kind inline
+        "20 {id}",                    // @00 blob, length 32 (id @01)
+        "20 {pubkey}",                // @21 pubkey @22
+        "01 65 00",                   // @42 "e" @43
+        "20 {e}",                     // @45 blob(32) @46
+        "13 {relay} 00",              // @66 "wss://relay.example" @67
+        "04 726f6f74 00",             // @7b "root" @7c
+        "04 3f3d1d09 14641414",       // @81 tag @82: len 4, offsets -> @43 @46 @67 @7c, types
+        "01 70 00",                   // @8a "p" @8b
+        "20 {p}",                     // @8d blob(32) @8e
+        "02 2422 1464",               // @ae tag @af: len 2, offsets -> @8b @8e, types
+        "01 74 00",                   // @b3 "t" @b4
+        "06 414243444546 00",         // @b6 "ABCDEF" @b7
+        "03 616263 00",               // @be "abc" @bf
+        "00 00",                      // @c3 "" @c4
+        "01 00",                      // @c5 blob(1) @c6: the byte 00
+        "05 14120b0706 1414141464",   // @c7 tag @c8: len 5, offsets -> @b4 @b7 @bf @c4 @c6, types
+        "00",                         // @d2 empty tag @d3: len 0
+        "04 52260e04 28282828",       // @d3 tags @d4: len 4, offsets -> @82 @af @c8 @d3, types
+        "28 {content} 00",            // @dc content @dd, length 40
+        "40 {sig}",                   // @106 sig blob @107, length 64
+        "00",                         // @147 padding to the 32-bit vector
+        "07000000",                   // @148 event vector @14c: length 7, 32-bit slots
+        "4b010000 2e010000",          // offsets to id, pubkey
+        "00f15365 01000000",          // created_at, kind inline
         "88000000 83000000 5d000000", // offsets to tags, content, sig
-        "64640a0a281464",         // slot types
-        "232a01",                 // root: offset -> @14c, type vector w32, width 1
+        "64640a0a281464",             // slot types
+        "232a01",                     // root: offset -> @14c, type vector w32, width 1
     );
 
     #[test]

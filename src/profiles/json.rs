@@ -286,10 +286,7 @@ pub(crate) mod shared_tests {
             (g.replace(r#""id":"0"#, r#""id":"A"#), Invalid("bad-hex")),
             (g.replace(r#""id":"0"#, r#""id":""#), Invalid("bad-hex")),
             (g.replace(r#""id":"0"#, r#""id":"00"#), Invalid("bad-hex")),
-            (
-                g.replace(r#""ABCDEF""#, "1"),
-                Invalid("wrong-type"),
-            ),
+            (g.replace(r#""ABCDEF""#, "1"), Invalid("wrong-type")),
             (g.replace(T_TAG, r#""t""#), Invalid("wrong-type")),
             (
                 g.replace(T_TAG, r#"[["t"]]"#),

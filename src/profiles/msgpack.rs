@@ -270,7 +270,10 @@ mod tests {
     #[test]
     fn conforms() {
         let golden = golden();
-        assert_eq!(golden.len(), 1 + 34 + 34 + 5 + 1 + 1 + 62 + 37 + 18 + 1 + 42 + 66);
+        assert_eq!(
+            golden.len(),
+            1 + 34 + 34 + 5 + 1 + 1 + 62 + 37 + 18 + 1 + 42 + 66
+        );
         let (total, json) = conformance(&MsgPack, &golden, true);
         println!("msgpack: {total} bytes vs json {json}");
     }

@@ -182,10 +182,7 @@ fn header_and_json_must_agree() {
     let e = at(&g
         .replacen("\\\"\\n", "\\\"\\x0a", 1)
         .replacen(&len("002f"), &len("0031"), 1));
-    assert_eq!(
-        e,
-        DecodeError::at(DecodeErrorKind::NonCanonical, newline)
-    );
+    assert_eq!(e, DecodeError::at(DecodeErrorKind::NonCanonical, newline));
     let e = at(&g
         .replacen("gm ", "g\u{a0} ", 1)
         .replacen(&len("002f"), &len("0030"), 1));
@@ -194,9 +191,10 @@ fn header_and_json_must_agree() {
         DecodeError::at(DecodeErrorKind::NonCanonical, content_at + 1)
     );
     let tags_end = g.len() - 2;
-    let e = at(&g
-        .replacen("\"nson\":\"1e", "\"nson\":\"1f", 1)
-        .replacen("000200\"", "00020000\"", 1));
+    let e =
+        at(&g
+            .replacen("\"nson\":\"1e", "\"nson\":\"1f", 1)
+            .replacen("000200\"", "00020000\"", 1));
     assert_eq!(
         e.kind,
         DecodeErrorKind::Invalid("NSON header longer than the JSON it describes")
