@@ -201,7 +201,7 @@
 
           apps = {
             default = app "binostr" "The Binostr command line" ''exec binostr "$@"'';
-            campaign = app "binostr-campaign" "Run a measurement campaign in this checkout: campaign --profile quick|publication --label LABEL" ''exec binostr campaign "$@"'';
+            campaign = app "binostr-campaign" "Run a measurement campaign in this checkout: campaign --settings quick|publication|smoke --label LABEL" ''exec binostr campaign "$@"'';
             verify = app "binostr-verify" "Verify a campaign's manifest hashes and its BIP-340 signature: verify LABEL" ''exec binostr manifest verify "$@"'';
             interop = {
               type = "app";

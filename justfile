@@ -38,13 +38,13 @@ audit-real:
 sizes: corpus
     cargo run --release -- sizes results/corpus/default/selection.jsonl
 
-# Measure all enabled profiles into results/campaigns/LABEL (PROFILE: quick|publication).
-campaign label profile="quick":
-    cargo run --release -- campaign --profile {{profile}} --label {{label}}
+# Measure all enabled profiles into results/campaigns/LABEL (SETTINGS: quick|publication|smoke).
+campaign label settings="quick":
+    cargo run --release -- campaign --settings {{settings}} --label {{label}}
 
 # The same over the recorded real corpus (../shared/corpus or $BINOSTR_CORPUS_DIR).
-campaign-real label profile="quick":
-    cargo run --release -- campaign --real --profile {{profile}} --label {{label}}
+campaign-real label settings="quick":
+    cargo run --release -- campaign --real --settings {{settings}} --label {{label}}
 
 # Interop test vectors for the Python, JS and Go verifiers.
 vectors:

@@ -9,7 +9,7 @@
 //! contract differs from the label's existing runs is refused, naming the
 //! field.
 //!
-//! Here: the campaign's options and its driver. Beside it: `profile` (how
+//! Here: the campaign's options and its driver. Beside it: `settings` (how
 //! long and wide), `corpus` (the measured events), `record` (the files it
 //! writes and the checks between runs), `measure` (one run's processes), and
 //! the public [`child`], [`host`] and [`instructions`].
@@ -32,15 +32,15 @@ pub mod instructions;
 
 mod corpus;
 mod measure;
-mod profile;
 mod record;
+mod settings;
 
 pub use corpus::{load_corpus, load_fixture};
-pub use profile::CampaignProfile;
 pub use record::{
     Apart, CampaignRecord, Contract, ContractCorpus, CorpusRecord, Observed, Refused, RunRecord,
     SCHEMA, check_contract, first_difference,
 };
+pub use settings::CampaignSettings;
 
 use corpus::{corpus_cache, prepare_corpus};
 use host::{Git, Host};
@@ -62,8 +62,8 @@ pub enum CorpusChoice {
 /// What `binostr campaign` was asked to do.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Campaign profile.
-    pub profile: CampaignProfile,
+    /// Campaign settings.
+    pub settings: CampaignSettings,
     /// Label (directory name under `root`).
     pub label: String,
     /// The events measured.
@@ -74,13 +74,13 @@ pub struct Options {
     pub seed: u64,
     /// Parent of the label directories.
     pub root: PathBuf,
-    /// Events generated and selected (defaults per campaign profile).
+    /// Events generated and selected (defaults per campaign settings).
     pub generate: Option<(usize, usize)>,
 }
 
 /// Runs the campaign; returns the label directory.
 pub fn run(opts: &Options) -> Result<PathBuf> {
-    let valgrind = valgrind_for(opts.profile, std::env::var("CI").as_deref() == Ok("true"))?;
+    let valgrind = valgrind_for(opts.settings, std::env::var("CI").as_deref() == Ok("true"))?;
     // Found before run-1, not after its timing.
     let alloc_probe = alloc_probe_exe()?;
     let dir = opts.root.join(&opts.label);
@@ -88,15 +88,15 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
         .with_context(|| format!("creating {}", dir.display()))?;
     let prepared = prepare_corpus(opts, &dir)?;
     let (events, corpus, corpus_path) = (&prepared.events, &prepared.record, &prepared.path);
-    let (subsets, empty) = workload::split_subsets(events, opts.profile.subsets());
+    let (subsets, empty) = workload::split_subsets(events, opts.settings.subsets());
     let record = CampaignRecord {
         schema: SCHEMA,
         label: opts.label.clone(),
-        campaign_profile: opts.profile,
+        campaign_profile: opts.settings,
         runs: opts.runs,
         seed: opts.seed,
         corpus: corpus.clone(),
-        sequences: sequences(events, &subsets, opts.profile, opts.seed),
+        sequences: sequences(events, &subsets, opts.settings, opts.seed),
     };
     check_campaign_record(&dir, &record)?;
 
@@ -112,8 +112,8 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
             count: corpus.count,
             seed: corpus.seed,
         },
-        campaign_profile: opts.profile,
-        criterion: opts.profile.settings(),
+        campaign_profile: opts.settings,
+        criterion: opts.settings.criterion(),
         host: Host::detect(),
     };
     // Every existing run must share the contract, including runs beyond
@@ -227,7 +227,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
     println!(
         "campaign `{}` ({}): {} runs in {}",
         opts.label,
-        opts.profile.name(),
+        opts.settings.name(),
         opts.runs,
         dir.display()
     );
@@ -242,24 +242,24 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
 pub fn sequences(
     events: &[Event],
     subsets: &[Subset],
-    profile: CampaignProfile,
+    settings: CampaignSettings,
     seed: u64,
 ) -> Vec<Sequence> {
     let json_len: Vec<usize> = events.iter().map(|e| e.to_json().len()).collect();
     subsets
         .iter()
-        .map(|&s| group::sequence(events, &json_len, s, profile.sequence_budget(), seed))
+        .map(|&s| group::sequence(events, &json_len, s, settings.sequence_budget(), seed))
         .collect()
 }
 
 /// The Valgrind that counts instructions, or `None` (warned) where a
 /// `smoke` or `quick` campaign may go without; a `publication` campaign, or
 /// any campaign under CI, refuses to start without it.
-fn valgrind_for(profile: CampaignProfile, ci: bool) -> Result<Option<Valgrind>> {
+fn valgrind_for(settings: CampaignSettings, ci: bool) -> Result<Option<Valgrind>> {
     if let Some(v) = Valgrind::detect() {
         return Ok(Some(v));
     }
-    if profile == CampaignProfile::Publication {
+    if settings == CampaignSettings::Publication {
         bail!(
             "valgrind not found: a publication campaign records instruction counts (install valgrind)"
         );
@@ -270,7 +270,7 @@ fn valgrind_for(profile: CampaignProfile, ci: bool) -> Result<Option<Valgrind>> 
     eprintln!(
         "warning: valgrind not found; this {} campaign records no instructions.csv \
          (contract.json says `observed.instructions: \"{}\"`)",
-        profile.name(),
+        settings.name(),
         instructions::SKIPPED
     );
     Ok(None)

@@ -8,6 +8,7 @@
 
 use std::borrow::Cow;
 
+pub mod golden;
 pub mod hex;
 
 /// A NIP-01 event with its fixed-size fields held as bytes.

@@ -146,35 +146,9 @@ pub struct Case {
     pub bytes: Vec<u8>,
 }
 
-/// The golden event of the conformance suite: every tag-value class a
-/// profile must keep apart (`tests/conformance.rs` pins its encodings).
-pub fn golden_event() -> Event {
-    Event {
-        id: core::array::from_fn(|i| i as u8),
-        pubkey: [0x22; 32],
-        sig: core::array::from_fn(|i| 0xff - i as u8),
-        created_at: 1_700_000_000,
-        kind: 1,
-        tags: vec![
-            vec![
-                "e".into(),
-                "ab".repeat(32),
-                "wss://relay.example".into(),
-                "root".into(),
-            ],
-            vec!["p".into(), "cd".repeat(32)],
-            vec![
-                "t".into(),
-                "ABCDEF".into(),
-                "abc".into(),
-                "".into(),
-                "00".into(),
-            ],
-            vec![],
-        ],
-        content: "gm 🌅 \"quoted\"\n\t日本語 עברית \u{1}".into(),
-    }
-}
+/// The golden event of the conformance suite (`tests/conformance.rs` pins
+/// its encodings).
+pub use crate::model::golden::golden_event;
 
 fn encode(p: &Profile, e: &Event) -> Option<Vec<u8>> {
     let mut out = Vec::new();

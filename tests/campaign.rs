@@ -12,7 +12,7 @@ fn campaign(root: &Path, runs: usize) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_binostr"));
     c.args([
         "campaign",
-        "--profile",
+        "--settings",
         "smoke",
         "--label",
         "t",
@@ -436,7 +436,7 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
     let out = Command::new(env!("CARGO_BIN_EXE_binostr"))
         .args([
             "campaign",
-            "--profile",
+            "--settings",
             "smoke",
             "--label",
             "t",

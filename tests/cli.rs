@@ -171,6 +171,53 @@ fn errors_are_one_line_and_non_zero() {
     assert_eq!(o.status.code(), Some(2), "usage errors exit 2");
 }
 
+/// The campaign's settings are `--settings` (env
+/// `BINOSTR_CAMPAIGN_SETTINGS`); the old spellings are refused before any
+/// work, naming the new one.
+#[test]
+fn campaign_settings_old_spellings_are_refused() {
+    let root = tempfile::tempdir().unwrap();
+    let campaign = |args: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_binostr"));
+        c.arg("campaign")
+            .args(args)
+            .args(["--label", "t", "--root", path(root.path())])
+            .env_remove("BINOSTR_CAMPAIGN_SETTINGS")
+            .env_remove("BINOSTR_CAMPAIGN_PROFILE");
+        c
+    };
+    let o = campaign(&["--profile", "smoke"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("`--settings smoke`") && err.contains("wire profile"),
+        "{err}"
+    );
+
+    let o = campaign(&["--settings", "smoke"])
+        .env("BINOSTR_CAMPAIGN_PROFILE", "smoke")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("BINOSTR_CAMPAIGN_SETTINGS"), "{err}");
+    assert_eq!(
+        std::fs::read_dir(root.path()).unwrap().count(),
+        0,
+        "no work"
+    );
+
+    let o = campaign(&["--settings", "medium"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "usage errors exit 2");
+    assert!(stderr(&o).contains("publication"), "{}", stderr(&o));
+
+    let o = binostr(&["campaign", "--help"]);
+    let help = stdout(&o);
+    assert!(help.contains("--settings") && help.contains("BINOSTR_CAMPAIGN_SETTINGS"));
+    assert!(!help.contains("--profile"), "{help}");
+}
+
 #[test]
 fn real_source_with_a_changed_file_is_refused() {
     let dir = tempfile::tempdir().unwrap();

@@ -27,7 +27,7 @@ fn generated() -> &'static [Event] {
 /// The golden event: every tag-value class a profile must keep apart (shared
 /// with the robustness suite, which mutates its encodings).
 fn golden_event() -> Event {
-    binostr::torture::golden_event()
+    binostr::model::golden::golden_event()
 }
 
 fn encode(p: &Profile, e: &Event) -> Result<Vec<u8>, String> {

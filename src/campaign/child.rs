@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
-use super::{CampaignProfile, ingest_threads, instructions, load_corpus, load_fixture};
+use super::{CampaignSettings, ingest_threads, instructions, load_corpus, load_fixture};
 use crate::bench::probe::{self, PROBED};
 use crate::bench::sizes;
 use crate::bench::timing;
@@ -75,7 +75,7 @@ pub fn run(
     task: &Task,
     corpus: &Path,
     measured: &[&'static Profile],
-    campaign: CampaignProfile,
+    campaign: CampaignSettings,
     seed: u64,
     out: &Path,
 ) -> Result<String> {
@@ -95,7 +95,7 @@ pub fn run(
                 &fixture,
                 &groups,
                 &sequences,
-                &campaign.settings(),
+                &campaign.criterion(),
                 &dir,
                 *order_seed,
                 |i, g| eprintln!("{PROGRESS}{i} {}", g.label()),

@@ -64,7 +64,7 @@ pub(super) fn prepare_corpus(opts: &Options, dir: &Path) -> Result<Prepared> {
             (accepted, None, "real".to_string(), report)
         }
         CorpusChoice::Generated => {
-            let (count, pick) = opts.generate.unwrap_or(opts.profile.default_corpus());
+            let (count, pick) = opts.generate.unwrap_or(opts.settings.default_corpus());
             let gen_path = corpus_cache(opts).with_file_name("generated.jsonl");
             let (accepted, report) =
                 crate::corpus::generate_audited(opts.seed, count, &gen_path, &options)?;

@@ -99,8 +99,11 @@ impl RunContext<'_> {
         let rows = pairs
             .par_iter()
             .map(|(id, w)| {
-                let out =
-                    self.child(&["rss", "--codec", id, "--workload", w.name()], &tmp, false)?;
+                let out = self.child(
+                    &["rss", "--profile", id, "--workload", w.name()],
+                    &tmp,
+                    false,
+                )?;
                 self.bar.inc(1);
                 Ok(format!("{w},{id},{}\n", out.trim()))
             })
@@ -148,7 +151,7 @@ impl RunContext<'_> {
                     let threads = key.threads.to_string();
                     let args = [
                         "instructions",
-                        "--codec",
+                        "--profile",
                         key.profile,
                         "--workload",
                         key.workload.name(),
@@ -216,8 +219,8 @@ impl RunContext<'_> {
             .arg(corpus)
             .arg("--profiles")
             .arg(ids(profiles))
-            .arg("--campaign-profile")
-            .arg(self.opts.profile.name())
+            .arg("--settings")
+            .arg(self.opts.settings.name())
             .arg("--seed")
             .arg(self.opts.seed.to_string())
             .arg("--out")

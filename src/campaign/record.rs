@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::CampaignProfile;
+use super::CampaignSettings;
 use super::host::{Git, Host};
 use crate::bench::group::Sequence;
 use crate::bench::timing::Settings;
@@ -64,8 +64,8 @@ pub struct CampaignRecord {
     pub schema: u32,
     /// Label.
     pub label: String,
-    /// Campaign profile.
-    pub campaign_profile: CampaignProfile,
+    /// Campaign settings (`--settings`; the field keeps its written name).
+    pub campaign_profile: CampaignSettings,
     /// Runs asked for most recently.
     pub runs: usize,
     /// Seed.
@@ -91,8 +91,8 @@ pub struct Contract {
     pub cargo_lock_sha256: String,
     /// The corpus: fingerprint, count, seed.
     pub corpus: ContractCorpus,
-    /// Campaign profile.
-    pub campaign_profile: CampaignProfile,
+    /// Campaign settings (`--settings`; the field keeps its written name).
+    pub campaign_profile: CampaignSettings,
     /// Criterion settings.
     pub criterion: Settings,
     /// The machine.

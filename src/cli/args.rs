@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::campaign::CampaignProfile;
+use crate::campaign::CampaignSettings;
 use crate::corpus::audit::AuditOptions;
 use crate::validate::Limits;
 
@@ -26,15 +26,19 @@ pub(super) enum Command {
     /// whose contract differs.
     Campaign {
         /// quick (minutes), publication (the paper's), smoke (seconds);
-        /// default: $BINOSTR_CAMPAIGN_PROFILE, else quick.
+        /// default: $BINOSTR_CAMPAIGN_SETTINGS, else quick.
         #[arg(
             long,
             value_enum,
-            env = "BINOSTR_CAMPAIGN_PROFILE",
+            env = "BINOSTR_CAMPAIGN_SETTINGS",
             default_value = "quick"
         )]
-        profile: CampaignProfile,
-        /// Label (default: local-PROFILE, which git ignores; committed
+        settings: CampaignSettings,
+        /// The old spelling of `--settings`, refused with a pointer to it
+        /// (`--profile` names a wire profile).
+        #[arg(long, hide = true, value_name = "SETTINGS")]
+        profile: Option<String>,
+        /// Label (default: local-SETTINGS, which git ignores; committed
         /// campaigns carry their own labels).
         #[arg(long)]
         label: Option<String>,
@@ -70,9 +74,9 @@ pub(super) enum Command {
         /// The profiles measured, comma-separated.
         #[arg(long)]
         profiles: String,
-        /// Campaign profile.
+        /// Campaign settings.
         #[arg(long, value_enum)]
-        campaign_profile: CampaignProfile,
+        settings: CampaignSettings,
         /// Campaign seed.
         #[arg(long)]
         seed: u64,
@@ -540,9 +544,9 @@ pub(super) enum ChildTask {
     /// Instructions of one benchmark over subset `all`'s sequence (run
     /// under callgrind by the campaign).
     Instructions {
-        /// Profile id, or `reference`.
+        /// Wire profile id, or `reference`.
         #[arg(long)]
-        codec: String,
+        profile: String,
         /// Workload.
         #[arg(long)]
         workload: String,
@@ -558,9 +562,9 @@ pub(super) enum ChildTask {
     },
     /// Peak RSS of one workload and profile.
     Rss {
-        /// Profile id.
+        /// Wire profile id.
         #[arg(long)]
-        codec: String,
+        profile: String,
         /// Workload.
         #[arg(long)]
         workload: String,

@@ -28,10 +28,30 @@ use relay::run_relay;
 use torture::run_torture;
 use transport::run_transport;
 
+/// `campaign --profile X` and `BINOSTR_CAMPAIGN_PROFILE` were the campaign
+/// settings' old spellings; `--profile` now names a wire profile. Both are
+/// refused, naming the new spelling, rather than silently ignored.
+fn refuse_old_settings_spelling(profile: Option<&str>) -> Result<()> {
+    if let Some(p) = profile {
+        bail!(
+            "`binostr campaign --profile {p}` is now `--settings {p}` \
+             (quick|publication|smoke); `--profile` names a wire profile"
+        );
+    }
+    if std::env::var_os("BINOSTR_CAMPAIGN_PROFILE").is_some() {
+        bail!(
+            "BINOSTR_CAMPAIGN_PROFILE is now BINOSTR_CAMPAIGN_SETTINGS \
+             (quick|publication|smoke); unset it"
+        );
+    }
+    Ok(())
+}
+
 pub(super) fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Corpus(c) => run_corpus(c),
         Command::Campaign {
+            settings,
             profile,
             label,
             corpus,
@@ -41,12 +61,13 @@ pub(super) fn run(cli: Cli) -> Result<()> {
             generate,
             root,
         } => {
+            refuse_old_settings_spelling(profile.as_deref())?;
             if runs == 0 {
                 bail!("--runs must be at least 1");
             }
             campaign::run(&campaign::Options {
-                profile,
-                label: label.unwrap_or_else(|| format!("local-{}", profile.name())),
+                settings,
+                label: label.unwrap_or_else(|| format!("local-{}", settings.name())),
                 corpus: match (corpus, real) {
                     (Some(path), _) => campaign::CorpusChoice::File(path),
                     (None, true) => campaign::CorpusChoice::Real,
@@ -63,7 +84,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
             task,
             corpus,
             profiles,
-            campaign_profile,
+            settings,
             seed,
             out,
         } => {
@@ -73,7 +94,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
                 ChildTask::Latency => campaign::child::Task::Latency,
                 ChildTask::Transport => campaign::child::Task::Transport,
                 ChildTask::Instructions {
-                    codec,
+                    profile: codec,
                     workload,
                     threads,
                     sequence,
@@ -85,13 +106,13 @@ pub(super) fn run(cli: Cli) -> Result<()> {
                     sequence,
                     filters,
                 },
-                ChildTask::Rss { codec, workload } => {
-                    campaign::child::Task::Rss { codec, workload }
-                }
+                ChildTask::Rss {
+                    profile: codec,
+                    workload,
+                } => campaign::child::Task::Rss { codec, workload },
             };
             let measured = campaign::child::resolve(&profiles)?;
-            let stdout =
-                campaign::child::run(&task, &corpus, &measured, campaign_profile, seed, &out)?;
+            let stdout = campaign::child::run(&task, &corpus, &measured, settings, seed, &out)?;
             print!("{stdout}");
             Ok(())
         }

@@ -409,18 +409,20 @@ mod tests {
     use crate::profiles::test_support::{self as support, golden_event, golden_hex};
 
     /// Checked by hand: `05 1c` = generic array of 7 (compressed size 7<<2);
-    /// `14 80` = u8 typed array of 32; `71` = u64 LE; `31` = u16 LE; `05 0c`
-    /// = 3 tags; `3c 08` = string array of 2, each value `size<<2` then
-    /// bytes (`01 01` = 2-byte size 64); `02 0c` = string of 3; `14 01 01` =
-    /// u8 typed array of 64.
+    /// `14 80` = u8 typed array of 32; `71` = u64 LE; `31` = u16 LE; `05 10`
+    /// = 4 tags; `3c 10` = string array of 4, each value `size<<2` then
+    /// bytes (`01 01` = 2-byte size 64, `4c` = 19); an empty tag is `05 00`
+    /// (generic array of 0); `02 a0` = string of 40; `14 01 01` = u8 typed
+    /// array of 64.
     fn golden_bytes() -> Vec<u8> {
         golden_hex(
             "051c 1480{id} 1480{pubkey} 71 00f1536500000000 31 0100 \
-             050c \
-             3c08 0465 0101{e-hex} \
-             3c08 0470 18414243444546 \
-             3c08 0474 146e6f737472 \
-             020c 68690a \
+             0510 \
+             3c10 0465 0101{e-hex} 4c{relay} 10726f6f74 \
+             3c08 0470 0101{p-hex} \
+             3c14 0474 18414243444546 0c616263 00 083030 \
+             0500 \
+             02a0 {content} \
              140101{sig}",
         )
     }

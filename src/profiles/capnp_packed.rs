@@ -302,12 +302,12 @@ fn read_value(v: value::Reader<'_>, limits: &Limits) -> Result<String, DecodeErr
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::profiles::test_support::{self as support, golden_event, unhex};
+    use crate::profiles::test_support::{self as support, golden_event, golden_hex};
 
     /// Checked by hand; see the unpacked golden in `capnp_unpacked` for the
     /// word-by-word layout this packs.
     pub(crate) fn golden_bytes() -> Vec<u8> {
-        unhex(GOLDEN)
+        golden_hex(GOLDEN)
     }
 
     /// The unpacked golden of `capnp_unpacked` (checked word by word there),
@@ -316,34 +316,49 @@ pub(crate) mod tests {
     /// packing was also cross-checked with an independent implementation of
     /// the packing rules applied to the unpacked bytes.
     const GOLDEN: &str = concat!(
-        "10 34",                  // segment table: 1 segment, 0x34 = 52 words
-        "50 02 05",               // root pointer: struct, 2 data words, 5 pointers
-        "0e f15365",              // createdAt 1700000000
-        "01 01",                  // kind 1
-        "31 11 02 01",            // id: Data, 32 bytes
-        "31 1d 02 01",            // pubkey
-        "31 29 02 02",            // sig: 64 bytes
-        "11 45 1e",               // tags: list of 3 pointers
-        "11 ad 22",               // content: 4 bytes ("hi\n" NUL)
-        "ff 1111111111111111 0f", // id word 1, then 15 raw words:
-        "111111111111111111111111111111111111111111111111", // id
-        "2222222222222222222222222222222222222222222222222222222222222222", // pubkey
-        "3333333333333333333333333333333333333333333333333333333333333333",
-        "3333333333333333333333333333333333333333333333333333333333333333", // sig
-        "11 09 27  11 2d 27  11 45 27", // tags[0..3]: inline-composite lists of 4 words
-        "51 08 01 01",                  // tag "e": 2 elements, 1 data word, 1 pointer
-        "01 01  11 09 12",              // value 0: text, -> "e\0"
-        "00 00",                        // value 1: discriminant 0 (hex)
-        "31 05 02 01",                  //          -> 32 bytes
-        "01 65",                        // "e"
-        "ff abababababababab 03 abababababababababababababababababababababababab",
-        "51 08 01 01",                      // tag "p"
-        "01 01  11 09 12  01 01  11 05 3a", // two text values, 2 and 7 bytes
-        "01 70  3f 414243444546",           // "p", "ABCDEF"
-        "51 08 01 01",                      // tag "t"
-        "01 01  11 09 12  01 01  11 05 32", // two text values, 2 and 6 bytes
-        "01 74  1f 6e6f737472",             // "t", "nostr"
-        "07 68690a",                        // content
+        "10 4f",                             // segment table: 1 segment, 0x4f = 79 words
+        "50 02 05",                          // root pointer: struct, 2 data words, 5 pointers
+        "0e f15365",                         // createdAt 1700000000
+        "01 01",                             // kind 1
+        "31 11 02 01",                       // id: Data, 32 bytes
+        "31 1d 02 01",                       // pubkey
+        "31 29 02 02",                       // sig: 64 bytes
+        "11 45 26",                          // tags: list of 4 pointers
+        "33 05 01 4a 01",                    // content: 41 bytes (40 + NUL)
+        "fe 01020304050607",                 // id word 0 (its first byte is zero)
+        "ff 08090a0b0c0d0e0f 0e",            // id word 1, then 14 raw words:
+        "1011121314151617 18191a1b1c1d1e1f", // id words 2-3
+        "{pubkey}",
+        "{sig}",
+        "11 0d 47  11 51 27  11 75 57  11 b1 07", // tags[0..4]: inline-composite lists of 8, 4, 10, 0 words
+        "51 10 01 01",                            // tag "e": 4 elements, 1 data word, 1 pointer
+        "01 01  11 19 12",                        // value 0: text, -> "e\0"
+        "00 00",                                  // value 1: discriminant 0 (hex)
+        "31 15 02 01",                            //          -> 32 bytes
+        "01 01  11 1d a2",                        // value 2: text, 20 bytes
+        "01 01  11 21 2a",                        // value 3: text, 5 bytes
+        "01 65",                                  // "e"
+        "ff abababababababab 05",                 // the packed id, then 5 raw words:
+        "abababababababababababababababababababababababab", // its last 3 words
+        "7773733a2f2f72656c61792e6578616d",       // "wss://relay.exam"
+        "07 706c65",                              // "ple" NUL pad
+        "0f 726f6f74",                            // "root" NUL pad
+        "51 08 01 01",                            // tag "p": 2 elements
+        "01 01  11 09 12",                        // text, 2 bytes
+        "00 00  31 05 02 01",                     // hex, 32 bytes
+        "01 70",                                  // "p"
+        "ff cdcdcdcdcdcdcdcd 03 cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+        "51 14 01 01",                      // tag "t": 5 elements
+        "01 01  11 21 12  01 01  11 1d 3a", // text 2 bytes, text 7 bytes
+        "01 01  11 19 22  01 01  11 15 0a", // text 4 bytes, text 1 byte
+        "00 00  11 11 0a",                  // hex, 1 byte
+        "01 74  3f 414243444546",           // "t", "ABCDEF"
+        "07 616263",                        // "abc"
+        "00 01",                            // "" NUL pad and the byte 00: 2 zero words
+        "50 01 01",                         // tag 3: 0 elements
+        "ff 676d20f09f8c8520 04",           // content word 0, then 4 raw words:
+        "2271756f746564220a09e697a5e69cace8aa9e20d7a2d791d7a8d799d7aa2001",
+        "00 00", // content NUL pad
     );
 
     #[test]
@@ -390,10 +405,18 @@ pub(crate) mod tests {
     }
 
     /// Pre-order and one segment make our output canonical unless a struct
-    /// ends in zero data words, which canonical form truncates.
+    /// ends in zero data words, which canonical form truncates, or a tag is
+    /// empty (canonical form gives an empty struct list no element size).
     #[test]
-    fn canonical_unless_trailing_zero_data() {
-        assert!(unpacked_reader(&golden_event()).is_canonical().unwrap());
+    fn canonical_unless_trailing_zero_data_or_an_empty_tag() {
+        let mut e = golden_event();
+        assert_eq!(
+            e.tags.pop(),
+            Some(vec![]),
+            "the golden ends in an empty tag"
+        );
+        assert!(unpacked_reader(&e).is_canonical().unwrap());
+        assert!(!unpacked_reader(&golden_event()).is_canonical().unwrap());
         let mut e = golden_event();
         e.kind = 0;
         assert!(!unpacked_reader(&e).is_canonical().unwrap());

@@ -124,18 +124,22 @@ mod tests {
     /// `cbor-packed`.
     fn golden() -> Vec<u8> {
         golden_hex(
-            "a7 01 5820 {id} 02 5820 {pubkey} 03 1a6553f100 04 01 05 83 \
-             82 6165 5820 {e} \
-             82 6170 66414243444546 \
-             82 6174 656e6f737472 \
-             06 6368690a 07 5840 {sig}",
+            "a7 01 5820 {id} 02 5820 {pubkey} 03 1a6553f100 04 01 05 84 \
+             84 6165 5820 {e} 73 {relay} 64 726f6f74 \
+             82 6170 5820 {p} \
+             85 6174 66 414243444546 63 616263 60 4100 \
+             80 \
+             06 7828 {content} 07 5840 {sig}",
         )
     }
 
     #[test]
     fn conforms() {
         let golden = golden();
-        assert_eq!(golden.len(), 1 + 35 + 35 + 6 + 2 + 2 + 37 + 10 + 9 + 5 + 67);
+        assert_eq!(
+            golden.len(),
+            1 + 35 + 35 + 6 + 2 + 2 + 62 + 37 + 17 + 1 + 43 + 67
+        );
         let (total, json) = conformance(&CborIntMap, &golden, true);
         mutation_sweep(&CborIntMap, &golden, true);
         println!("cbor-intmap: {total} bytes vs json {json}");

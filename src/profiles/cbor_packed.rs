@@ -460,22 +460,24 @@ mod tests {
 
     const HEAD: usize = 1 + 34 + 34 + 5 + 1;
 
-    /// `87` array(7), `58 20` bytes(32), `1a` uint32, `83` array(3),
-    /// `61`/`66` text of 1/6, `58 40` bytes(64).
+    /// `87` array(7), `58 20` bytes(32), `1a` uint32, `84` array(4),
+    /// `60`..`73` text of 0..19, `41` bytes(1), `78 28` text of 40, `58 40`
+    /// bytes(64).
     fn golden() -> Vec<u8> {
         golden_hex(
-            "87 5820 {id} 5820 {pubkey} 1a6553f100 01 83 \
-             82 6165 5820 {e} \
-             82 6170 66414243444546 \
-             82 6174 656e6f737472 \
-             6368690a 5840 {sig}",
+            "87 5820 {id} 5820 {pubkey} 1a6553f100 01 84 \
+             84 6165 5820 {e} 73 {relay} 64 726f6f74 \
+             82 6170 5820 {p} \
+             85 6174 66 414243444546 63 616263 60 4100 \
+             80 \
+             7828 {content} 5840 {sig}",
         )
     }
 
     #[test]
     fn conforms() {
         let golden = golden();
-        assert_eq!(golden.len(), HEAD + 1 + 37 + 10 + 9 + 4 + 66);
+        assert_eq!(golden.len(), HEAD + 1 + 62 + 37 + 17 + 1 + 42 + 66);
         let (total, json) = conformance(&CborPacked, &golden, true);
         println!("cbor-packed: {total} bytes vs json {json}");
     }
@@ -491,7 +493,7 @@ mod tests {
         let l = Limits::default();
         let r = CborPacked.decode_ref(&g, &l).unwrap();
         assert_eq!(r.to_owned_event(), golden_event());
-        assert!(matches!(r.tags[1][1], Cow::Borrowed("ABCDEF")));
+        assert!(matches!(r.tags[2][1], Cow::Borrowed("ABCDEF")));
         assert_eq!(r.tags[0][1], crate::model::hex::encode(&[0xab; 32]));
         assert_eq!(CborPacked.kind_and_pubkey(&g, &l).unwrap(), (1, [0x22; 32]));
     }
@@ -502,7 +504,7 @@ mod tests {
         let g = golden();
         let at = |i: usize, with: &str, skip: usize| {
             let mut v = g[..i].to_vec();
-            v.extend(unhex(with));
+            v.extend(golden_hex(with));
             v.extend(&g[i + skip..]);
             CborPacked.decode(&v, &l).unwrap_err()
         };
@@ -519,9 +521,9 @@ mod tests {
         let e = at(HEAD, "9f", 1);
         assert_eq!(e, DecodeError::at(DecodeErrorKind::NonCanonical, HEAD));
         // content as an indefinite text string
-        let content = g.len() - 66 - 4;
+        let content = g.len() - 66 - 42;
         assert_eq!(
-            at(content, "7f6368690aff", 4).kind,
+            at(content, "7f 7828 {content} ff", 42).kind,
             DecodeErrorKind::NonCanonical
         );
         // an empty byte string as a tag value

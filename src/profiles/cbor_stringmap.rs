@@ -159,12 +159,13 @@ mod tests {
     fn golden() -> Vec<u8> {
         golden_hex(
             "a7 626964 7840 {id-hex} 63736967 7880 {sig-hex} \
-             646b696e64 01 6474616773 83 \
-             82 6165 7840 {e-hex} \
-             82 6170 66414243444546 \
-             82 6174 656e6f737472 \
+             646b696e64 01 6474616773 84 \
+             84 6165 7840 {e-hex} 73 {relay} 64 726f6f74 \
+             82 6170 7840 {p-hex} \
+             85 6174 66 414243444546 63 616263 60 62 3030 \
+             80 \
              66 7075626b6579 7840 {pubkey-hex} \
-             67636f6e74656e74 6368690a \
+             67636f6e74656e74 7828 {content} \
              6a637265617465645f6174 1a6553f100",
         )
     }
@@ -174,7 +175,7 @@ mod tests {
         let golden = golden();
         assert_eq!(
             golden.len(),
-            1 + 3 + 66 + 4 + 130 + 6 + 6 + 69 + 10 + 9 + 9 + 64 + 12 + 16
+            1 + 3 + 66 + 4 + 130 + 6 + 6 + 94 + 69 + 18 + 1 + 9 + 64 + 50 + 16
         );
         let (total, json) = conformance(&CborStringMap, &golden, true);
         mutation_sweep(&CborStringMap, &golden, true);

@@ -365,51 +365,61 @@ pub(crate) mod evolution;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::{self as support, unhex};
+    use crate::profiles::test_support::{self as support, golden_hex};
 
     fn golden_bytes() -> Vec<u8> {
-        unhex(GOLDEN)
+        golden_hex(GOLDEN)
     }
 
     /// Checked by hand; offsets are absolute (size prefix included).
     const GOLDEN: &str = concat!(
-        "9c010000",                 // 0x000 size prefix: 412 bytes follow
-        "1c000000",                 // 0x004 root uoffset -> Event table at 0x020
-        "000000000000",             // 0x008 alignment padding
+        "64020000",                                     // 0x000 size prefix: 612 bytes follow
+        "1c000000",                     // 0x004 root uoffset -> Event table at 0x020
+        "000000000000",                 // 0x008 alignment padding
         "1200 9800 0800 2800 4800", // 0x00e Event vtable: 18 B, table 152 B, id@8 pubkey@40 sig@72
         "9000 0600 8800 8c00",      //       created_at@144 kind@6 tags@136 content@140
         "12000000 0000 0100",       // 0x020 Event: soffset 18 -> vtable, pad, kind 1
-        "1111111111111111111111111111111111111111111111111111111111111111", // id
-        "2222222222222222222222222222222222222222222222222222222222222222", // pubkey
-        "3333333333333333333333333333333333333333333333333333333333333333",
-        "3333333333333333333333333333333333333333333333333333333333333333", // sig
-        "18000000",                            // 0x0a8 tags uoffset -> 0x0c0
-        "0c000000",                            // 0x0ac content uoffset -> 0x0b8
-        "00f1536500000000",                    // 0x0b0 created_at 1700000000
-        "03000000 68690a 00",                  // 0x0b8 content: len 3, "hi\n", NUL
-        "03000000 7c000000 40000000 04000000", // 0x0c0 tags: 3 -> 0x140, 0x108, 0x0d0
-        "7affffff 04000000",                   // 0x0d0 Tag "t": vtable at 0x156, values -> 0x0d8
-        "02000000 1c000000 04000000",          // 0x0d8 values: 2 -> 0x0f8, 0x0e4
-        "5cffffff 04000000",                   // 0x0e4 Value: vtable at 0x188 (text), text -> 0x0ec
-        "05000000 6e6f737472 00 0000",         // 0x0ec "nostr", NUL, pad
-        "70ffffff 04000000",                   // 0x0f8 Value (text) -> 0x100
-        "01000000 74 000000",                  // 0x100 "t", NUL, pad
-        "b2ffffff 04000000",                   // 0x108 Tag "p": vtable 0x156, values -> 0x110
-        "02000000 1c000000 04000000",          // 0x110 values: 2 -> 0x130, 0x11c
-        "94ffffff 04000000",                   // 0x11c Value (text) -> 0x124
-        "06000000 414243444546 0000",          // 0x124 "ABCDEF", NUL, pad
-        "a8ffffff 04000000",                   // 0x130 Value (text) -> 0x138
-        "01000000 70 000000",                  // 0x138 "p", NUL, pad
-        "eaffffff 04000000",                   // 0x140 Tag "e": vtable 0x156, values -> 0x148
-        "02000000 44000000 0c000000",          // 0x148 values: 2 -> 0x190, 0x15c
-        "0000",                                // 0x154 pad
-        "0600 0800 0400", // 0x156 vtable (Tag, and Value with hex): 6 B, table 8 B, field 0 @4
-        "06000000 04000000", // 0x15c Value (hex): vtable 0x156, hex -> 0x164
-        "20000000",       // 0x164 hex: 32 bytes
-        "abababababababababababababababababababababababababababababababab",
-        "0800 0800 0000 0400", // 0x188 Value vtable (text): 8 B, table 8 B, hex absent, text @4
-        "08000000 04000000",   // 0x190 Value (text): vtable 0x188, text -> 0x198
-        "01000000 65 000000",  // 0x198 "e", NUL, pad
+        "{id}",                     // 0x028
+        "{pubkey}",                 // 0x048
+        "{sig}",                    // 0x068
+        "40000000",                 // 0x0a8 tags uoffset -> 0x0e8
+        "0c000000",                 // 0x0ac content uoffset -> 0x0b8
+        "00f1536500000000",         // 0x0b0 created_at 1700000000
+        "28000000 {content} 00 000000", // 0x0b8 content: len 40, UTF-8, NUL, pad
+        "04000000 e0000000 8c000000 14000000 04000000", // 0x0e8 tags: 4 -> 0x1cc, 0x17c, 0x108, 0x0fc
+        "defeffff 04000000", // 0x0fc Tag []: vtable at 0x21e, values -> 0x104
+        "00000000",          // 0x104 values: 0
+        "eafeffff 04000000", // 0x108 Tag "t": vtable 0x21e, values -> 0x110
+        "05000000 58000000 40000000 2c000000 18000000 04000000", // 0x110 values: 5 -> 0x16c, 0x158, 0x148, 0x138, 0x128
+        "0affffff 04000000",  // 0x128 Value (hex): vtable 0x21e, hex -> 0x130
+        "01000000 00 000000", // 0x130 hex: 1 byte (00), pad
+        "e8feffff 04000000",  // 0x138 Value: vtable at 0x250 (text), text -> 0x140
+        "00000000 00 000000", // 0x140 "", NUL, pad
+        "f8feffff 04000000",  // 0x148 Value (text) -> 0x150
+        "03000000 616263 00", // 0x150 "abc", NUL
+        "08ffffff 04000000",  // 0x158 Value (text) -> 0x160
+        "06000000 414243444546 0000", // 0x160 "ABCDEF", NUL, pad
+        "1cffffff 04000000",  // 0x16c Value (text) -> 0x174
+        "01000000 74 000000", // 0x174 "t", NUL, pad
+        "5effffff 04000000",  // 0x17c Tag "p": vtable 0x21e, values -> 0x184
+        "02000000 34000000 04000000", // 0x184 values: 2 -> 0x1bc, 0x190
+        "72ffffff 04000000",  // 0x190 Value (hex): vtable 0x21e, hex -> 0x198
+        "20000000 {p}",       // 0x198 hex: 32 bytes
+        "6cffffff 04000000",  // 0x1bc Value (text) -> 0x1c4
+        "01000000 70 000000", // 0x1c4 "p", NUL, pad
+        "aeffffff 04000000",  // 0x1cc Tag "e": vtable 0x21e, values -> 0x1d4
+        "04000000 80000000 48000000 1c000000 04000000", // 0x1d4 values: 4 -> 0x258, 0x224, 0x1fc, 0x1e8
+        "98ffffff 04000000",                            // 0x1e8 Value (text) -> 0x1f0
+        "04000000 726f6f74 00 000000",                  // 0x1f0 "root", NUL, pad
+        "acffffff 04000000",                            // 0x1fc Value (text) -> 0x204
+        "13000000 {relay} 00",                          // 0x204 "wss://relay.example", NUL
+        "0000",                                         // 0x21c pad
+        "0600 0800 0400", // 0x21e vtable (Tag, and Value with hex): 6 B, table 8 B, field 0 @4
+        "06000000 04000000", // 0x224 Value (hex): vtable 0x21e, hex -> 0x22c
+        "20000000 {e}",   // 0x22c hex: 32 bytes
+        "0800 0800 0000 0400", // 0x250 Value vtable (text): 8 B, table 8 B, hex absent, text @4
+        "08000000 04000000", // 0x258 Value (text): vtable 0x250, text -> 0x260
+        "01000000 65 000000", // 0x260 "e", NUL, pad
     );
 
     #[test]

@@ -446,39 +446,44 @@ mod hostile;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::{conformance, unhex, xorshift};
+    use crate::profiles::test_support::{conformance, golden_hex, xorshift};
 
     /// Checked by hand: type byte = type << 2 | width (String 5 → `14`,
     /// UInt 2 w32 → `0a`, Vector 10 → `28`/`2a`, Blob 25 → `64`); offsets
-    /// count back from the slot that holds them.
+    /// count back from the slot that holds them (`@x` = absolute offset).
     fn golden() -> Vec<u8> {
-        let mut g = unhex("20"); // blob, length 32 (id)
-        g.extend([0x11; 32]);
-        g.extend(unhex("20")); // pubkey
-        g.extend([0x22; 32]);
-        g.extend(unhex("016500")); // "e"
-        g.extend(unhex("20")); // blob(32)
-        g.extend([0xab; 32]);
-        g.extend(unhex("0224221464")); // tag ["e", blob]: len 2, offsets, types
-        g.extend(unhex("017000")); // "p"
-        g.extend(unhex("0641424344454600")); // "ABCDEF"
-        g.extend(unhex("020b091414"));
-        g.extend(unhex("017400")); // "t"
-        g.extend(unhex("056e6f73747200")); // "nostr"
-        g.extend(unhex("020a081414"));
-        g.extend(unhex("03241507282828")); // tags: 3 vectors
-        g.extend(unhex("0368690a00")); // content "hi\n"
-        g.extend(unhex("40")); // sig blob, length 64
-        g.extend([0x33; 64]);
-        g.extend(unhex("00")); // padding to the 32-bit vector
-        g.extend(unhex("07000000")); // event vector: length 7, 32-bit slots
-        g.extend(unhex("db000000be000000")); // offsets to id, pubkey
-        g.extend(unhex("00f1536501000000")); // created_at, kind inline
-        g.extend(unhex("610000005e0000005d000000")); // offsets to tags, content, sig
-        g.extend(unhex("64640a0a281464")); // slot types
-        g.extend(unhex("232a01")); // root: offset, type vector w32, width 1
-        g
+        golden_hex(GOLDEN)
     }
+
+    const GOLDEN: &str = concat!(
+        "20 {id}",                    // @00 blob, length 32 (id @01)
+        "20 {pubkey}",                // @21 pubkey @22
+        "01 65 00",                   // @42 "e" @43
+        "20 {e}",                     // @45 blob(32) @46
+        "13 {relay} 00",              // @66 "wss://relay.example" @67
+        "04 726f6f74 00",             // @7b "root" @7c
+        "04 3f3d1d09 14641414",       // @81 tag @82: len 4, offsets -> @43 @46 @67 @7c, types
+        "01 70 00",                   // @8a "p" @8b
+        "20 {p}",                     // @8d blob(32) @8e
+        "02 2422 1464",               // @ae tag @af: len 2, offsets -> @8b @8e, types
+        "01 74 00",                   // @b3 "t" @b4
+        "06 414243444546 00",         // @b6 "ABCDEF" @b7
+        "03 616263 00",               // @be "abc" @bf
+        "00 00",                      // @c3 "" @c4
+        "01 00",                      // @c5 blob(1) @c6: the byte 00
+        "05 14120b0706 1414141464",   // @c7 tag @c8: len 5, offsets -> @b4 @b7 @bf @c4 @c6, types
+        "00",                         // @d2 empty tag @d3: len 0
+        "04 52260e04 28282828",       // @d3 tags @d4: len 4, offsets -> @82 @af @c8 @d3, types
+        "28 {content} 00",            // @dc content @dd, length 40
+        "40 {sig}",                   // @106 sig blob @107, length 64
+        "00",                         // @147 padding to the 32-bit vector
+        "07000000",                   // @148 event vector @14c: length 7, 32-bit slots
+        "4b010000 2e010000",          // offsets to id, pubkey
+        "00f15365 01000000",          // created_at, kind inline
+        "88000000 83000000 5d000000", // offsets to tags, content, sig
+        "64640a0a281464",             // slot types
+        "232a01",                     // root: offset -> @14c, type vector w32, width 1
+    );
 
     #[test]
     fn conforms() {
@@ -627,8 +632,11 @@ mod tests {
         );
         // the tags offset points past the start (the crate would underflow)
         let tags_slot = g.len() - 3 - 7 - 12;
+        let mut past = g.clone();
+        let offset = u32::try_from(tags_slot + 1).unwrap();
+        past[tags_slot..tags_slot + 4].copy_from_slice(&offset.to_le_bytes());
         assert_eq!(
-            FlexBuffers.decode(&with(tags_slot, 0xff), &l).unwrap_err(),
+            FlexBuffers.decode(&past, &l).unwrap_err(),
             DecodeError::at(DecodeErrorKind::Invalid("flexbuffer offset"), tags_slot)
         );
     }
@@ -640,8 +648,8 @@ mod tests {
     fn silent_changes_are_errors() {
         let l = Limits::default();
         let g = golden();
-        // "ABCDEF" starts after id, pubkey, the "e" tag and "p"
-        let abc = 1 + 32 + 1 + 32 + 3 + 1 + 32 + 5 + 3 + 1;
+        // "ABCDEF" starts after id, pubkey, the "e" tag, the "p" tag and "t"
+        let abc = 1 + 32 + 1 + 32 + (3 + 33 + 21 + 6 + 9) + (3 + 33 + 5) + 3 + 1;
         assert_eq!(&g[abc..abc + 3], b"ABC");
         for (bad, at) in [(0xff, abc), (0xc0, abc + 1)] {
             assert_eq!(
@@ -650,9 +658,9 @@ mod tests {
                 "{bad:02x} at {at}"
             );
         }
-        // a surrogate in content ("hi\n" is 4 bytes before the sig blob)
-        let content = g.len() - 3 - 7 - 28 - 4 - 1 - 64 - 1 - 4;
-        assert_eq!(&g[content..content + 3], b"hi\n");
+        // a surrogate in content (40 bytes and NUL before the sig blob)
+        let content = g.len() - 3 - 7 - 28 - 4 - 1 - 64 - 1 - 1 - 40;
+        assert_eq!(&g[content..content + 3], b"gm ");
         let mut m = g.clone();
         m[content..content + 3].copy_from_slice(&[0xed, 0xa0, 0x80]);
         assert_eq!(
@@ -662,11 +670,11 @@ mod tests {
         // a missing NUL terminator
         assert_eq!(
             FlexBuffers
-                .decode(&with(content + 3, b'!'), &l)
+                .decode(&with(content + 40, b'!'), &l)
                 .unwrap_err(),
             DecodeError::at(
                 DecodeErrorKind::Invalid("flexbuffer string terminator"),
-                content + 3
+                content + 40
             )
         );
         // created_at's slot type UInt/W32 (0a) made UInt/W64 (0b): the crate
@@ -699,7 +707,7 @@ mod tests {
         // before the buffer, which the crate reads as length 0
         let id_slot = g.len() - 3 - 7 - 28;
         let mut m = g.clone();
-        m[id_slot] = u8::try_from(id_slot).unwrap();
+        m[id_slot..id_slot + 4].copy_from_slice(&u32::try_from(id_slot).unwrap().to_le_bytes());
         assert_eq!(
             FlexBuffers.decode(&m, &l).unwrap_err(),
             DecodeError::at(DecodeErrorKind::Invalid("flexbuffer length"), 0)

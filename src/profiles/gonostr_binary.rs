@@ -189,10 +189,11 @@ mod tests {
 
     fn golden_bytes() -> Vec<u8> {
         golden_hex(
-            "{id} {pubkey} {sig} 6553f100 0001 0003 68690a 0003 \
-             02 0001 65 00 0040 {e-hex} 00 \
-             02 0001 70 00 0006 414243444546 00 \
-             02 0001 74 00 0005 6e6f737472 00",
+            "{id} {pubkey} {sig} 6553f100 0001 0028 {content} 0004 \
+             04 0001 65 00 0040 {e-hex} 00 0013 {relay} 00 0004 726f6f74 00 \
+             02 0001 70 00 0040 {p-hex} 00 \
+             05 0001 74 00 0006 414243444546 00 0003 616263 00 0000 00 0002 3030 00 \
+             00",
         )
     }
 
@@ -208,14 +209,15 @@ mod tests {
         e.tags = vec![vec![], vec!["x".into()]];
         let mut out = Vec::new();
         GoNostrBinary.encode(&e, &mut out).unwrap();
+        let tags = HEADER + e.content.len();
         assert_eq!(
-            support::hex(&out[139..]),
+            support::hex(&out[tags..]),
             "0002".to_owned() + "00" + "01" + "000178" + "00"
         );
         e.tags.clear();
         out.clear();
         GoNostrBinary.encode(&e, &mut out).unwrap();
-        assert_eq!(out.len(), HEADER + 3 + 2);
+        assert_eq!(out.len(), HEADER + e.content.len() + 2);
     }
 
     #[test]
@@ -235,7 +237,8 @@ mod tests {
         let err = GoNostrBinary.decode(&huge, &limits).unwrap_err();
         assert!(support::is_bounded_failure(err.kind), "{err}");
         let mut pad = golden_bytes();
-        let last = pad.len() - 1;
+        // The last pad, before the empty tag's item count.
+        let last = pad.len() - 2;
         pad[last] = 1;
         assert_eq!(
             GoNostrBinary.decode(&pad, &limits).unwrap_err(),

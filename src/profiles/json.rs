@@ -152,14 +152,21 @@ pub(crate) mod shared_tests {
 
     /// The golden event's exact bytes, written out by hand from the layout.
     pub const GOLDEN: &str = concat!(
-        r#"{"id":"1111111111111111111111111111111111111111111111111111111111111111","#,
+        r#"{"id":"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f","#,
         r#""pubkey":"2222222222222222222222222222222222222222222222222222222222222222","#,
         r#""created_at":1700000000,"kind":1,"#,
-        r#""tags":[["e","abababababababababababababababababababababababababababababababab"],"#,
-        r#"["p","ABCDEF"],["t","nostr"]],"#,
-        r#""content":"hi\n","#,
-        r#""sig":"33333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333"}"#,
+        r#""tags":[["e","abababababababababababababababababababababababababababababababab","#,
+        r#""wss://relay.example","root"],"#,
+        r#"["p","cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"],"#,
+        r#"["t","ABCDEF","abc","","00"],[]],"#,
+        r#""content":"gm 🌅 \"quoted\"\n\t日本語 עברית \u0001","#,
+        r#""sig":"fffefdfcfbfaf9f8f7f6f5f4f3f2f1f0efeeedecebeae9e8e7e6e5e4e3e2e1e0"#,
+        r#"dfdedddcdbdad9d8d7d6d5d4d3d2d1d0cfcecdcccbcac9c8c7c6c5c4c3c2c1c0"}"#,
     );
+
+    /// The golden's `t` tag and content, as [`GOLDEN`] writes them.
+    const T_TAG: &str = r#"["t","ABCDEF","abc","","00"]"#;
+    const CONTENT: &str = r#""gm 🌅 \"quoted\"\n\t日本語 עברית \u0001""#;
 
     /// Runs every shared check on `codec`; returns (encoded bytes, json bytes)
     /// for the 300 generated events. `precise` backends also name truncation
@@ -276,22 +283,16 @@ pub(crate) mod shared_tests {
                 g.replace(r#""content""#, r#""extra":0,"content""#),
                 Invalid("unknown-field"),
             ),
-            (g.replace(r#""id":"1"#, r#""id":"A"#), Invalid("bad-hex")),
-            (g.replace(r#""id":"1"#, r#""id":""#), Invalid("bad-hex")),
-            (g.replace(r#""id":"1"#, r#""id":"11"#), Invalid("bad-hex")),
+            (g.replace(r#""id":"0"#, r#""id":"A"#), Invalid("bad-hex")),
+            (g.replace(r#""id":"0"#, r#""id":""#), Invalid("bad-hex")),
+            (g.replace(r#""id":"0"#, r#""id":"00"#), Invalid("bad-hex")),
+            (g.replace(r#""ABCDEF""#, "1"), Invalid("wrong-type")),
+            (g.replace(T_TAG, r#""t""#), Invalid("wrong-type")),
             (
-                g.replace(r#"["t","nostr"]"#, r#"["t",1]"#),
-                Invalid("wrong-type"),
-            ),
-            (
-                g.replace(r#"["t","nostr"]"#, r#""t""#),
-                Invalid("wrong-type"),
-            ),
-            (
-                g.replace(r#"["t","nostr"]"#, r#"[["t"]]"#),
+                g.replace(T_TAG, r#"[["t"]]"#),
                 too_deep(Invalid("wrong-type")),
             ),
-            (g.replace(r#""hi\n""#, r#"["hi"]"#), Invalid("wrong-type")),
+            (g.replace(CONTENT, r#"["gm"]"#), Invalid("wrong-type")),
             (format!("[{g}]"), too_deep(Invalid("not-an-event"))),
             ("\"x\"".into(), Invalid("not-an-event")),
         ];
@@ -308,7 +309,7 @@ pub(crate) mod shared_tests {
             Invalid("malformed-json")
         };
         assert_eq!(code(codec, &big), want);
-        let bad_utf8 = g.replace("nostr", "nos\u{1}tr");
+        let bad_utf8 = g.replace("ABCDEF", "ABC\u{1}DEF");
         let mut bytes = bad_utf8.into_bytes();
         let at = bytes.iter().position(|&b| b == 1).unwrap();
         bytes[at] = 0xff;

@@ -250,37 +250,30 @@ pub(crate) mod evolution;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profiles::test_support::conformance;
+    use crate::profiles::test_support::{conformance, golden_event, golden_hex};
 
+    /// `97` array(7), `c4 20` bin8(32), `ce` uint32, `94` array(4),
+    /// `a0`..`b3` fixstr of 0..19, `c4 01` bin8(1), `90` array(0), `d9 28`
+    /// str8(40), `c4 40` bin8(64).
     fn golden() -> Vec<u8> {
-        let h = |s: &str| {
-            (0..s.len())
-                .step_by(2)
-                .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-                .collect::<Vec<u8>>()
-        };
-        let mut g = h("97c420");
-        g.extend([0x11; 32]);
-        g.extend(h("c420"));
-        g.extend([0x22; 32]);
-        // created_at uint32 1700000000 = 0x6553f100, kind fixint 1, 3 tags
-        g.extend(h("ce6553f100" /* created_at */));
-        g.extend(h("01" /* kind */));
-        g.extend(h("93" /* tags */));
-        g.extend(h("92a165c420"));
-        g.extend([0xab; 32]);
-        g.extend(h("92a170a6414243444546"));
-        g.extend(h("92a174a56e6f737472"));
-        g.extend(h("a368690a" /* content */));
-        g.extend(h("c440"));
-        g.extend([0x33; 64]);
-        g
+        golden_hex(
+            "97 c420 {id} c420 {pubkey} ce6553f100 01 94 \
+             94 a165 c420 {e} b3 {relay} a4 726f6f74 \
+             92 a170 c420 {p} \
+             95 a174 a6 414243444546 a3 616263 a0 c401 00 \
+             90 \
+             d928 {content} \
+             c440 {sig}",
+        )
     }
 
     #[test]
     fn conforms() {
         let golden = golden();
-        assert_eq!(golden.len(), 1 + 34 + 34 + 5 + 1 + 1 + 37 + 10 + 9 + 4 + 66);
+        assert_eq!(
+            golden.len(),
+            1 + 34 + 34 + 5 + 1 + 1 + 62 + 37 + 18 + 1 + 42 + 66
+        );
         let (total, json) = conformance(&MsgPack, &golden, true);
         println!("msgpack: {total} bytes vs json {json}");
     }
@@ -291,8 +284,8 @@ mod tests {
         let l = Limits::default();
         let g = golden();
         let view = MsgPack.decode_ref(&g, &l).unwrap();
-        assert!(matches!(view.content, Cow::Borrowed("hi\n")));
-        assert!(matches!(view.tags[1][1], Cow::Borrowed("ABCDEF")));
+        assert!(matches!(view.content, Cow::Borrowed(c) if c == golden_event().content));
+        assert!(matches!(view.tags[2][1], Cow::Borrowed("ABCDEF")));
         assert!(
             matches!(view.tags[0][1], Cow::Owned(_)),
             "packed hex is restored"
@@ -363,7 +356,7 @@ mod tests {
         let l = Limits::default();
         let g = golden();
         // the marker of "ABCDEF" (a6 41 42 ...)
-        let at = 1 + 34 + 34 + 5 + 1 + 1 + 37 + 1 + 2;
+        let at = 1 + 34 + 34 + 5 + 1 + 1 + 62 + 37 + 1 + 2;
         assert_eq!(&g[at..at + 3], &[0xa6, 0x41, 0x42]);
         for bad in [
             &[0xff][..],
@@ -380,7 +373,7 @@ mod tests {
             );
         }
         // and in content (rmp-serde already refuses it there)
-        let content = g.len() - 66 - 3;
+        let content = g.len() - 66 - 40;
         let mut m = g.clone();
         m[content] = 0xff;
         assert_eq!(

@@ -110,10 +110,11 @@ mod tests {
     fn golden_bytes() -> Vec<u8> {
         golden_hex(
             "0a40 {id-hex} 1240 {pubkey-hex} 18 80e2cfaa06 20 01 \
-             2a45 0a01 65 0a40 {e-hex} \
-             2a0b 0a01 70 0a06 414243444546 \
-             2a0a 0a01 74 0a05 6e6f737472 \
-             3203 68690a 3a8001 {sig-hex}",
+             2a60 0a01 65 0a40 {e-hex} 0a13 {relay} 0a04 726f6f74 \
+             2a45 0a01 70 0a40 {p-hex} \
+             2a16 0a01 74 0a06 414243444546 0a03 616263 0a00 0a02 3030 \
+             2a00 \
+             3228 {content} 3a8001 {sig-hex}",
         )
     }
 

@@ -270,12 +270,13 @@ mod tests {
     use super::*;
     use crate::profiles::test_support::{self as support, golden_event, golden_hex};
 
-    /// The golden event: index (the `p` value `ABCDEF` is not hex, so not
-    /// indexed) then its JSON.
+    /// The golden event: index (164 bytes: the fixed fields, then each
+    /// tag's first value: `e` and `p` as 32 raw bytes, `t` as the string
+    /// `ABCDEF`; the empty tag has none) then its JSON.
     fn golden_bytes() -> Vec<u8> {
         let mut b = golden_hex(
-            "81000000 {id} {pubkey} 00f1536500000000 0100000000000000 0000000000000000 \
-             6520{e} 74056e6f737472",
+            "a4000000 {id} {pubkey} 00f1536500000000 0100000000000000 0000000000000000 \
+             6520{e} 7020{p} 7406414243444546",
         );
         golden_event().write_json(&mut b);
         b

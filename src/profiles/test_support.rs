@@ -4,22 +4,7 @@
 use crate::codec::{Codec, DecodeErrorKind, Limit, Limits};
 use crate::model::Event;
 
-/// The hand-made golden event shared by the profile tests.
-pub fn golden_event() -> Event {
-    Event {
-        id: [0x11; 32],
-        pubkey: [0x22; 32],
-        sig: [0x33; 64],
-        created_at: 1_700_000_000,
-        kind: 1,
-        tags: vec![
-            vec!["e".into(), "ab".repeat(32)],
-            vec!["p".into(), "ABCDEF".into()],
-            vec!["t".into(), "nostr".into()],
-        ],
-        content: "hi\n".into(),
-    }
-}
+pub use crate::model::golden::golden_event;
 
 /// Hex of `bytes`, for readable failures.
 pub fn hex(bytes: &[u8]) -> String {
@@ -37,10 +22,21 @@ pub fn unhex(s: &str) -> Vec<u8> {
     out
 }
 
-/// Bytes of a hex template of [`golden_event`] ([`unhex`]): `{id}`,
-/// `{pubkey}`, `{sig}` and `{e}` (the `e` tag's value, 32 bytes packed) stand
-/// for their raw bytes, and `{id-hex}`, `{pubkey-hex}`, `{sig-hex}` and
-/// `{e-hex}` for the ASCII of their lowercase hex.
+/// Bytes of a hex template of [`golden_event`] ([`unhex`]). Placeholders
+/// stand for raw bytes:
+///
+/// | placeholder | bytes                                          |
+/// |-------------|------------------------------------------------|
+/// | `{id}`      | the id, `00 01 .. 1f` (32)                     |
+/// | `{pubkey}`  | the pubkey, `22` x 32                          |
+/// | `{sig}`     | the sig, `ff fe .. c0` (64)                    |
+/// | `{e}`       | the `e` tag's id, packed: `ab` x 32            |
+/// | `{p}`       | the `p` tag's pubkey, packed: `cd` x 32        |
+/// | `{relay}`   | the ASCII of `wss://relay.example` (19)        |
+/// | `{content}` | the content's UTF-8 (40)                       |
+///
+/// and `{id-hex}`, `{pubkey-hex}`, `{sig-hex}`, `{e-hex}` and `{p-hex}`
+/// for the ASCII of their lowercase hex.
 pub fn golden_hex(template: &str) -> Vec<u8> {
     let e = golden_event();
     let mut s = template.to_owned();
@@ -49,10 +45,13 @@ pub fn golden_hex(template: &str) -> Vec<u8> {
         ("pubkey", &e.pubkey[..]),
         ("sig", &e.sig[..]),
         ("e", &[0xab; 32][..]),
+        ("p", &[0xcd; 32][..]),
     ] {
         s = s.replace(&format!("{{{name}}}"), &hex(raw));
         s = s.replace(&format!("{{{name}-hex}}"), &hex(hex(raw).as_bytes()));
     }
+    s = s.replace("{relay}", &hex(b"wss://relay.example"));
+    s = s.replace("{content}", &hex(e.content.as_bytes()));
     unhex(&s)
 }
 
@@ -61,11 +60,12 @@ pub fn golden_hex(template: &str) -> Vec<u8> {
 /// `Text` (`01`) variant), whose encodings differ only in `created_at`.
 pub fn positional_golden(created_at: &str) -> Vec<u8> {
     golden_hex(&format!(
-        "20 {{id}} 20 {{pubkey}} {created_at} 01 03 \
-         02 010165 0020 {{e}} \
-         02 010170 0106414243444546 \
-         02 010174 01056e6f737472 \
-         0368690a 40 {{sig}}"
+        "20 {{id}} 20 {{pubkey}} {created_at} 01 04 \
+         04 010165 0020 {{e}} 0113 {{relay}} 0104 726f6f74 \
+         02 010170 0020 {{p}} \
+         05 010174 0106 414243444546 0103 616263 0100 000100 \
+         00 \
+         28 {{content}} 40 {{sig}}"
     ))
 }
 
@@ -89,7 +89,7 @@ pub fn positional_checks(
 ) -> (usize, usize) {
     const HEAD: usize = 33 + 33 + 5 + 1;
     let golden = positional_golden(created_at);
-    assert_eq!(golden.len(), HEAD + 1 + 38 + 12 + 11 + 4 + 65);
+    assert_eq!(golden.len(), HEAD + 1 + 65 + 38 + 22 + 1 + 41 + 65);
     for &(tail, want) in hostile {
         let kind = error_after(codec, &golden, HEAD, tail);
         match want {

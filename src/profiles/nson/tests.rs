@@ -3,16 +3,21 @@ use crate::profiles::test_support::{self as support, golden_event};
 
 /// The golden event's exact bytes, written out from the layout.
 const GOLDEN: &str = concat!(
-    r#"{"id":"1111111111111111111111111111111111111111111111111111111111111111","#,
+    r#"{"id":"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f","#,
     r#""pubkey":"2222222222222222222222222222222222222222222222222222222222222222","#,
-    r#""sig":"33333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333","#,
-    r#""created_at":1700000000,"nson":"13"#,
-    "01000403",
-    "0200010040",
-    "0200010006",
-    "0200010005",
-    r#"","kind":1,"content":"hi\n","tags":[["e","abababababababababababababababababababababababababababababababab"],"#,
-    r#"["p","ABCDEF"],["t","nostr"]]}"#,
+    r#""sig":"fffefdfcfbfaf9f8f7f6f5f4f3f2f1f0efeeedecebeae9e8e7e6e5e4e3e2e1e0"#,
+    r#"dfdedddcdbdad9d8d7d6d5d4d3d2d1d0cfcecdcccbcac9c8c7c6c5c4c3c2c1c0","#,
+    r#""created_at":1700000000,"nson":"1e"#, // header: 30 bytes
+    "01002f04",                              // kind 1 digit, content 47 bytes, 4 tags
+    "040001004000130004",                    // tag "e": 4 items of 1, 64, 19, 4 bytes
+    "0200010040",                            // tag "p": 2 items of 1, 64
+    "0500010006000300000002",                // tag "t": 5 items of 1, 6, 3, 0, 2
+    "00",                                    // the empty tag
+    r#"","kind":1,"content":"gm 🌅 \"quoted\"\n\t日本語 עברית \x01","#,
+    r#""tags":[["e","abababababababababababababababababababababababababababababababab","#,
+    r#""wss://relay.example","root"],"#,
+    r#"["p","cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"],"#,
+    r#"["t","ABCDEF","abc","","00"],[]]}"#,
 );
 
 fn enc(e: &Event) -> Result<Vec<u8>, EncodeError> {
@@ -31,11 +36,11 @@ fn err(bytes: &[u8]) -> DecodeError {
 #[test]
 fn golden_offsets_and_conformance() {
     let g = GOLDEN.as_bytes();
-    assert_eq!(&g[ID_AT..ID_AT + 2], b"11");
+    assert_eq!(&g[ID_AT..ID_AT + 2], b"00");
     assert_eq!(&g[PUBKEY_AT..PUBKEY_AT + 2], b"22");
-    assert_eq!(&g[SIG_AT..SIG_AT + 2], b"33");
+    assert_eq!(&g[SIG_AT..SIG_AT + 2], b"ff");
     assert_eq!(&g[CREATED_AT_AT..CREATED_AT_AT + 10], b"1700000000");
-    assert_eq!(&g[SIZE_AT..HEADER_AT], b"13");
+    assert_eq!(&g[SIZE_AT..HEADER_AT], b"1e");
     support::golden_matches(&Nson, g);
     support::truncations_fail(&Nson, g);
     support::limits_enforced(&Nson, golden_event());
@@ -87,7 +92,7 @@ fn go_quoting() {
     let plain = Nson
         .decode_ref(GOLDEN.as_bytes(), &Limits::default())
         .unwrap();
-    assert!(matches!(plain.tags[2][1], Cow::Borrowed("nostr")));
+    assert!(matches!(plain.tags[2][1], Cow::Borrowed("ABCDEF")));
     // Every BMP character Go escapes or not, through both directions.
     e.content = (0x20u32..0x3000)
         .filter(|&c| c != 0x7f)
@@ -138,7 +143,7 @@ fn header_and_json_must_agree() {
     let g = GOLDEN;
     let at = |s: &str| err(s.as_bytes());
     let kind_at = g.find(r#""kind":1"#).unwrap() + 7;
-    let e = at(&g.replacen("\"nson\":\"1301", "\"nson\":\"1302", 1));
+    let e = at(&g.replacen("\"nson\":\"1e01", "\"nson\":\"1e02", 1));
     assert_eq!(
         e,
         DecodeError::at(
@@ -154,37 +159,42 @@ fn header_and_json_must_agree() {
     );
     let e = at(&g.replacen("\"kind\":", "\"kind\": ", 1));
     assert_eq!(e.offset, kind_at);
-    let content_at = g.find("hi\\n").unwrap();
-    let e = at(&g.replacen("0004", "0003", 1));
+    // The content's escaped length in the header is `002f` (47).
+    let len = |n: &str| format!("\"nson\":\"1e01{n}");
+    let content_at = g.find("gm ").unwrap();
+    // 9 bytes end inside the escape `\"` at content_at + 8.
+    assert_eq!(&g[content_at + 8..content_at + 10], "\\\"");
+    let e = at(&g.replacen(&len("002f"), &len("0009"), 1));
     assert_eq!(
         e,
-        DecodeError::at(DecodeErrorKind::Invalid("bad escape"), content_at + 2)
+        DecodeError::at(DecodeErrorKind::Invalid("bad escape"), content_at + 8)
     );
     let e = at(&g
-        .replacen("hi\\n", "\\u0068\\n", 1)
-        .replacen("0004", "0008", 1));
+        .replacen("gm ", "\\u0067m ", 1)
+        .replacen(&len("002f"), &len("0034"), 1));
     assert_eq!(
         e,
         DecodeError::at(DecodeErrorKind::NonCanonical, content_at)
     );
+    // The newline, which Go writes `\n`, as `\x0a`.
+    let newline = content_at + 18;
+    assert_eq!(&g[newline..newline + 2], "\\n");
     let e = at(&g
-        .replacen("hi\\n", "h\\x0a\\n", 1)
-        .replacen("0004", "0008", 1));
-    assert_eq!(
-        e,
-        DecodeError::at(DecodeErrorKind::NonCanonical, content_at + 1)
-    );
+        .replacen("\\\"\\n", "\\\"\\x0a", 1)
+        .replacen(&len("002f"), &len("0031"), 1));
+    assert_eq!(e, DecodeError::at(DecodeErrorKind::NonCanonical, newline));
     let e = at(&g
-        .replacen("hi\\n", "h\u{a0}\\n", 1)
-        .replacen("0004", "0005", 1));
+        .replacen("gm ", "g\u{a0} ", 1)
+        .replacen(&len("002f"), &len("0030"), 1));
     assert_eq!(
         e,
         DecodeError::at(DecodeErrorKind::NonCanonical, content_at + 1)
     );
     let tags_end = g.len() - 2;
-    let e = at(&g
-        .replacen("\"nson\":\"13", "\"nson\":\"14", 1)
-        .replacen("0005\"", "000500\"", 1));
+    let e =
+        at(&g
+            .replacen("\"nson\":\"1e", "\"nson\":\"1f", 1)
+            .replacen("000200\"", "00020000\"", 1));
     assert_eq!(
         e.kind,
         DecodeErrorKind::Invalid("NSON header longer than the JSON it describes")
@@ -192,7 +202,7 @@ fn header_and_json_must_agree() {
     assert_eq!(e.offset, tags_end + 2);
     let e = at(&g.replacen("]]}", "]],\"x\":0}", 1));
     assert_eq!(e.offset, tags_end + 1);
-    let e = at(&g.replacen("\"id\":\"1", "\"id\":\"A", 1));
+    let e = at(&g.replacen("\"id\":\"0", "\"id\":\"A", 1));
     assert_eq!(
         e,
         DecodeError::at(DecodeErrorKind::Invalid("bad-hex"), ID_AT)
@@ -202,11 +212,11 @@ fn header_and_json_must_agree() {
         e,
         DecodeError::at(DecodeErrorKind::NonCanonical, CREATED_AT_AT)
     );
-    let e = at(&g.replacen("\"nson\":\"13", "\"nson\":\"03", 1));
+    let e = at(&g.replacen("\"nson\":\"1e", "\"nson\":\"03", 1));
     assert_eq!(e.offset, SIZE_AT);
     let big = g.replacen("\"kind\":1", "\"kind\":99999", 1).replacen(
-        "\"nson\":\"1301",
-        "\"nson\":\"1305",
+        "\"nson\":\"1e01",
+        "\"nson\":\"1e05",
         1,
     );
     assert_eq!(
@@ -215,8 +225,8 @@ fn header_and_json_must_agree() {
     );
     // Empty tag before a non-empty one: refused on read as on write.
     let empty_first = g
-        .replacen("\"nson\":\"13", "\"nson\":\"14", 1)
-        .replacen("01000403", "0100040400", 1)
+        .replacen("\"nson\":\"1e", "\"nson\":\"1f", 1)
+        .replacen("01002f04", "01002f0500", 1)
         .replacen("\"tags\":[", "\"tags\":[[],", 1);
     let first = empty_first.find("\"tags\":[").unwrap() + 8;
     let want = DecodeErrorKind::Invalid("empty tag before a non-empty one");
@@ -251,7 +261,7 @@ fn select_reads_through_the_header() {
             "prefix {n}"
         );
     }
-    let wrong = GOLDEN.replacen("\"nson\":\"1301", "\"nson\":\"1302", 1);
+    let wrong = GOLDEN.replacen("\"nson\":\"1e01", "\"nson\":\"1e02", 1);
     assert!(Nson.kind_and_pubkey(wrong.as_bytes(), &limits).is_err());
 }
 

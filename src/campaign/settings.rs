@@ -1,4 +1,5 @@
-//! The campaign profiles: how long and how wide a campaign measures.
+//! The campaign settings (`--settings`): how long and how wide a campaign
+//! measures.
 
 use serde::{Deserialize, Serialize};
 
@@ -9,7 +10,7 @@ use crate::bench::workload::Subset;
 /// How long and how wide a campaign measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum CampaignProfile {
+pub enum CampaignSettings {
     /// Seconds; a pipeline check on a tiny corpus, subset `all` only.
     Smoke,
     /// Minutes on 2 cores with the default corpus.
@@ -18,23 +19,23 @@ pub enum CampaignProfile {
     Publication,
 }
 
-impl CampaignProfile {
+impl CampaignSettings {
     /// The stable name.
     pub fn name(self) -> &'static str {
         match self {
-            CampaignProfile::Smoke => "smoke",
-            CampaignProfile::Quick => "quick",
-            CampaignProfile::Publication => "publication",
+            CampaignSettings::Smoke => "smoke",
+            CampaignSettings::Quick => "quick",
+            CampaignSettings::Publication => "publication",
         }
     }
 
     /// Criterion settings.
-    pub fn settings(self) -> Settings {
+    pub fn criterion(self) -> Settings {
         let (sample_size, warm_up_ms, measurement_ms, nresamples) = match self {
-            CampaignProfile::Smoke => (10, 1, 5, 100),
-            CampaignProfile::Quick => (10, 5, 20, 100),
+            CampaignSettings::Smoke => (10, 1, 5, 100),
+            CampaignSettings::Quick => (10, 5, 20, 100),
             // One round per sample on most groups: 30 paired rounds.
-            CampaignProfile::Publication => (30, 300, 100, 10_000),
+            CampaignSettings::Publication => (30, 300, 100, 10_000),
         };
         Settings {
             sample_size,
@@ -47,7 +48,7 @@ impl CampaignProfile {
     /// Subsets measured.
     pub fn subsets(self) -> &'static [Subset] {
         match self {
-            CampaignProfile::Smoke => &[Subset::All],
+            CampaignSettings::Smoke => &[Subset::All],
             _ => &Subset::ALL,
         }
     }
@@ -56,9 +57,9 @@ impl CampaignProfile {
     /// subsets are sampled, stratified by size.
     pub fn sequence_budget(self) -> group::Budget {
         let (events, bytes) = match self {
-            CampaignProfile::Smoke => (100, 1 << 20),
-            CampaignProfile::Quick => (200, 1 << 20),
-            CampaignProfile::Publication => (600, 4 << 20),
+            CampaignSettings::Smoke => (100, 1 << 20),
+            CampaignSettings::Quick => (200, 1 << 20),
+            CampaignSettings::Publication => (600, 4 << 20),
         };
         group::Budget { events, bytes }
     }
@@ -66,7 +67,7 @@ impl CampaignProfile {
     /// Default generated corpus size and selection.
     pub fn default_corpus(self) -> (usize, usize) {
         match self {
-            CampaignProfile::Smoke => (300, 100),
+            CampaignSettings::Smoke => (300, 100),
             _ => (10_000, 5_000),
         }
     }
@@ -74,27 +75,27 @@ impl CampaignProfile {
     /// Events timed one by one for latency percentiles.
     pub fn latency_events(self) -> usize {
         match self {
-            CampaignProfile::Smoke => 100,
-            CampaignProfile::Quick => 2_000,
-            CampaignProfile::Publication => usize::MAX,
+            CampaignSettings::Smoke => 100,
+            CampaignSettings::Quick => 2_000,
+            CampaignSettings::Publication => usize::MAX,
         }
     }
 
     /// Timed rounds of `transport.csv` (one fresh connection per exchange).
     pub fn transport_rounds(self) -> usize {
         match self {
-            CampaignProfile::Smoke => 3,
-            CampaignProfile::Quick => 10,
-            CampaignProfile::Publication => 30,
+            CampaignSettings::Smoke => 3,
+            CampaignSettings::Quick => 10,
+            CampaignSettings::Publication => 30,
         }
     }
 
     /// Events of the disjoint sample the zstd dictionaries are trained on.
     pub fn dictionary_sample(self) -> usize {
         match self {
-            CampaignProfile::Smoke => 200,
-            CampaignProfile::Quick => 500,
-            CampaignProfile::Publication => 2_000,
+            CampaignSettings::Smoke => 200,
+            CampaignSettings::Quick => 500,
+            CampaignSettings::Publication => 2_000,
         }
     }
 }
