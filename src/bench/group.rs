@@ -26,32 +26,10 @@ use crate::model::Event;
 use crate::transport::Compression;
 
 /// The profile every other profile is compared with.
-pub const BASELINE: &str = "json";
+pub use binostr_records::BASELINE;
 
-/// The events one subset's passes cover.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Sequence {
-    /// Subset name.
-    pub subset: String,
-    /// Events in the subset.
-    pub of: usize,
-    /// Indices into the corpus, ascending.
-    pub indices: Vec<usize>,
-    /// First 16 hex digits of SHA-256 over the sequence's event ids, in order.
-    pub id: String,
-}
-
-impl Sequence {
-    /// Events per pass.
-    pub fn len(&self) -> usize {
-        self.indices.len()
-    }
-
-    /// Whether the sequence is empty.
-    pub fn is_empty(&self) -> bool {
-        self.indices.is_empty()
-    }
-}
+/// The events one subset's passes cover (a record of `campaign.json`).
+pub use binostr_records::Sequence;
 
 /// How large a pass may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -40,7 +40,7 @@ pub const STREAM_CHUNK: usize = 1460;
 pub const ZSTD_LEVEL: i32 = crate::bench::sizes::ZSTD_LEVEL;
 
 /// Profile column of the reference rows.
-pub const REFERENCE: &str = "reference";
+pub use binostr_records::REFERENCE;
 
 /// A workload; [`Workload::name`] is the stable name used in results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

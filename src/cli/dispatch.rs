@@ -47,7 +47,8 @@ pub(super) fn run(cli: Cli) -> Result<()> {
             }
             campaign::run(&campaign::Options {
                 profile,
-                label: label.unwrap_or_else(|| format!("local-{}", profile.name())),
+                label: label
+                    .unwrap_or_else(|| binostr_records::label::default_label(profile.name())),
                 corpus: match (corpus, real) {
                     (Some(path), _) => campaign::CorpusChoice::File(path),
                     (None, true) => campaign::CorpusChoice::Real,

@@ -6,35 +6,15 @@
 use std::fs;
 
 use anyhow::{Context, Result};
-use serde::Deserialize;
 
 use crate::paired::{self, Paired};
-use crate::records::{self, Run};
+use crate::records::{self, Run, Scan as _};
 use crate::side::{self, Sizes};
 use crate::summary::{self, Row};
 use crate::transport::{self, Transport};
 
 /// `campaign.json`'s `corpus.apart` entry.
-#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
-pub struct ApartRecord {
-    /// Profile id.
-    pub profile: String,
-    /// Events it represents (those it is measured on).
-    pub count: u64,
-    /// Fingerprint of those events.
-    pub fingerprint: String,
-    /// The events it refuses.
-    pub refused: Vec<Refused>,
-}
-
-/// An event an apart profile refuses.
-#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
-pub struct Refused {
-    /// Event id.
-    pub id: String,
-    /// Its encoder's reason.
-    pub reason: String,
-}
+pub use binostr_records::Apart as ApartRecord;
 
 /// What the runs measured for one apart profile (and json beside it).
 #[derive(Clone, Debug)]

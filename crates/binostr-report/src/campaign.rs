@@ -7,43 +7,19 @@ use std::fs;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use serde::Deserialize;
+use binostr_records::CampaignRecord;
 
 use crate::checks::{self, Check, Violation};
 use crate::claims::{self, CLAIM_WORKLOADS, Claim};
 use crate::instr::{self, Instr};
 use crate::paired::{self, Paired, Rounds};
-use crate::records::{self, Run};
+use crate::records::{self, Run, Scan as _};
 use crate::side::{Interop, ProfileTable, Reference, Robustness, Side};
 use crate::summary::{self, REFERENCE, Row};
 use crate::wall::{self, Wall};
 
 /// One entry of `campaign.json`'s `sequences`.
-#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
-pub struct Sequence {
-    /// Subset name.
-    pub subset: String,
-    /// Events in the subset.
-    pub of: u64,
-    /// Indices of the events each pass covers.
-    pub indices: Vec<u64>,
-    /// The sequence id (as in `samples.csv`'s `sequence`).
-    pub id: String,
-}
-
-#[derive(Default, Deserialize)]
-struct CorpusFile {
-    #[serde(default)]
-    apart: Vec<crate::apart::ApartRecord>,
-}
-
-#[derive(Deserialize)]
-struct CampaignFile {
-    #[serde(default)]
-    sequences: Vec<Sequence>,
-    #[serde(default)]
-    corpus: CorpusFile,
-}
+pub use binostr_records::Sequence;
 
 type RowKey = (String, String, String, String, i64);
 
@@ -122,11 +98,11 @@ impl Campaign {
                      and every \"in every run\" claim rests on that one run"
                 ));
             }
-            let path = records::campaign_dir(root, label).join("campaign.json");
+            let path = records::campaign_dir(root, label).join(binostr_records::files::CAMPAIGN);
             if path.exists() {
                 let text = fs::read_to_string(&path)
                     .with_context(|| format!("reading {}", path.display()))?;
-                let file: CampaignFile = serde_json::from_str(&text)
+                let file: CampaignRecord = serde_json::from_str(&text)
                     .with_context(|| format!("parsing {}", path.display()))?;
                 sequences.push((label.clone(), file.sequences));
                 if apart_records.is_empty() {

@@ -19,7 +19,7 @@ use crate::fmt::{RATIO, fixed};
 use crate::frame::{f64s, strs};
 use crate::instr::Instr;
 use crate::paired::Paired;
-use crate::records::{self, Run};
+use crate::records::{self, Run, Scan as _};
 use crate::side::SIZE_COLUMNS;
 
 /// Instruction counts of one key may differ across runs by at most this

@@ -5,7 +5,7 @@ use anyhow::Result;
 use polars::prelude::*;
 
 use crate::frame::{f64s, i64s, strs};
-use crate::records::{self, Run};
+use crate::records::{self, Run, Scan as _};
 
 /// Instructions per event of one key on one host.
 #[derive(Clone, Debug, PartialEq)]

@@ -14,7 +14,7 @@ use anyhow::{Result, bail};
 use polars::prelude::*;
 
 use crate::frame::{f64s, i64s, strs};
-use crate::records::{self, Run};
+use crate::records::{self, Run, Scan as _};
 use crate::stats::{self, Estimate};
 
 /// The `against` name of the ratio to the baseline profile.

@@ -15,10 +15,10 @@ use crate::stats;
 pub const KEY: [&str; 4] = ["workload", "profile", "subset", "threads"];
 
 /// The profile every ratio is taken against.
-pub const BASELINE: &str = "json";
+pub use binostr_records::BASELINE;
 
 /// The profile name of the reference rows (`id+verify`, `select-raw-offset`).
-pub const REFERENCE: &str = "reference";
+pub use binostr_records::REFERENCE;
 
 /// One summary row (`docs/RESULTS.md`, "Summary").
 #[derive(Clone, Debug, PartialEq)]

@@ -6,28 +6,21 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use binostr_records::csv::INTEROP_CHECKS as CHECKS;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
 use crate::campaign::Campaign;
 use crate::frame::strs;
-use crate::records::{self, CsvSchema, Kind};
+use crate::records::{self, Scan as _};
 
 /// The campaign's `registry.json`: the registry as the campaign measured it
 /// (`binostr profiles --json`, written by `binostr campaign`), so a profile
 /// added to a later checkout does not change an earlier campaign's page.
-pub const REGISTRY: &str = "registry.json";
+pub use binostr_records::files::REGISTRY;
 
 /// One registry entry.
-#[derive(Clone, Debug, Deserialize)]
-pub struct RegistryEntry {
-    /// Profile id.
-    pub id: String,
-    /// Family.
-    pub family: String,
-    /// Enabled by default (measured by a campaign).
-    pub enabled: bool,
-}
+pub use binostr_records::RegistryEntry;
 
 /// One row of `results/interop/checks-<language>.csv`.
 #[derive(Clone, Debug)]
@@ -46,21 +39,6 @@ pub struct InteropCheck {
     /// Vectors checked.
     pub vectors: String,
 }
-
-const CHECKS: CsvSchema = CsvSchema {
-    file: "checks-<language>.csv",
-    columns: &[
-        ("profile", Kind::Str),
-        ("library", Kind::Str),
-        ("version", Kind::Str),
-        ("vectors", Kind::Str),
-        ("decode_ok", Kind::Str),
-        ("reencode", Kind::Str),
-        ("rust_decodes", Kind::Str),
-        ("status", Kind::Str),
-        ("reason", Kind::Str),
-    ],
-};
 
 /// Plots in reading order (by name prefix); others follow by name.
 const PLOT_ORDER: [&str; 9] = [
@@ -126,7 +104,7 @@ impl Inputs {
         let mut read: Vec<PathBuf> = Vec::new();
         for run in &c.runs {
             for f in [
-                "contract.json",
+                binostr_records::files::CONTRACT,
                 records::SAMPLES.file,
                 records::RATIOS.file,
                 records::ROUNDS.file,
@@ -142,7 +120,7 @@ impl Inputs {
                 }
             }
         }
-        let campaign_json = dir.join("campaign.json");
+        let campaign_json = dir.join(binostr_records::files::CAMPAIGN);
         let corpus = json(&campaign_json)?
             .get("corpus")
             .cloned()
