@@ -17,6 +17,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use binostr_records::files as record_files;
 
 use crate::bench::group::{self, Sequence};
 use crate::bench::probe::PROBED;
@@ -43,7 +44,7 @@ pub use record::{
 pub use settings::CampaignSettings;
 
 use corpus::{corpus_cache, prepare_corpus};
-use host::{Git, Host};
+use host::{DetectGit, DetectHost, Git, Host};
 use instructions::Valgrind;
 use measure::{InstructionProbe, RunContext, alloc_probe_exe};
 use record::{check_campaign_record, read_json};
@@ -92,7 +93,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
     let record = CampaignRecord {
         schema: SCHEMA,
         label: opts.label.clone(),
-        campaign_profile: opts.settings,
+        campaign_profile: opts.settings.name().to_owned(),
         runs: opts.runs,
         seed: opts.seed,
         corpus: corpus.clone(),
@@ -112,7 +113,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
             count: corpus.count,
             seed: corpus.seed,
         },
-        campaign_profile: opts.settings,
+        campaign_profile: opts.settings.name().to_owned(),
         criterion: opts.settings.criterion(),
         host: Host::detect(),
     };
@@ -127,7 +128,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
             std::fs::remove_dir_all(&tmp)?;
         }
         if done.exists() {
-            let existing: RunRecord = read_json(&done.join("contract.json"))?;
+            let existing: RunRecord = read_json(&done.join(record_files::CONTRACT))?;
             check_contract(&format!("run-{k}"), &existing.contract, &contract)?;
         } else if k <= opts.runs {
             missing.push(k);
@@ -136,7 +137,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
         }
     }
     write_atomically(
-        &dir.join("campaign.json"),
+        &dir.join(record_files::CAMPAIGN),
         &(serde_json::to_string_pretty(&record)? + "\n"),
     )?;
     // The filters the `filter` workloads scan (the fixture draws the same set).
@@ -145,7 +146,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
         crate::filter::draw::SEED,
         crate::filter::draw::COUNT,
     )?;
-    let filters_path = dir.join("filters.json");
+    let filters_path = dir.join(record_files::FILTERS);
     write_atomically(
         &filters_path,
         &(serde_json::to_string_pretty(&filters)? + "\n"),
@@ -157,7 +158,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
         .to_string();
     // The registry as this campaign measured it, for readers that must not
     // depend on the registry of a later checkout (the results page).
-    let registry = dir.join("registry.json");
+    let registry = dir.join(record_files::REGISTRY);
     if !registry.exists() {
         write_atomically(
             &registry,
@@ -217,7 +218,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
             observed,
         };
         write_atomically(
-            &tmp.join("contract.json"),
+            &tmp.join(record_files::CONTRACT),
             &(serde_json::to_string_pretty(&run)? + "\n"),
         )?;
         std::fs::rename(&tmp, dir.join(format!("run-{k}")))?;

@@ -26,8 +26,6 @@
 //! The manifest reads the campaign's records through the campaign's own
 //! types ([`crate::campaign::CampaignRecord`], [`crate::campaign::RunRecord`]).
 
-use std::path::{Path, PathBuf};
-
 use serde::{Deserialize, Serialize};
 
 pub mod canonical;
@@ -129,18 +127,10 @@ pub struct FileEntry {
 }
 
 /// The campaign directory of `label` under `root`.
-pub fn campaign_dir(root: &Path, label: &str) -> PathBuf {
-    root.join("results").join("campaigns").join(label)
-}
+pub use binostr_records::label::campaign_dir;
 
 fn check_label(label: &str) -> Result<(), CreateError> {
-    let ok = !label.is_empty()
-        && label != "."
-        && label != ".."
-        && label
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
-    if ok {
+    if binostr_records::label::is_valid(label) {
         Ok(())
     } else {
         Err(CreateError::Label(label.into()))

@@ -85,20 +85,22 @@ pub fn enabled() -> impl Iterator<Item = &'static Profile> {
 
 /// The registry as `binostr profiles --json` prints it and a campaign
 /// records it (`registry.json`): one object per profile, in registry order.
-pub fn table() -> Vec<serde_json::Value> {
+pub fn table() -> Vec<binostr_records::RegistryEntry> {
     PROFILES
         .iter()
-        .map(|p| {
-            serde_json::json!({
-                "id": p.id,
-                "family": p.family,
-                "enabled": p.enabled,
-                "deterministic": p.capabilities.deterministic,
-                "self_describing": p.capabilities.self_describing,
-                "borrowed_view": p.codec.borrowed().is_some(),
-                "native_batch": p.codec.batch().is_some(),
-                "maintenance": p.maintenance,
-            })
+        .map(|p| binostr_records::RegistryEntry {
+            borrowed_view: p.codec.borrowed().is_some(),
+            deterministic: p.capabilities.deterministic,
+            enabled: p.enabled,
+            family: serde_json::to_value(p.family)
+                .expect("a family serializes")
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+            id: p.id.to_owned(),
+            maintenance: serde_json::to_value(p.maintenance).expect("maintenance serializes"),
+            native_batch: p.codec.batch().is_some(),
+            self_describing: p.capabilities.self_describing,
         })
         .collect()
 }

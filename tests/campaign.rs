@@ -68,7 +68,7 @@ fn instruction_counts(
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
-        Some("workload,profile,subset,events,passes,instructions")
+        Some(binostr_records::csv::INSTRUCTIONS.header().as_str())
     );
     let mut counts = BTreeMap::new();
     for l in lines {
@@ -110,7 +110,10 @@ fn instruction_counts(
 fn transport_rows(run: &Path, events: u64, enabled: &BTreeSet<String>, modes: &[(&str, &str)]) {
     let text = String::from_utf8(read(&run.join("transport.csv"))).unwrap();
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some(binostr::transport::measure::CSV_HEADER));
+    assert_eq!(
+        lines.next(),
+        Some(binostr_records::csv::TRANSPORT.header().as_str())
+    );
     let mut seen = BTreeMap::new();
     for l in lines {
         let f: Vec<&str> = l.split(',').collect();
@@ -264,8 +267,20 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
         serde_json::from_slice(&read(&label.join("registry.json"))).unwrap();
     assert_eq!(
         registry,
-        serde_json::Value::Array(binostr::profiles::table())
+        serde_json::to_value(binostr::profiles::table()).unwrap()
     );
+    // Every run CSV starts with its layout's header; every row fits it.
+    for layout in binostr_records::csv::RUN {
+        let path = run1.join(layout.file);
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        let text = String::from_utf8(bytes).unwrap();
+        assert!(text.starts_with(&layout.header_line()), "{}", layout.file);
+        for l in text.lines() {
+            assert!(layout.fits(l), "{}: {l}", layout.file);
+        }
+    }
     // The filter set the filter workloads scanned, beside campaign.json.
     let filters: binostr::filter::FilterSet =
         serde_json::from_slice(&read(&label.join("filters.json"))).unwrap();

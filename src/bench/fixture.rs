@@ -12,11 +12,7 @@ use rayon::prelude::*;
 use crate::codec::Profile;
 use crate::model::Event;
 
-/// The profile every other profile is compared with.
-pub const BASELINE: &str = "json";
-
-/// Profile column of the reference rows.
-pub const REFERENCE: &str = "reference";
+pub use binostr_records::{BASELINE, REFERENCE};
 
 /// Why a fixture could not be prepared.
 #[derive(Debug, thiserror::Error)]

@@ -24,30 +24,8 @@ use crate::corpus::generate::rng::Gen;
 use crate::model::Event;
 use crate::transport::Compression;
 
-/// The events one subset's passes cover.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Sequence {
-    /// [`Subset::name`] of the subset the events were drawn from.
-    pub subset: String,
-    /// Events in the subset.
-    pub of: usize,
-    /// Indices into the corpus, ascending.
-    pub indices: Vec<usize>,
-    /// First 16 hex digits of SHA-256 over the sequence's event ids, in order.
-    pub id: String,
-}
-
-impl Sequence {
-    /// Events per pass.
-    pub fn len(&self) -> usize {
-        self.indices.len()
-    }
-
-    /// Whether the sequence is empty.
-    pub fn is_empty(&self) -> bool {
-        self.indices.is_empty()
-    }
-}
+/// The events one subset's passes cover (a record of `campaign.json`).
+pub use binostr_records::Sequence;
 
 /// How large a pass may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -8,29 +8,25 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use binostr_records::csv::{RATIOS, ROUNDS, SAMPLES};
 use criterion::{Criterion, SamplingMode};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::bench::group::{Group, Sequence};
 use crate::bench::workload::Fixture;
 use crate::corpus::generate::rng::Gen;
 
 /// Criterion settings; part of a campaign's contract.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Settings {
-    /// Samples per benchmark.
-    pub sample_size: usize,
-    /// Warm-up time in ms.
-    pub warm_up_ms: u64,
-    /// Measurement time in ms.
-    pub measurement_ms: u64,
-    /// Bootstrap resamples of Criterion's own estimates.
-    pub nresamples: usize,
+pub use binostr_records::CriterionSettings as Settings;
+
+/// A configured [`Criterion`] of [`Settings`].
+pub trait ToCriterion {
+    /// A configured Criterion writing its files under `dir`.
+    fn criterion(&self, dir: &Path) -> Criterion;
 }
 
-impl Settings {
-    /// A configured Criterion writing its files under `dir`.
-    pub fn criterion(&self, dir: &Path) -> Criterion {
+impl ToCriterion for Settings {
+    fn criterion(&self, dir: &Path) -> Criterion {
         Criterion::default()
             .sample_size(self.sample_size)
             .warm_up_time(Duration::from_millis(self.warm_up_ms))
@@ -272,10 +268,9 @@ pub fn samples_csv(measured: &[Measured]) -> String {
         }
     }
     rows.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut s = String::from(
-        "workload,profile,subset,threads,sample,iters,total_ns,events_per_iter,sequence\n",
-    );
+    let mut s = SAMPLES.header_line();
     for (_, row) in rows {
+        debug_assert!(SAMPLES.fits(&row), "{row}");
         s.push_str(&row);
     }
     s
@@ -283,8 +278,7 @@ pub fn samples_csv(measured: &[Measured]) -> String {
 
 /// `rounds.csv`: every pass of every round, in the order it ran.
 pub fn rounds_csv(measured: &[Measured]) -> String {
-    let mut s =
-        String::from("group,subset,round,sample,position,workload,profile,threads,events,ns\n");
+    let mut s = ROUNDS.header_line();
     for m in measured {
         for (r, round) in m.rounds.iter().enumerate() {
             for (pos, &i) in round.order.iter().enumerate() {
@@ -312,7 +306,7 @@ pub fn rounds_csv(measured: &[Measured]) -> String {
 /// `ratios.csv`: every paired ratio of every round (ns/event of the member
 /// over ns/event of `against` in the same round), with its invariant bound.
 pub fn ratios_csv(measured: &[Measured]) -> String {
-    let mut s = String::from("workload,profile,subset,threads,against,round,ratio,min_ratio\n");
+    let mut s = RATIOS.header_line();
     for m in measured {
         let per_event = |r: &Round, i: usize| r.ns[i] as f64 / m.events[i] as f64;
         for c in m.group.comparisons() {

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
+use binostr_records::csv::{ALLOC, LATENCY, RATIOS, ROUNDS, SAMPLES, SIZES, TRANSPORT};
 
 use super::{CampaignSettings, ingest_threads, instructions, load_corpus, load_fixture};
 use crate::bench::probe::{self, PROBED};
@@ -101,9 +102,9 @@ pub fn run(
                 |i, g| eprintln!("{PROGRESS}{i} {}", g.label()),
             )?;
             let _ = std::fs::remove_dir_all(&dir);
-            write_atomically(&out.join("samples.csv"), timing::samples_csv(&measured))?;
-            write_atomically(&out.join("rounds.csv"), timing::rounds_csv(&measured))?;
-            write_atomically(&out.join("ratios.csv"), timing::ratios_csv(&measured))?;
+            write_atomically(&out.join(SAMPLES.file), timing::samples_csv(&measured))?;
+            write_atomically(&out.join(ROUNDS.file), timing::rounds_csv(&measured))?;
+            write_atomically(&out.join(RATIOS.file), timing::ratios_csv(&measured))?;
             Ok(String::new())
         }
         Task::Sizes => {
@@ -114,24 +115,20 @@ pub fn run(
                 generate::generate(dictionary_seed(seed), campaign.dictionary_sample()),
                 &enabled,
             );
-            let mut csv = String::from(
-                "profile,subset,events,raw_bytes,framed_bytes,zstd_event_bytes,zstd_stream_bytes,zstd_dict_bytes\n",
-            );
+            let mut csv = SIZES.header_line();
             let rows = fixture
                 .profiles
                 .par_iter()
                 .map(|p| size_rows(p, &fixture, &subsets, &sample))
                 .collect::<Result<Vec<String>>>()?;
             csv.push_str(&rows.concat());
-            write_atomically(&out.join("sizes.csv"), &csv)?;
+            write_atomically(&out.join(SIZES.file), &csv)?;
             Ok(String::new())
         }
         Task::Latency => {
             let fixture = load_fixture(corpus, &enabled)?;
             let overhead = probe::timer_overhead_ns();
-            let mut csv = String::from(
-                "workload,profile,events,timer_overhead_ns,p50_ns,p90_ns,p99_ns,p999_ns,max_ns\n",
-            );
+            let mut csv = LATENCY.header_line();
             for p in &enabled {
                 for w in PROBED {
                     let r = probe::latency(&fixture, p.id, w, campaign.latency_events(), overhead)
@@ -151,7 +148,7 @@ pub fn run(
                     );
                 }
             }
-            write_atomically(&out.join("latency.csv"), &csv)?;
+            write_atomically(&out.join(LATENCY.file), &csv)?;
             Ok(String::new())
         }
         Task::Transport => {
@@ -168,7 +165,7 @@ pub fn run(
                 seed,
             };
             let rows = transport::measure::run(&events, &plan, |_, _| {})?;
-            write_atomically(&out.join("transport.csv"), transport::measure::csv(&rows))?;
+            write_atomically(&out.join(TRANSPORT.file), transport::measure::csv(&rows))?;
             Ok(String::new())
         }
         Task::Instructions {
@@ -296,7 +293,7 @@ pub fn resolve(ids: &str) -> Result<Vec<&'static Profile>> {
 
 /// `alloc.csv` of `rows`.
 pub fn alloc_csv(rows: &[probe::AllocRow]) -> String {
-    let mut csv = String::from("workload,profile,events,allocs,alloc_bytes\n");
+    let mut csv = ALLOC.header_line();
     for r in rows {
         let _ = writeln!(
             csv,

@@ -105,7 +105,7 @@ pub(super) fn prepare_corpus(opts: &Options, dir: &Path) -> Result<Prepared> {
         crate::files::write_jsonl_atomically(&path, &kept)?;
         records.push(Apart {
             profile: profile.id.to_string(),
-            count: kept.len(),
+            count: kept.len() as u64,
             fingerprint: crate::corpus::fingerprint(kept.iter().map(|e| &e.id)),
             refused: refused
                 .into_iter()
@@ -119,7 +119,7 @@ pub(super) fn prepare_corpus(opts: &Options, dir: &Path) -> Result<Prepared> {
     }
     let record = CorpusRecord {
         fingerprint: crate::corpus::fingerprint(events.iter().map(|e| &e.id)),
-        count: events.len(),
+        count: events.len() as u64,
         seed,
         source,
         audit_sha256: host::file_sha256(&audit_path)?,

@@ -3,28 +3,22 @@
 use std::path::Path;
 use std::process::Command;
 
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::model::hex;
 
-/// The machine.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Host {
-    /// `hostname/cpu model`: the host column of merged summaries.
-    pub id: String,
-    /// Host name.
-    pub hostname: String,
-    /// CPU model name.
-    pub cpu_model: String,
-    /// Logical cores available to the process.
-    pub cores: usize,
-    /// cpufreq governor of cpu0, or `unknown`.
-    pub governor: String,
-    /// Frequency boost `on`/`off`, or `unknown`.
-    pub boost: String,
-    /// Kernel release.
-    pub kernel: String,
+pub use binostr_records::{Git, Host};
+
+/// Reading this machine into its [`Host`] record.
+pub trait DetectHost {
+    /// Reads `/proc` and `/sys`; whatever is missing is `unknown`.
+    fn detect() -> Host;
+}
+
+/// Reading a git tree into its [`Git`] record.
+pub trait DetectGit {
+    /// Asks `git` in `dir`: `unknown` and dirty outside a git checkout.
+    fn detect(dir: &Path) -> Git;
 }
 
 fn read_trimmed(path: &str) -> Option<String> {
@@ -34,9 +28,8 @@ fn read_trimmed(path: &str) -> Option<String> {
         .filter(|s| !s.is_empty())
 }
 
-impl Host {
-    /// Reads `/proc` and `/sys`; whatever is missing is `unknown`.
-    pub fn detect() -> Host {
+impl DetectHost for Host {
+    fn detect() -> Host {
         let unknown = || "unknown".to_string();
         let cpu_model = std::fs::read_to_string("/proc/cpuinfo")
             .ok()
@@ -81,22 +74,8 @@ pub fn load_average() -> Vec<f64> {
         .unwrap_or_default()
 }
 
-/// The git commit of the working tree and whether tracked files differ from
-/// it, outside what the record excludes (a run: `results/`; a manifest: the
-/// directories it covers). [`Git::detect`] gives `unknown` and dirty outside
-/// a git checkout.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Git {
-    /// Commit hash.
-    pub commit: String,
-    /// Tracked files outside the excluded directories are modified.
-    pub dirty: bool,
-}
-
-impl Git {
-    /// Asks `git` in `dir`.
-    pub fn detect(dir: &Path) -> Git {
+impl DetectGit for Git {
+    fn detect(dir: &Path) -> Git {
         let git = |args: &[&str]| {
             Command::new("git")
                 .args(args)

@@ -43,9 +43,6 @@ pub const PASSES: u64 = 1;
 /// `observed.instructions` when Valgrind is missing.
 pub const SKIPPED: &str = "skipped: valgrind not found";
 
-/// Header of `instructions.csv`.
-pub const HEADER: &str = "workload,profile,subset,events,passes,instructions\n";
-
 /// The benchmarks counted: the members of the encode, decode, validate and
 /// filter groups of [`group::plan`] on subset `all`, in plan order.
 pub fn keys(profiles: &[&'static Profile]) -> Vec<BenchKey> {
@@ -169,7 +166,7 @@ pub struct Row {
 
 /// `instructions.csv` of `rows`.
 pub fn csv(rows: &[Row]) -> String {
-    let mut csv = String::from(HEADER);
+    let mut csv = binostr_records::csv::INSTRUCTIONS.header_line();
     for r in rows {
         csv.push_str(&format!(
             "{},{},{},{},{},{}\n",

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use anyhow::{Context, Result, bail};
+use binostr_records::csv::{ALLOC, INSTRUCTIONS, RSS};
 use rayon::prelude::*;
 
 use super::instructions::{self, Valgrind};
@@ -108,13 +109,13 @@ impl RunContext<'_> {
                 Ok(format!("{w},{id},{}\n", out.trim()))
             })
             .collect::<Result<Vec<String>>>()?;
-        let rss = format!("workload,profile,baseline_kib,peak_kib\n{}", rows.concat());
-        write_atomically(&tmp.join("rss.csv"), &rss)?;
+        let rss = RSS.header_line() + &rows.concat();
+        write_atomically(&tmp.join(RSS.file), &rss)?;
         let instructions = match &self.instructions {
             Some(probe) => {
                 self.bar.set_message(format!("run-{} instructions", self.k));
                 let rows = self.instruction_probe(probe, &tmp)?;
-                write_atomically(&tmp.join("instructions.csv"), instructions::csv(&rows))?;
+                write_atomically(&tmp.join(INSTRUCTIONS.file), instructions::csv(&rows))?;
                 probe.valgrind.version.clone()
             }
             None => instructions::SKIPPED.to_string(),
@@ -268,7 +269,7 @@ impl RunContext<'_> {
             .arg("--profiles")
             .arg(ids(self.profiles))
             .arg("--out")
-            .arg(out.join("alloc.csv"))
+            .arg(out.join(ALLOC.file))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .status()

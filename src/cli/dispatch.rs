@@ -67,7 +67,8 @@ pub(super) fn run(cli: Cli) -> Result<()> {
             }
             campaign::run(&campaign::Options {
                 settings,
-                label: label.unwrap_or_else(|| format!("local-{}", settings.name())),
+                label: label
+                    .unwrap_or_else(|| binostr_records::label::default_label(settings.name())),
                 corpus: match (corpus, real) {
                     (Some(path), _) => campaign::CorpusChoice::File(path),
                     (None, true) => campaign::CorpusChoice::Real,

@@ -110,7 +110,7 @@ pub fn create(
             &campaign_json,
             "corpus.fingerprint",
         )?,
-        count: campaign.corpus.count as u64,
+        count: campaign.corpus.count,
         seed: campaign.corpus.seed,
         audit_sha256: hex_field(
             &campaign.corpus.audit_sha256,
@@ -118,7 +118,13 @@ pub fn create(
             "corpus.audit_sha256",
         )?,
     };
-    let profile = campaign.campaign_profile.name().to_owned();
+    let profile = campaign.campaign_profile.clone();
+    if <crate::campaign::CampaignSettings as clap::ValueEnum>::from_str(&profile, false).is_err() {
+        return Err(CreateError::Campaign {
+            path: campaign_json.display().to_string(),
+            detail: format!("campaign_profile `{profile}` is not a campaign's settings"),
+        });
+    }
     let runs_planned = campaign.runs as u64;
 
     let found = walk(root, label, paper_built_from(root, label))?;

@@ -357,13 +357,11 @@ pub fn run(
     Ok(rows)
 }
 
-/// The columns of `transport.csv` (written by `binostr transport` and by
-/// each campaign run).
-pub const CSV_HEADER: &str = "profile,mode,check,events,s2c_bytes_per_event,c2s_bytes_per_event,s2c_bytes,c2s_bytes,handshake_s2c_bytes,handshake_c2s_bytes,model_s2c_bytes,model_c2s_bytes,events_per_s,events_per_s_lo,events_per_s_hi,speed_vs_json,speed_vs_json_lo,speed_vs_json_hi,latency_p50_ns,latency_p99_ns,relay_cpu_ns_per_event,client_cpu_ns_per_event";
-
-/// `transport.csv` of `rows`, header included.
+/// `transport.csv` of `rows`, header included (its columns:
+/// [`binostr_records::csv::TRANSPORT`], written by `binostr transport` and
+/// by each campaign run).
 pub fn csv(rows: &[Row]) -> String {
-    let mut s = format!("{CSV_HEADER}\n");
+    let mut s = binostr_records::csv::TRANSPORT.header_line();
     for r in rows {
         let n = r.events as f64;
         let (v, lo, hi) = r

@@ -888,22 +888,24 @@ fn relay_campaign(root: &Path, extras: &Extras) {
         bench("transport-deflate-ctx", "event2", &[2000.0, 2000.0, 2000.0]),
     ]);
     let dir = write_campaign_with(root, "q1", HOST, &benches, extras);
-    let entry =
-        |id: &str, family: &str| serde_json::json!({"id": id, "family": family, "enabled": true});
-    let registry = serde_json::json!([
-        entry("json", "nostr-baseline"),
-        entry("json-simd", "nostr-baseline"),
-        entry("event2", "nostr-specific"),
-    ]);
-    fs::write(dir.join("registry.json"), registry.to_string()).unwrap();
+    let registry = [
+        registry_entry("json", "nostr-baseline"),
+        registry_entry("json-simd", "nostr-baseline"),
+        registry_entry("event2", "nostr-specific"),
+    ];
+    fs::write(
+        dir.join("registry.json"),
+        serde_json::to_string(&registry).unwrap(),
+    )
+    .unwrap();
     let path = dir.join("campaign.json");
     let mut campaign: serde_json::Value = serde_json::from_str(&read(&path)).unwrap();
     // nson, measured apart on 98 events beside json (written as a campaign
     // of its own, then moved into run-K/apart-nson/).
     let gone = |id: &str| serde_json::json!({"id": id, "reason": "header too long"});
-    campaign["corpus"] = serde_json::json!({"apart": [{
+    campaign["corpus"]["apart"] = serde_json::json!([{
         "profile": "nson", "count": 98, "fingerprint": "cd", "refused": [gone("aa"), gone("bb")]
-    }]});
+    }]);
     fs::write(&path, campaign.to_string()).unwrap();
     let source = write_campaign(
         root,

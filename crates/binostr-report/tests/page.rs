@@ -11,13 +11,20 @@ use common::*;
 use sha2::{Digest, Sha256};
 
 const HOST: &str = "hostA/Synthetic CPU";
-const REGISTRY: &str = r#"[
-  {"id": "json", "family": "nostr-baseline", "enabled": true, "deterministic": true, "self_describing": true, "borrowed_view": false, "native_batch": false},
-  {"id": "json-simd", "family": "nostr-baseline", "enabled": true, "deterministic": true, "self_describing": true, "borrowed_view": false, "native_batch": false},
-  {"id": "event2", "family": "nostr-specific", "enabled": true, "deterministic": true, "self_describing": false, "borrowed_view": true, "native_batch": false},
-  {"id": "cbor-intmap", "family": "open-standard", "enabled": false, "deterministic": true, "self_describing": true, "borrowed_view": false, "native_batch": false}
-]
-"#;
+/// The registry: three enabled profiles and a disabled one.
+fn registry() -> String {
+    let disabled = binostr_records::RegistryEntry {
+        enabled: false,
+        ..registry_entry("cbor-intmap", "open-standard")
+    };
+    let entries = [
+        registry_entry("json", "nostr-baseline"),
+        registry_entry("json-simd", "nostr-baseline"),
+        registry_entry("event2", "nostr-specific"),
+        disabled,
+    ];
+    serde_json::to_string_pretty(&entries).unwrap() + "\n"
+}
 const SVG: &str = "<svg width=\"10\" height=\"10\" viewBox=\"0 0 10 10\" \
     xmlns=\"http://www.w3.org/2000/svg\"><text x=\"1\" y=\"5\">decode plot</text></svg>\n";
 
@@ -28,7 +35,7 @@ fn setup(root: &Path) {
     let plots = root.join("results/campaigns/q1/summary/plots");
     fs::create_dir_all(&plots).unwrap();
     fs::write(plots.join("decode.svg"), SVG).unwrap();
-    fs::write(root.join("results/campaigns/q1/registry.json"), REGISTRY).unwrap();
+    fs::write(root.join("results/campaigns/q1/registry.json"), registry()).unwrap();
 }
 
 fn page(root: &Path) -> String {

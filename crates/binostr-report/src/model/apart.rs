@@ -7,7 +7,7 @@ use anyhow::Result;
 use crate::model::paired::{self, Paired};
 use crate::model::summary::{self, Row};
 use crate::read::apart::{self, ApartRecord};
-use crate::read::records::{self, Run};
+use crate::read::records::{self, Run, Scan as _};
 use crate::read::side::{self, Sizes};
 use crate::read::transport::{self, Transport};
 

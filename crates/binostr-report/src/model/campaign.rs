@@ -14,8 +14,8 @@ use crate::model::paired::{self, Paired, Rounds};
 use crate::model::summary::{self, BASELINE, REFERENCE, Row};
 use crate::model::wall::{self, Wall};
 use crate::read::apart::ApartRecord;
-use crate::read::campaign_file::{CAMPAIGN_FILE, CampaignFile, Sequence};
-use crate::read::records::{self, Run};
+use crate::read::campaign_file::{self, CAMPAIGN_FILE, Sequence};
+use crate::read::records::{self, Run, Scan as _};
 use crate::read::registry::{REGISTRY, RegistryEntry, read_registry};
 use crate::read::side::{Interop, ProfileTable, Reference, Robustness, Side};
 
@@ -357,7 +357,7 @@ fn per_label(
         }
         let path = records::campaign_dir(root, label).join(CAMPAIGN_FILE);
         if path.exists() {
-            let file = CampaignFile::read(&path)?;
+            let file = campaign_file::read(&path)?;
             sequences.push((label.clone(), file.sequences));
             if apart_records.is_empty() {
                 apart_records = file.corpus.apart;

@@ -19,7 +19,7 @@ use crate::fmt::{RATIO, fixed};
 use crate::model::instr::Instr;
 use crate::model::paired::Paired;
 use crate::read::frame::{f64s, strs};
-use crate::read::records::{self, Run};
+use crate::read::records::{self, Run, Scan as _};
 use crate::read::side::SIZE_COLUMNS;
 
 /// Instruction counts of one key may differ across runs by at most this

@@ -5,7 +5,7 @@ use anyhow::Result;
 use polars::prelude::*;
 
 use crate::read::frame::{f64s, i64s, strs};
-use crate::read::records::{self, Run};
+use crate::read::records::{self, Run, Scan as _};
 
 /// The workloads whose instructions are reported per profile.
 pub const INSTRUCTION_WORKLOADS: [&str; 4] = ["encode", "decode", "decode+id", "validate"];

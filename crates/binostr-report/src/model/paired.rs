@@ -16,7 +16,7 @@ use polars::prelude::*;
 use crate::model::key::Key;
 use crate::model::stats::{self, Estimate};
 use crate::read::frame::{f64s, i64s, strs};
-use crate::read::records::{self, Run};
+use crate::read::records::{self, Run, Scan as _};
 
 /// The `against` name of the ratio to the baseline profile.
 pub const TO_JSON: &str = "json";

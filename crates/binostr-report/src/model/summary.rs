@@ -13,10 +13,10 @@ use crate::model::stats;
 use crate::read::frame::{f64s, i64s, strs};
 
 /// The profile every ratio is taken against.
-pub const BASELINE: &str = "json";
+pub use binostr_records::BASELINE;
 
 /// The profile name of the reference rows (`id+verify`, `select-raw-offset`).
-pub const REFERENCE: &str = "reference";
+pub use binostr_records::REFERENCE;
 
 /// One summary row (`docs/RESULTS.md`, "Summary").
 #[derive(Clone, Debug, PartialEq)]

@@ -7,31 +7,11 @@
 use std::fs;
 
 use anyhow::{Context, Result};
-use serde::Deserialize;
 
 use crate::read::records::Run;
 
 /// `campaign.json`'s `corpus.apart` entry.
-#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
-pub struct ApartRecord {
-    /// Profile id.
-    pub profile: String,
-    /// Events it represents (those it is measured on).
-    pub count: u64,
-    /// Fingerprint of those events.
-    pub fingerprint: String,
-    /// The events it refuses.
-    pub refused: Vec<Refused>,
-}
-
-/// An event an apart profile refuses.
-#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
-pub struct Refused {
-    /// Event id.
-    pub id: String,
-    /// Its encoder's reason.
-    pub reason: String,
-}
+pub use binostr_records::Apart as ApartRecord;
 
 /// The `run-K/apart-ID/` directories of `runs`, sorted by ID, each as the
 /// runs it has (a [`Run`] whose `dir` is the apart directory).

@@ -6,12 +6,13 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use binostr_records::csv::INTEROP_CHECKS as CHECKS;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
 use crate::read::campaign_file::CAMPAIGN_FILE;
 use crate::read::frame::strs;
-use crate::read::records::{self, CsvSchema, Kind, Run};
+use crate::read::records::{self, Run, Scan as _};
 use crate::read::registry::{REGISTRY, RegistryEntry, read_registry};
 
 /// One row of `results/interop/checks-<language>.csv`.
@@ -32,20 +33,6 @@ pub struct InteropCheck {
     pub vectors: String,
 }
 
-const CHECKS: CsvSchema = CsvSchema {
-    file: "checks-<language>.csv",
-    columns: &[
-        ("profile", Kind::Str),
-        ("library", Kind::Str),
-        ("version", Kind::Str),
-        ("vectors", Kind::Str),
-        ("decode_ok", Kind::Str),
-        ("reencode", Kind::Str),
-        ("rust_decodes", Kind::Str),
-        ("status", Kind::Str),
-        ("reason", Kind::Str),
-    ],
-};
 
 /// Plots in reading order (by name prefix); others follow by name.
 const PLOT_ORDER: [&str; 9] = [
@@ -161,7 +148,7 @@ fn record_files(runs: &[Run]) -> Vec<PathBuf> {
     let mut read: Vec<PathBuf> = Vec::new();
     for run in runs {
         for f in [
-            "contract.json",
+            binostr_records::files::CONTRACT,
             records::SAMPLES.file,
             records::RATIOS.file,
             records::ROUNDS.file,
@@ -252,13 +239,13 @@ fn contract_and_observed(
     runs: &[Run],
 ) -> Result<(serde_json::Value, Vec<(String, serde_json::Value)>)> {
     let first = runs.first().context("no complete run")?;
-    let contract = json(&first.dir.join("contract.json"))?
+    let contract = json(&first.dir.join(binostr_records::files::CONTRACT))?
         .get("contract")
         .cloned()
         .unwrap_or(serde_json::Value::Null);
     let mut observed = Vec::new();
     for run in runs {
-        let o = json(&run.dir.join("contract.json"))?
+        let o = json(&run.dir.join(binostr_records::files::CONTRACT))?
             .get("observed")
             .cloned()
             .unwrap_or(serde_json::Value::Null);

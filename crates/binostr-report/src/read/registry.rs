@@ -5,23 +5,12 @@ use std::fs;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use serde::Deserialize;
 
 /// The campaign's `registry.json`: the registry as the campaign measured it
 /// (`binostr profiles --json`, written by `binostr campaign`), so a profile
 /// added to a later checkout does not change an earlier campaign's page.
-pub const REGISTRY: &str = "registry.json";
-
-/// One registry entry.
-#[derive(Clone, Debug, Deserialize)]
-pub struct RegistryEntry {
-    /// Profile id.
-    pub id: String,
-    /// Family.
-    pub family: String,
-    /// Enabled by default (measured by a campaign).
-    pub enabled: bool,
-}
+pub use binostr_records::files::REGISTRY;
+pub use binostr_records::RegistryEntry;
 
 /// `registry.json` at `path`: an error when it is missing or empty.
 pub fn read_registry(path: &Path) -> Result<Vec<RegistryEntry>> {

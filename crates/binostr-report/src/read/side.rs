@@ -10,8 +10,10 @@ use anyhow::{Context, Result, bail};
 use polars::prelude::*;
 use serde::Deserialize;
 
+use binostr_records::csv::Layout;
+
 use crate::read::frame::{f64s, strs};
-use crate::read::records::{self, CsvSchema, Run};
+use crate::read::records::{self, Run, Scan as _};
 
 /// The host and key cells of one group, and its value medians.
 pub type KeyedValues = (Vec<String>, Vec<f64>);
@@ -19,7 +21,7 @@ pub type KeyedValues = (Vec<String>, Vec<f64>);
 /// Text key columns and per-run medians of the value columns of `table`, one
 /// row per host and key, sorted by host then key; `None` when no run has it.
 pub fn medians(
-    table: &CsvSchema,
+    table: &Layout,
     runs: &[Run],
     keys: &[&str],
     values: &[&str],
@@ -326,17 +328,7 @@ pub struct Interop {
 }
 
 /// `results/interop/*.csv`.
-pub const INTEROP: CsvSchema = CsvSchema {
-    file: "<language>.csv",
-    columns: &[
-        ("language", records::Kind::Str),
-        ("format", records::Kind::Str),
-        ("library", records::Kind::Str),
-        ("version", records::Kind::Str),
-        ("ns_per_event", records::Kind::Real),
-        ("events", records::Kind::Int),
-    ],
-};
+pub use binostr_records::csv::INTEROP_TIMINGS as INTEROP;
 
 /// Every row of the per-language timing files `dir/<language>.csv` (the
 /// `checks-*` and `torture-*` files beside them are not timings), sorted by

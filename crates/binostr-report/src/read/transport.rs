@@ -6,7 +6,7 @@ use anyhow::{Result, bail};
 use polars::prelude::*;
 
 use crate::read::frame::{f64s, i64s, strs};
-use crate::read::records::{self, Run};
+use crate::read::records::{self, Run, Scan as _};
 
 /// The compression modes in the order tables list them.
 pub const MODES: [&str; 3] = ["none", "deflate", "deflate-ctx"];

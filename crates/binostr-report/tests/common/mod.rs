@@ -4,6 +4,14 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use binostr_records::csv::{
+    self, ALLOC, INSTRUCTIONS, LATENCY, RATIOS, RSS, SAMPLES, SIZES, TRANSPORT,
+};
+use binostr_records::{
+    CampaignRecord, Contract, ContractCorpus, CorpusRecord, CriterionSettings, Git, Host, Observed,
+    RegistryEntry, RunRecord, SCHEMA, Sequence,
+};
+
 /// One benchmark key and the ns/event sample medians of each run.
 pub struct Bench {
     pub workload: &'static str,
@@ -49,9 +57,6 @@ pub struct Extras {
     /// or from the other runs, the model following (`Some(false)`).
     pub transport_skew: Option<bool>,
 }
-
-/// `binostr::transport::measure::CSV_HEADER`, as written by the campaign.
-pub const TRANSPORT_HEADER: &str = "profile,mode,check,events,s2c_bytes_per_event,c2s_bytes_per_event,s2c_bytes,c2s_bytes,handshake_s2c_bytes,handshake_c2s_bytes,model_s2c_bytes,model_c2s_bytes,events_per_s,events_per_s_lo,events_per_s_hi,speed_vs_json,speed_vs_json_lo,speed_vs_json_hi,latency_p50_ns,latency_p99_ns,relay_cpu_ns_per_event,client_cpu_ns_per_event";
 
 /// Relay → client bytes per event of profile `i` (sorted ids) in `mode`:
 /// json 2400 / 1400 / 1330, the others 1300 / 1190 / 1140 plus 10 i.
@@ -131,31 +136,66 @@ fn pass_ns(b: &Bench, k: usize, r: usize) -> f64 {
 pub fn contract_with(host: &str, run: usize, seed_null: bool) -> String {
     // Run K starts at minute 12 (K - 1) and takes 10 minutes.
     let start = 12 * (run - 1);
-    format!(
-        r#"{{
-  "schema": 2,
-  "contract": {{
-    "git": {{"commit": "0123456789abcdef0123456789abcdef01234567", "dirty": false}},
-    "rustc": "rustc 1.95.0",
-    "build_profile": "release",
-    "rustflags": "",
-    "cargo_lock_sha256": "{zeros}",
-    "corpus": {{"fingerprint": "{fp}", "count": 5000, "seed": {seed}}},
-    "campaign_profile": "quick",
-    "criterion": {{"sample_size": 10, "warm_up_ms": 20, "measurement_ms": 60, "nresamples": 1000}},
-    "host": {{"id": "{host}", "hostname": "h", "cpu_model": "cpu", "cores": 2,
-             "governor": "unknown", "boost": "unknown", "kernel": "6.1"}}
-  }},
-  "observed": {{"run": {run}, "order_seed": 123, "groups": 7, "empty_subsets": [],
-               "started": "2026-01-01T00:{start:02}:00Z",
-               "finished": "2026-01-01T00:{end:02}:00Z", "load_before": [0.1, 0.2, 0.3], "load_after": [0.4, 0.3, 0.3]}}
-}}
-"#,
-        zeros = "0".repeat(64),
-        fp = "ab".repeat(32),
-        seed = if seed_null { "null" } else { "1" },
-        end = start + 10,
-    )
+    let record = RunRecord {
+        schema: SCHEMA,
+        contract: Contract {
+            git: Git {
+                commit: "0123456789abcdef0123456789abcdef01234567".to_owned(),
+                dirty: false,
+            },
+            rustc: "rustc 1.95.0".to_owned(),
+            build_profile: "release".to_owned(),
+            rustflags: String::new(),
+            cargo_lock_sha256: "0".repeat(64),
+            corpus: ContractCorpus {
+                fingerprint: "ab".repeat(32),
+                count: 5000,
+                seed: (!seed_null).then_some(1),
+            },
+            campaign_profile: "quick".to_owned(),
+            criterion: CriterionSettings {
+                sample_size: 10,
+                warm_up_ms: 20,
+                measurement_ms: 60,
+                nresamples: 1000,
+            },
+            host: Host {
+                id: host.to_owned(),
+                hostname: "h".to_owned(),
+                cpu_model: "cpu".to_owned(),
+                cores: 2,
+                governor: "unknown".to_owned(),
+                boost: "unknown".to_owned(),
+                kernel: "6.1".to_owned(),
+            },
+        },
+        observed: Observed {
+            run,
+            order_seed: 123,
+            groups: 7,
+            empty_subsets: Vec::new(),
+            started: format!("2026-01-01T00:{start:02}:00Z"),
+            finished: format!("2026-01-01T00:{:02}:00Z", start + 10),
+            load_before: vec![0.1, 0.2, 0.3],
+            load_after: vec![0.4, 0.3, 0.3],
+            instructions: None,
+        },
+    };
+    serde_json::to_string_pretty(&record).unwrap() + "\n"
+}
+
+/// A registry entry of an enabled profile of `family`.
+pub fn registry_entry(id: &str, family: &str) -> RegistryEntry {
+    RegistryEntry {
+        borrowed_view: false,
+        deterministic: true,
+        enabled: true,
+        family: family.to_owned(),
+        id: id.to_owned(),
+        maintenance: serde_json::json!({}),
+        native_batch: false,
+        self_describing: false,
+    }
 }
 
 /// Writes `results/campaigns/<label>/run-K/` for every run of `benches`
@@ -178,18 +218,33 @@ pub fn write_campaign_with(
     let mut subsets: Vec<&str> = benches.iter().map(|b| b.subset).collect();
     subsets.sort();
     subsets.dedup();
-    let sequences: Vec<String> = subsets
-        .iter()
-        .map(|s| {
-            format!(r#"{{"subset": "{s}", "of": {EVENTS}, "indices": [0, 1, 2], "id": "seq-{s}"}}"#)
-        })
-        .collect();
+    let record = CampaignRecord {
+        schema: SCHEMA,
+        label: label.to_owned(),
+        campaign_profile: "quick".to_owned(),
+        runs: 3,
+        seed: 1,
+        corpus: CorpusRecord {
+            fingerprint: "ab".repeat(32),
+            count: 5000,
+            seed: Some(1),
+            source: "generated".to_owned(),
+            audit_sha256: "0".repeat(64),
+            apart: Vec::new(),
+        },
+        sequences: subsets
+            .iter()
+            .map(|s| Sequence {
+                subset: (*s).to_owned(),
+                of: EVENTS as usize,
+                indices: vec![0, 1, 2],
+                id: format!("seq-{s}"),
+            })
+            .collect(),
+    };
     fs::write(
-        dir.join("campaign.json"),
-        format!(
-            "{{\"schema\": 1, \"label\": \"{label}\", \"runs\": 3, \"sequences\": [{}]}}\n",
-            sequences.join(", ")
-        ),
+        dir.join(binostr_records::files::CAMPAIGN),
+        serde_json::to_string_pretty(&record).unwrap() + "\n",
     )
     .unwrap();
     let runs = benches[0].run_medians.len();
@@ -211,13 +266,9 @@ pub fn write_campaign_with(
             contract_with(host, k + 1, extras.seed_null),
         )
         .unwrap();
-        let mut s = String::from(
-            "workload,profile,subset,threads,sample,iters,total_ns,events_per_iter,sequence\n",
-        );
-        let mut rounds =
-            String::from("group,subset,round,sample,position,workload,profile,threads,events,ns\n");
-        let mut ratios =
-            String::from("workload,profile,subset,threads,against,round,ratio,min_ratio\n");
+        let mut s = SAMPLES.header_line();
+        let mut rounds = csv::ROUNDS.header_line();
+        let mut ratios = RATIOS.header_line();
         for (i, b) in benches.iter().enumerate() {
             for r in 0..ROUNDS {
                 // One round (one pass of EVENTS events) per sample.
@@ -261,11 +312,11 @@ pub fn write_campaign_with(
                 }
             }
         }
-        fs::write(run.join("samples.csv"), s).unwrap();
-        fs::write(run.join("rounds.csv"), rounds).unwrap();
-        fs::write(run.join("ratios.csv"), ratios).unwrap();
+        fs::write(run.join(SAMPLES.file), s).unwrap();
+        fs::write(run.join(csv::ROUNDS.file), rounds).unwrap();
+        fs::write(run.join(RATIOS.file), ratios).unwrap();
         if !extras.instructions.is_empty() {
-            let mut t = String::from("workload,profile,subset,events,passes,instructions\n");
+            let mut t = INSTRUCTIONS.header_line();
             for (w, p, per_event) in &extras.instructions {
                 // 3 passes of EVENTS events.
                 writeln!(
@@ -275,18 +326,13 @@ pub fn write_campaign_with(
                 )
                 .unwrap();
             }
-            fs::write(run.join("instructions.csv"), t).unwrap();
+            fs::write(run.join(INSTRUCTIONS.file), t).unwrap();
         }
-        let mut sizes = String::from(
-            "profile,subset,events,raw_bytes,framed_bytes,zstd_event_bytes,zstd_stream_bytes,zstd_dict_bytes\n",
-        );
-        let mut latency = String::from(
-            "workload,profile,events,timer_overhead_ns,p50_ns,p90_ns,p99_ns,p999_ns,max_ns\n",
-        );
-        let mut alloc = String::from("workload,profile,events,allocs,alloc_bytes\n");
-        let mut rss = String::from("workload,profile,baseline_kib,peak_kib\n");
-        let mut transport = String::from(TRANSPORT_HEADER);
-        transport.push('\n');
+        let mut sizes = SIZES.header_line();
+        let mut latency = LATENCY.header_line();
+        let mut alloc = ALLOC.header_line();
+        let mut rss = RSS.header_line();
+        let mut transport = TRANSPORT.header_line();
         for (i, p) in profiles.iter().enumerate() {
             let raw = if *p == "json" {
                 1_000_000
@@ -333,11 +379,11 @@ pub fn write_campaign_with(
                 }
             }
         }
-        fs::write(run.join("transport.csv"), transport).unwrap();
-        fs::write(run.join("sizes.csv"), sizes).unwrap();
-        fs::write(run.join("latency.csv"), latency).unwrap();
-        fs::write(run.join("alloc.csv"), alloc).unwrap();
-        fs::write(run.join("rss.csv"), rss).unwrap();
+        fs::write(run.join(TRANSPORT.file), transport).unwrap();
+        fs::write(run.join(SIZES.file), sizes).unwrap();
+        fs::write(run.join(LATENCY.file), latency).unwrap();
+        fs::write(run.join(ALLOC.file), alloc).unwrap();
+        fs::write(run.join(RSS.file), rss).unwrap();
     }
     dir
 }

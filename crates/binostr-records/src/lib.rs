@@ -1,0 +1,32 @@
+//! The records a Binostr campaign writes (`binostr campaign`) and
+//! `binostr-report` reads, declared once (`docs/RESULTS.md`): the JSON
+//! records ([`CampaignRecord`], [`RunRecord`], [`RegistryEntry`]), every CSV
+//! layout ([`csv`]), the ids both sides compare with ([`BASELINE`],
+//! [`REFERENCE`]) and the campaign directory's names ([`label`], [`files`]).
+//!
+//! Data only: detecting the host or the git tree, and measuring, stay in
+//! `binostr`; scanning with Polars stays in `binostr-report`.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod csv;
+pub mod files;
+pub mod label;
+
+mod campaign;
+mod registry;
+mod run;
+
+pub use campaign::{Apart, CampaignRecord, CorpusRecord, Refused, Sequence};
+pub use registry::RegistryEntry;
+pub use run::{Contract, ContractCorpus, CriterionSettings, Git, Host, Observed, RunRecord};
+
+/// Schema version of `campaign.json` and `run-K/contract.json`.
+pub const SCHEMA: u32 = 2;
+
+/// The profile every other profile is compared with (`ratio_json`).
+pub const BASELINE: &str = "json";
+
+/// The profile column of the floor benchmarks, which no codec runs.
+pub const REFERENCE: &str = "reference";
