@@ -33,7 +33,6 @@ pub struct InteropCheck {
     pub vectors: String,
 }
 
-
 /// Plots in reading order (by name prefix); others follow by name.
 const PLOT_ORDER: [&str; 9] = [
     "sizes",

@@ -6,11 +6,11 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
+pub use binostr_records::RegistryEntry;
 /// The campaign's `registry.json`: the registry as the campaign measured it
 /// (`binostr profiles --json`, written by `binostr campaign`), so a profile
 /// added to a later checkout does not change an earlier campaign's page.
 pub use binostr_records::files::REGISTRY;
-pub use binostr_records::RegistryEntry;
 
 /// `registry.json` at `path`: an error when it is missing or empty.
 pub fn read_registry(path: &Path) -> Result<Vec<RegistryEntry>> {
