@@ -211,6 +211,11 @@ fn campaign_settings_old_spellings_are_refused() {
     let o = campaign(&["--settings", "medium"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2), "usage errors exit 2");
     assert!(stderr(&o).contains("publication"), "{}", stderr(&o));
+    let o = campaign(&[])
+        .env("BINOSTR_CAMPAIGN_SETTINGS", "medium")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "the environment is read");
 
     let o = binostr(&["campaign", "--help"]);
     let help = stdout(&o);
