@@ -4,7 +4,7 @@
 set shell := ["bash", "-euo", "pipefail", "-c"]
 
 # The project's signing key (README, "Committed results"; docs/RELEASE.md).
-signing_pubkey := "6c24a7008b83aeaa937f81e155aea6189951ec6a605887c14dd37495877e8148"
+signing_pubkey := "64e8accfb74846fc1f7c82e78cf1b1ec9c433e8d4297d81bc89153ab212a4aaa"
 
 export CARGO_TARGET_DIR := env_var_or_default("CARGO_TARGET_DIR", env_var("HOME") + "/.cache/binostr-target")
 
