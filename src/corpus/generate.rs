@@ -10,7 +10,7 @@
 //!
 //! - **Kind mix.** [`KIND_SHARES`] holds the published traffic shares of the
 //!   20 most frequent kinds (BigBrotr/analysis, MIT, 172.66 million events,
-//!   Dec 2022 to Jul 2025, as listed in `../shared/corpus/SOURCES.md`), plus
+//!   Dec 2022 to Jul 2025; see `docs/CORPUS.md`), plus
 //!   kind 30023 (see below). Counts are apportioned exactly over the table
 //!   ([`kind_counts`], largest remainder), so a corpus of `n` events holds each
 //!   kind within one event of `n × share / Σ shares`; the order is shuffled.

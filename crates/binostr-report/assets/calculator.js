@@ -4,7 +4,7 @@
  * `compute(data, inputs)` answers "for my relay's kind mix and traffic,
  * what does each wire profile cost on the wire and in CPU, against JSON?".
  * `data` is the JSON the page embeds (`binostr-report page`, built in
- * crates/binostr-report/src/page/calc.rs): per profile and kind subset
+ * crates/binostr-report/src/render/page/calc.rs): per profile and kind subset
  * (kind-0, kind-1, kind-3, kind-7), the campaign's records as summary.csv
  * and sizes.csv print them:
  *   data.data[profile][subset][workload] = {ns: [median, ci_lo, ci_hi],

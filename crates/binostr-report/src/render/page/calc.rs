@@ -29,8 +29,8 @@ pub const KIND_SHARES: [(u16, &str, f64); 4] = [
 
 /// Where [`KIND_SHARES`] come from, as the page says it.
 pub const SHARES_SOURCE: &str = "published traffic shares by kind, BigBrotr/analysis (MIT), \
-    172.66 million events, Dec 2022 to Jul 2025, as quoted in the project's corpus sources \
-    (SOURCES.md) and used by the default corpus generator (KIND_SHARES in src/corpus/generate.rs)";
+    172.66 million events, Dec 2022 to Jul 2025, described in docs/CORPUS.md \
+    and used by the default corpus generator (KIND_SHARES in src/corpus/generate.rs)";
 
 /// The workloads a relay mode spends CPU on, per event received.
 pub const MODES: [(&str, &[&str], &str); 3] = [
