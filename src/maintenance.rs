@@ -355,29 +355,13 @@ pub fn render_json(report: &Report) -> String {
     serde_json::to_string_pretty(report).expect("the report serializes") + "\n"
 }
 
-/// The CSV columns, in order.
-pub const CSV_COLUMNS: [&str; 13] = [
-    "profile",
-    "module_lines",
-    "generated_lines",
-    "crates",
-    "schema_compiler",
-    "ecosystems",
-    "spec_status",
-    "spec_ref",
-    "enabled",
-    "languages",
-    "test_lines",
-    "shared_lines",
-    "build_crates",
-];
-
 fn languages(r: &Row) -> String {
     let l: Vec<&str> = r.ecosystems.iter().map(|e| e.language.as_str()).collect();
     l.join(" ")
 }
 
-/// `maintenance.csv`: one row per profile ([`CSV_COLUMNS`]).
+/// `maintenance.csv`: one row per profile
+/// ([`binostr_records::csv::MAINTENANCE`]).
 pub fn render_csv(report: &Report) -> String {
     let quote = |s: &str| {
         if s.contains([',', '"', '\n']) {
@@ -386,7 +370,7 @@ pub fn render_csv(report: &Report) -> String {
             s.to_owned()
         }
     };
-    let mut out = CSV_COLUMNS.join(",") + "\n";
+    let mut out = binostr_records::csv::MAINTENANCE.header_line();
     for r in &report.profiles {
         let cells = [
             r.profile.to_owned(),

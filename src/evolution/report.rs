@@ -268,17 +268,13 @@ fn summarize<'a>(labels: impl Iterator<Item = &'a str>) -> String {
     }
 }
 
-/// The CSV columns after `profile` and `enabled`, in order.
+/// The CSV columns after `profile` and `enabled`, in order: the rest of
+/// [`binostr_records::csv::EVOLUTION`], then one per range case.
 pub fn columns() -> Vec<String> {
-    let mut c: Vec<String> = [
-        "forward_field",
-        "forward_element",
-        "backward",
-        "version",
-        "unknown_version",
-    ]
-    .map(String::from)
-    .to_vec();
+    let mut c: Vec<String> = binostr_records::csv::EVOLUTION.columns[2..]
+        .iter()
+        .map(|c| c.name.to_owned())
+        .collect();
     c.extend(range::CASES.iter().map(|r| format!("range_{}", r.name)));
     c
 }
@@ -416,7 +412,13 @@ pub fn run(input: &str, events: &[Event], all: bool, progress: bool) -> Report {
 /// `evolution.csv`: one row per profile.
 pub fn render_csv(r: &Report) -> String {
     let cols = columns();
-    let mut out = format!("profile,enabled,{}\n", cols.join(","));
+    let layout = binostr_records::csv::EVOLUTION;
+    let mut out = layout.header();
+    for range in &cols[layout.width() - 2..] {
+        out.push(',');
+        out.push_str(range);
+    }
+    out.push('\n');
     for p in &r.profiles {
         out.push_str(p.profile);
         out.push(',');

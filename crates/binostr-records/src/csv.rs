@@ -1,5 +1,6 @@
-//! Every CSV a campaign run writes (`run-K/*.csv`, `docs/RESULTS.md`), and
-//! the interop files the report reads, as data: the writer emits each header
+//! Every CSV a campaign run writes (`run-K/*.csv`, `docs/RESULTS.md`), the
+//! per-profile tables of the evolution and maintenance suites, and the
+//! interop files the report reads, as data: the writer emits each header
 //! from its [`Layout`], the reader checks it and types each column.
 
 /// A column's type.
@@ -25,7 +26,8 @@ pub struct Column {
 /// One CSV file: its name and its columns, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
-    /// File name inside `run-K/` (a pattern for the interop files).
+    /// File name inside `run-K/`; a path from the repository root for the
+    /// suites' tables; a pattern for the interop files.
     pub file: &'static str,
     /// Columns in order.
     pub columns: &'static [Column],
@@ -246,6 +248,43 @@ pub const INTEROP_CHECKS: Layout = Layout {
         col("rust_decodes", Str),
         col("status", Str),
         col("reason", Str),
+    ],
+};
+
+/// `results/maintenance/maintenance.csv` (`binostr maintenance`): one row
+/// per profile.
+pub const MAINTENANCE: Layout = Layout {
+    file: "results/maintenance/maintenance.csv",
+    columns: &[
+        col("profile", Str),
+        col("module_lines", Int),
+        col("generated_lines", Int),
+        col("crates", Int),
+        col("schema_compiler", Str),
+        col("ecosystems", Int),
+        col("spec_status", Str),
+        col("spec_ref", Str),
+        col("enabled", Str),
+        col("languages", Str),
+        col("test_lines", Int),
+        col("shared_lines", Int),
+        col("build_crates", Int),
+    ],
+};
+
+/// `results/evolution/evolution.csv` (`binostr evolution`): one row per
+/// profile; these columns, then one `range_<case>` column per range case
+/// (the suite's list, so not part of the fixed layout).
+pub const EVOLUTION: Layout = Layout {
+    file: "results/evolution/evolution.csv",
+    columns: &[
+        col("profile", Str),
+        col("enabled", Str),
+        col("forward_field", Str),
+        col("forward_element", Str),
+        col("backward", Str),
+        col("version", Str),
+        col("unknown_version", Str),
     ],
 };
 

@@ -62,3 +62,20 @@ fn every_committed_contract_round_trips_and_every_csv_has_its_header() {
     }
     assert!(seen > 0);
 }
+
+#[test]
+fn the_suites_tables_start_with_their_layouts() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let maintenance = fs::read_to_string(root.join(csv::MAINTENANCE.file)).unwrap();
+    assert!(maintenance.starts_with(&csv::MAINTENANCE.header_line()));
+    let evolution = fs::read_to_string(root.join(csv::EVOLUTION.file)).unwrap();
+    let header = evolution.lines().next().unwrap();
+    let fixed = csv::EVOLUTION.header() + ",";
+    assert!(header.starts_with(&fixed), "{header}");
+    assert!(
+        header[fixed.len()..]
+            .split(',')
+            .all(|c| c.starts_with("range_")),
+        "{header}"
+    );
+}

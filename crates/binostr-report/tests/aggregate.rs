@@ -811,8 +811,8 @@ fn evolution_and_maintenance_tables_keep_the_measured_profiles() {
     fs::create_dir_all(&evo).unwrap();
     fs::write(
         evo.join("evolution.csv"),
-        "profile,enabled,forward_field,forward_element,backward,version,unknown_version,\
-         range_created_at_2e32,range_kind_65535,range_tags_70000\n\
+        binostr_records::csv::EVOLUTION.header()
+            + ",range_created_at_2e32,range_kind_65535,range_tags_70000\n\
          json,true,rejected,n/a,ok,none,n/a,exact,exact,exact\n\
          event2,true,rejected,n/a,by-construction,none,n/a,refused,exact,refused\n\
          cbor-intmap,false,rejected,n/a,ok,none,n/a,exact,exact,exact\n",
@@ -820,11 +820,13 @@ fn evolution_and_maintenance_tables_keep_the_measured_profiles() {
     .unwrap();
     let maint = tmp.path().join("results/maintenance");
     fs::create_dir_all(&maint).unwrap();
+    // The layout's columns, then one more (a later writer's): still read.
     fs::write(
         maint.join("maintenance.csv"),
-        "profile,module_lines,generated_lines,crates,schema_compiler,ecosystems,spec_status,spec_ref,extra\n\
-         event2,300,0,0,none,2,none,\"mleku/nostr (codec, event)\",x\n\
-         json,109,0,11,none,4,ietf-rfc,RFC 8259,y\n",
+        binostr_records::csv::MAINTENANCE.header()
+            + ",extra\n\
+         event2,300,0,0,none,2,none,\"mleku/nostr (codec, event)\",yes,rust go,40,0,0,x\n\
+         json,109,0,11,none,4,ietf-rfc,RFC 8259,yes,rust go js kotlin,182,503,0,y\n",
     )
     .unwrap();
     binostr_report::aggregate(tmp.path(), &labels(&["q1"]), true).unwrap();
@@ -844,10 +846,27 @@ fn evolution_and_maintenance_tables_keep_the_measured_profiles() {
     assert!(md.contains("| cbor-intmap | false | rejected |"), "{md}");
 
     // A malformed row is an error naming the line and its byte offset.
+    let layout = binostr_records::csv::MAINTENANCE;
+    let row2 = layout.header().len() + 1;
     fs::write(
         maint.join("maintenance.csv"),
-        "profile,module_lines,generated_lines,crates,schema_compiler,ecosystems,spec_status,spec_ref\n\
-         json,109,0\n",
+        layout.header_line() + "json,109,0\n",
+    )
+    .unwrap();
+    let e = format!(
+        "{:#}",
+        binostr_report::aggregate(tmp.path(), &labels(&["q1"]), true).unwrap_err()
+    );
+    let cells = layout.width();
+    assert!(
+        e.contains(&format!(
+            "maintenance.csv: line 2 (byte {row2}) is not {cells} CSV cells"
+        )),
+        "{e}"
+    );
+    fs::write(
+        maint.join("maintenance.csv"),
+        layout.header_line() + "json,109,0,11,none,4,ietf-rfc,\"RFC 8259,yes,rust,1,0,0\n",
     )
     .unwrap();
     let e = format!(
@@ -855,20 +874,9 @@ fn evolution_and_maintenance_tables_keep_the_measured_profiles() {
         binostr_report::aggregate(tmp.path(), &labels(&["q1"]), true).unwrap_err()
     );
     assert!(
-        e.contains("maintenance.csv: line 2 (byte 92) is not 8 CSV cells"),
-        "{e}"
+        e.contains(&format!("line 2 (byte {row2})")),
+        "unbalanced quote: {e}"
     );
-    fs::write(
-        maint.join("maintenance.csv"),
-        "profile,module_lines,generated_lines,crates,schema_compiler,ecosystems,spec_status,spec_ref\n\
-         json,109,0,11,none,4,ietf-rfc,\"RFC 8259\n",
-    )
-    .unwrap();
-    let e = format!(
-        "{:#}",
-        binostr_report::aggregate(tmp.path(), &labels(&["q1"]), true).unwrap_err()
-    );
-    assert!(e.contains("line 2 (byte 92)"), "unbalanced quote: {e}");
 }
 
 /// The standard campaign with filter and transport groups, and a registry

@@ -95,18 +95,9 @@ impl Campaign {
         let interop =
             crate::read::side::read_interop(&root.join("results/interop"), &mut warnings)?;
         let reference = crate::read::side::read_reference(root, &mut warnings)?;
-        let evolution = ProfileTable::read(
-            root,
-            crate::read::side::EVOLUTION_FILE,
-            &crate::read::side::EVOLUTION_COLUMNS,
-            &mut warnings,
-        )?;
-        let maintenance = ProfileTable::read(
-            root,
-            crate::read::side::MAINTENANCE_FILE,
-            &crate::read::side::MAINTENANCE_COLUMNS,
-            &mut warnings,
-        )?;
+        let evolution = ProfileTable::read(root, &binostr_records::csv::EVOLUTION, &mut warnings)?;
+        let maintenance =
+            ProfileTable::read(root, &binostr_records::csv::MAINTENANCE, &mut warnings)?;
         let index = rows.iter().enumerate().map(|(i, r)| (r.key(), i)).collect();
         let paired_index = paired
             .iter()

@@ -432,12 +432,6 @@ pub fn read_reference(root: &Path, warnings: &mut Vec<String>) -> Result<Vec<Ref
         .collect()
 }
 
-/// `results/evolution/evolution.csv` (`binostr evolution`).
-pub const EVOLUTION_FILE: &str = "results/evolution/evolution.csv";
-
-/// `results/maintenance/maintenance.csv` (`binostr maintenance`).
-pub const MAINTENANCE_FILE: &str = "results/maintenance/maintenance.csv";
-
 /// A per-profile table written by a `binostr` suite outside the campaign
 /// (evolution, maintenance): its header and its rows as text, one per
 /// profile, first column `profile`.
@@ -450,15 +444,11 @@ pub struct ProfileTable {
 }
 
 impl ProfileTable {
-    /// Reads `file` under `root`, requiring `columns`; empty (with a
-    /// warning) when absent. Cells may be quoted (RFC 4180), not multi-line.
-    pub fn read(
-        root: &Path,
-        file: &str,
-        columns: &[&str],
-        warnings: &mut Vec<String>,
-    ) -> Result<Self> {
-        let path = root.join(file);
+    /// Reads `layout`'s file under `root`, requiring its columns (more may
+    /// follow); empty (with a warning) when absent. Cells may be quoted (RFC
+    /// 4180), not multi-line.
+    pub fn read(root: &Path, layout: &Layout, warnings: &mut Vec<String>) -> Result<Self> {
+        let path = root.join(layout.file);
         if !path.exists() {
             warnings.push(format!(
                 "{} is missing: its paper table is empty",
@@ -481,7 +471,8 @@ impl ProfileTable {
                 path.display()
             );
         }
-        if let Some(missing) = columns.iter().find(|c| !header.iter().any(|h| h == *c)) {
+        let mut columns = layout.columns.iter().map(|c| c.name);
+        if let Some(missing) = columns.find(|c| !header.iter().any(|h| h == c)) {
             bail!(
                 "{}: header at byte 0 has no column `{missing}`",
                 path.display()
@@ -551,17 +542,7 @@ fn split_csv(line: &str) -> Option<Vec<String>> {
     }
 }
 
-/// Columns the evolution table must have (besides its `range_*` cases).
-pub const EVOLUTION_COLUMNS: [&str; 6] = [
-    "profile",
-    "forward_field",
-    "forward_element",
-    "backward",
-    "version",
-    "unknown_version",
-];
-
-/// Columns the maintenance table must have.
+/// The maintenance columns the paper's table shows, in order.
 pub const MAINTENANCE_COLUMNS: [&str; 8] = [
     "profile",
     "module_lines",
