@@ -14,7 +14,7 @@ use crate::model::paired::{self, Paired, Rounds};
 use crate::model::summary::{self, BASELINE, REFERENCE, Row};
 use crate::model::wall::{self, Wall};
 use crate::read::apart::ApartRecord;
-use crate::read::campaign_file::{self, CAMPAIGN_FILE, Sequence};
+use crate::read::campaign_file::{self, Sequence};
 use crate::read::records::{self, Run, Scan as _};
 use crate::read::registry::{REGISTRY, RegistryEntry, read_registry};
 use crate::read::side::{Interop, ProfileTable, Reference, Robustness, Side};
@@ -346,7 +346,7 @@ fn per_label(
                  and every \"in every run\" claim rests on that one run"
             ));
         }
-        let path = records::campaign_dir(root, label).join(CAMPAIGN_FILE);
+        let path = records::campaign_dir(root, label).join(binostr_records::files::CAMPAIGN);
         if path.exists() {
             let file = campaign_file::read(&path)?;
             sequences.push((label.clone(), file.sequences));

@@ -6,7 +6,6 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-pub use binostr_records::files::CAMPAIGN as CAMPAIGN_FILE;
 pub use binostr_records::{CampaignRecord, Sequence};
 
 /// Reads and parses the `campaign.json` at `path`.

@@ -10,7 +10,6 @@ use binostr_records::csv::INTEROP_CHECKS as CHECKS;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
-use crate::read::campaign_file::CAMPAIGN_FILE;
 use crate::read::frame::strs;
 use crate::read::records::{self, Run, Scan as _};
 use crate::read::registry::{REGISTRY, RegistryEntry, read_registry};
@@ -98,7 +97,7 @@ impl Inputs {
     pub fn read(root: &Path, label: &str, runs: &[Run]) -> Result<Self> {
         let dir = records::campaign_dir(root, label);
         let mut read = record_files(runs);
-        let campaign_json = dir.join(CAMPAIGN_FILE);
+        let campaign_json = dir.join(binostr_records::files::CAMPAIGN);
         let corpus = json(&campaign_json)?
             .get("corpus")
             .cloned()

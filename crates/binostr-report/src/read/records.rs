@@ -15,7 +15,6 @@ use binostr_records::csv::{ColumnType, Layout};
 use binostr_records::{ContractCorpus, RunRecord};
 use polars::prelude::*;
 
-pub use binostr_records::SCHEMA as CONTRACT_SCHEMA;
 pub use binostr_records::csv::{
     ALLOC, INSTRUCTIONS, LATENCY, RATIOS, ROUNDS, RSS, SAMPLES, SIZES, TRANSPORT,
 };
@@ -97,11 +96,12 @@ fn read_run(label: &str, k: u32, dir: PathBuf) -> Result<Run> {
     let text = fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
     let file: RunRecord =
         serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
-    if file.schema != CONTRACT_SCHEMA {
+    if file.schema != binostr_records::SCHEMA {
         bail!(
-            "{}: schema {} (this reader knows {CONTRACT_SCHEMA})",
+            "{}: schema {} (this reader knows {})",
             path.display(),
-            file.schema
+            file.schema,
+            binostr_records::SCHEMA
         );
     }
     let c = file.contract;

@@ -327,9 +327,6 @@ pub struct Interop {
     pub ns_per_event: f64,
 }
 
-/// `results/interop/*.csv`.
-pub use binostr_records::csv::INTEROP_TIMINGS as INTEROP;
-
 /// Every row of the per-language timing files `dir/<language>.csv` (the
 /// `checks-*` and `torture-*` files beside them are not timings), sorted by
 /// language, format, library, version; empty (with a warning) when there is
@@ -357,7 +354,7 @@ pub fn read_interop(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<Intero
     files.sort();
     let frames = files
         .iter()
-        .map(|p| INTEROP.scan_file(p))
+        .map(|p| binostr_records::csv::INTEROP_TIMINGS.scan_file(p))
         .collect::<Result<Vec<_>>>()?;
     let df = concat(frames, UnionArgs::default())?
         .sort(
