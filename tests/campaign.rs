@@ -298,6 +298,28 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
         .filter(|id| !apart_ids.contains(id))
         .collect();
     assert_eq!(sized, enabled);
+    // Sizes cover every subset with events, the kind strata and the mix
+    // stream included, even where smoke times `all` and `mix` only.
+    let sizes = String::from_utf8(read(&run1.join("sizes.csv"))).unwrap();
+    for subset in ["all", "mix", "kind-1", "kind-other"] {
+        assert!(
+            sizes
+                .lines()
+                .any(|l| l.starts_with(&format!("json,{subset},"))),
+            "sizes.csv has no json row for {subset}"
+        );
+    }
+    // The sensitivity input: every median, json among the profiles.
+    let lists = String::from_utf8(read(&run1.join("follow-lists.csv"))).unwrap();
+    assert!(lists.starts_with(&binostr_records::csv::FOLLOW_LISTS.header_line()));
+    for median in binostr::corpus::generate::FOLLOW_LIST_MEDIANS {
+        assert!(
+            lists
+                .lines()
+                .any(|l| l.starts_with(&format!("json,{median},"))),
+            "follow-lists.csv has no json row at median {median}"
+        );
+    }
     let rounds = String::from_utf8(read(&run1.join("rounds.csv"))).unwrap();
     let groups: BTreeSet<(&str, &str)> = rounds
         .lines()
