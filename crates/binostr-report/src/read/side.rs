@@ -2,7 +2,6 @@
 //! runs, and the inputs from outside the campaign: the robustness report and
 //! the interop timings.
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
@@ -11,6 +10,7 @@ use polars::prelude::*;
 use serde::Deserialize;
 
 use binostr_records::csv::Layout;
+use binostr_records::robustness::{self, RunReport};
 
 use crate::read::frame::{f64s, strs};
 use crate::read::records::{self, Run, Scan as _};
@@ -215,101 +215,21 @@ pub fn read_sizes(runs: &[Run]) -> Result<Vec<Sizes>> {
     )
 }
 
-/// Outcomes that count as failures (the rule of `Outcome::is_failure` in
-/// `src/torture/run.rs`), besides cases over the memory bound.
-pub const FAILING_OUTCOMES: [&str; 5] = ["panic", "stack-overflow", "signal", "timeout", "oom"];
-
-/// `results/robustness/robustness.json`, the parts the paper uses.
-#[derive(Clone, Debug, Deserialize)]
-pub struct Robustness {
-    /// Per subject (our profiles, then library subjects) in report order.
-    pub subjects: Vec<Subject>,
-}
-
-/// One robustness subject.
-#[derive(Clone, Debug, Deserialize)]
-pub struct Subject {
-    /// Profile id, or `lib:<name>` for an upstream library.
-    pub subject: String,
-    /// Ours (failures fail the run) or a library.
-    pub ours: bool,
-    /// Case counts per case class.
-    pub classes: BTreeMap<String, ClassCounts>,
-}
-
-/// Outcome counts of one case class.
-#[derive(Clone, Debug, Deserialize)]
-pub struct ClassCounts {
-    /// Cases per outcome name.
-    pub outcomes: BTreeMap<String, u64>,
-    /// Isolated cases over the memory bound (failures).
-    #[serde(default)]
-    pub over_memory_bound: u64,
-}
-
-impl ClassCounts {
-    /// All cases of the class.
-    pub fn cases(&self) -> u64 {
-        self.outcomes.values().sum()
+/// `results/robustness/robustness.json` under `root`, as `binostr torture
+/// run` wrote it; `None` (with a warning) when it does not exist.
+pub fn read_robustness(root: &Path, warnings: &mut Vec<String>) -> Result<Option<RunReport>> {
+    let path = root.join(robustness::DIR).join(robustness::FILE);
+    if !path.exists() {
+        warnings.push(format!(
+            "{} is missing: robustness.csv has only its header",
+            path.display()
+        ));
+        return Ok(None);
     }
-
-    /// Cases that ended in a clean error.
-    pub fn clean(&self) -> u64 {
-        self.outcomes.get("clean-error").copied().unwrap_or(0)
-    }
-
-    /// Failing cases: failing outcomes plus cases over the memory bound.
-    pub fn failures(&self) -> u64 {
-        FAILING_OUTCOMES
-            .iter()
-            .filter_map(|o| self.outcomes.get(*o))
-            .sum::<u64>()
-            + self.over_memory_bound
-    }
-}
-
-/// The case classes in the order the torture report lists them.
-pub const CASE_CLASSES: [&str; 8] = [
-    "truncation",
-    "mutation",
-    "length-inflation",
-    "bad-utf8",
-    "fields",
-    "non-canonical",
-    "length-bomb",
-    "nesting-bomb",
-];
-
-impl Robustness {
-    /// Reads `path`; `None` (with a warning) when it does not exist.
-    pub fn read(path: &Path, warnings: &mut Vec<String>) -> Result<Option<Self>> {
-        if !path.exists() {
-            warnings.push(format!(
-                "{} is missing: robustness.csv has only its header",
-                path.display()
-            ));
-            return Ok(None);
-        }
-        let text =
-            fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let r =
-            serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
-        Ok(Some(r))
-    }
-
-    /// The case classes present, known ones in report order, others after.
-    pub fn classes(&self) -> Vec<String> {
-        let mut out: Vec<String> = CASE_CLASSES.iter().map(|c| (*c).to_owned()).collect();
-        for s in &self.subjects {
-            for c in s.classes.keys() {
-                if !out.contains(c) {
-                    out.push(c.clone());
-                }
-            }
-        }
-        out.retain(|c| self.subjects.iter().any(|s| s.classes.contains_key(c)));
-        out
-    }
+    let text = fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let report =
+        serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    Ok(Some(report))
 }
 
 /// One interop timing (`results/interop/<language>.csv`).
