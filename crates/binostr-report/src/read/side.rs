@@ -300,11 +300,15 @@ pub fn read_interop(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<Intero
 
 /// `results/speed/side-by-side.jsonl`: one row per comparison of our codec,
 /// before and after the performance work, with another implementation, timed
-/// side by side on the same events (`docs/performance.md`).
+/// side by side on the same events (`docs/performance.md`). No program of
+/// this repository writes it: the rows come from a harness kept outside it
+/// (`results/speed/README.md`), so [`Reference`] is the only declaration of
+/// the layout and reads it strictly (every field named, no other field).
 pub const REFERENCE_FILE: &str = "results/speed/side-by-side.jsonl";
 
 /// One side-by-side comparison.
 #[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Reference {
     /// `encode` or `decode`.
     pub mode: String,
@@ -324,8 +328,18 @@ pub struct Reference {
     pub new_over_ref: f64,
     /// Its bootstrap 95 % CI over rounds.
     pub new_over_ref_ci: [f64; 2],
-    /// The same before the work (absent for variants that did not exist).
+    /// Our median ns/event before the work; this and the other `base` and
+    /// `new_over_base` fields are absent for variants that did not exist
+    /// before.
+    pub base_ns: Option<f64>,
+    /// Median over rounds of ours (before) over the reference.
     pub base_over_ref: Option<f64>,
+    /// Its bootstrap 95 % CI over rounds.
+    pub base_over_ref_ci: Option<[f64; 2]>,
+    /// Median over rounds of ours after over ours before.
+    pub new_over_base: Option<f64>,
+    /// Its bootstrap 95 % CI over rounds.
+    pub new_over_base_ci: Option<[f64; 2]>,
 }
 
 /// Reads [`REFERENCE_FILE`] under `root`; empty (with a warning) when absent.
@@ -470,3 +484,29 @@ pub const MAINTENANCE_COLUMNS: [&str; 8] = [
     "spec_status",
     "spec_ref",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_side_by_side_rows_read_strictly() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut warnings = Vec::new();
+        let rows = read_reference(&root, &mut warnings).unwrap();
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert!(rows.iter().any(|r| r.base_over_ref.is_some()));
+        assert!(rows.iter().any(|r| r.base_ns.is_none()));
+    }
+
+    #[test]
+    fn an_unknown_side_by_side_field_is_refused() {
+        let row = r#"{"mode": "decode", "ours": "json", "ref": "decode:json", "rounds": 2,
+            "new_ns": 1.0, "ref_ns": 2.0, "new_over_ref": 0.5, "new_over_ref_ci": [0.4, 0.6]"#;
+        assert!(serde_json::from_str::<Reference>(&format!("{row}}}")).is_ok());
+        let e = serde_json::from_str::<Reference>(&format!("{row}, \"new_over_rfe\": 1}}"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown field `new_over_rfe`"), "{e}");
+    }
+}
