@@ -169,7 +169,7 @@ mod reader;
 pub mod write;
 
 pub use hostile::HostileInputs;
-pub use layout::{Layout, Parts, Text, fixed_prefix, hex_or_text, read_tags};
+pub use layout::{DecodedParts, Layout, Parts, Text, fixed_prefix, hex_or_text, read_tags};
 pub use maintenance::{Maintenance, Schema, Spec};
 pub use reader::{Reader, utf8};
 

@@ -26,7 +26,10 @@
 //! The manifest reads the campaign's records through the campaign's own
 //! types ([`crate::campaign::CampaignRecord`], [`crate::campaign::RunRecord`]).
 
+use binostr_records::SignedEvent;
 use serde::{Deserialize, Serialize};
+
+use crate::model::{Event, hex};
 
 pub mod canonical;
 mod covered;
@@ -46,9 +49,9 @@ pub const SCHEMA: u64 = 1;
 /// NIP-94 file metadata.
 pub const KIND: u16 = 1063;
 /// File name of the manifest inside the campaign directory.
-pub const MANIFEST_FILE: &str = "manifest.json";
+pub const MANIFEST_FILE: &str = binostr_records::files::MANIFEST;
 /// File name of the signature event inside the campaign directory.
-pub const EVENT_FILE: &str = "manifest.event.json";
+pub const EVENT_FILE: &str = binostr_records::files::MANIFEST_EVENT;
 /// The paper's generated inputs, covered by every manifest.
 pub const PAPER_GENERATED: &str = "paper/generated";
 
@@ -129,10 +132,50 @@ pub struct FileEntry {
 /// The campaign directory of `label` under `root`.
 pub use binostr_records::label::campaign_dir;
 
+/// `event` as the record `manifest.event.json` holds (shared with
+/// `binostr-report`); written compact, it is [`Event::write_json`]'s bytes.
+pub fn event_record(event: &Event) -> SignedEvent {
+    SignedEvent {
+        id: hex::encode(&event.id),
+        pubkey: hex::encode(&event.pubkey),
+        created_at: event.created_at,
+        kind: event.kind,
+        tags: event.tags.clone(),
+        content: event.content.clone(),
+        sig: hex::encode(&event.sig),
+    }
+}
+
 fn check_label(label: &str) -> Result<(), CreateError> {
     if binostr_records::label::is_valid(label) {
         Ok(())
     } else {
         Err(CreateError::Label(label.into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_event_record_is_the_nip01_json_byte_for_byte() {
+        let event = Event {
+            id: [1; 32],
+            pubkey: [0xab; 32],
+            sig: [0xcd; 64],
+            created_at: 1_796_322_421,
+            kind: KIND,
+            tags: vec![vec!["x".into(), "a\u{1}\"\\".into()], vec![]],
+            content: "line\nbreak\t\u{2028} ☕ \u{7f}".into(),
+        };
+        let mut nip01 = Vec::new();
+        event.write_json(&mut nip01);
+        let record = event_record(&event);
+        assert_eq!(serde_json::to_vec(&record).unwrap(), nip01);
+        assert_eq!(
+            serde_json::from_slice::<SignedEvent>(&nip01).unwrap(),
+            record
+        );
     }
 }

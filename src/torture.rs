@@ -29,6 +29,7 @@ use std::fs;
 use std::io;
 use std::path::Path;
 
+pub use binostr_records::robustness::{CaseManifest, Class};
 use serde::{Deserialize, Serialize};
 
 use crate::codec::Profile;
@@ -47,76 +48,10 @@ pub const MUTATIONS: u64 = 1_000_000;
 /// Events from the generator (seed 1) used as mutation bases beside the golden.
 const GENERATED_BASES: usize = 8;
 
-/// A class of hostile case; the report counts outcomes per class.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Class {
-    /// Every prefix of the golden encoding.
-    Truncation,
-    /// Seeded stacked bit flips, byte inserts and deletes, overwrites and
-    /// length-field inflation of the golden and generated encodings.
-    Mutation,
-    /// At every offset of the golden: 4 or 8 bytes overwritten with `ff`,
-    /// or a 10-byte maximal LEB128 varint inserted.
-    LengthInflation,
-    /// Invalid UTF-8 in the content and in a tag value.
-    BadUtf8,
-    /// Duplicate and unknown fields, a repeated record, trailing bytes.
-    Fields,
-    /// Over-long varints at every offset, and the format's own
-    /// non-canonical forms (indefinite-length CBOR, wider heads, ...).
-    NonCanonical,
-    /// A few bytes declaring 2^32−1 or 2^64−1 bytes or elements.
-    LengthBomb,
-    /// 20,000- and 10,000,000-deep nested arrays and maps.
-    NestingBomb,
-}
-
-impl Class {
-    /// Every class, in report order.
-    pub const ALL: [Class; 8] = [
-        Class::Truncation,
-        Class::Mutation,
-        Class::LengthInflation,
-        Class::BadUtf8,
-        Class::Fields,
-        Class::NonCanonical,
-        Class::LengthBomb,
-        Class::NestingBomb,
-    ];
-
-    /// The kebab-case name used in file names and reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Class::Truncation => "truncation",
-            Class::Mutation => "mutation",
-            Class::LengthInflation => "length-inflation",
-            Class::BadUtf8 => "bad-utf8",
-            Class::Fields => "fields",
-            Class::NonCanonical => "non-canonical",
-            Class::LengthBomb => "length-bomb",
-            Class::NestingBomb => "nesting-bomb",
-        }
-    }
-
-    /// Cases of this class run one per child process (they may allocate
-    /// without bound or recurse); the others run in-process in batches.
-    pub fn isolated(self) -> bool {
-        matches!(self, Class::LengthBomb | Class::NestingBomb)
-    }
-}
-
-/// What `torture generate` records in `manifest.json`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CaseManifest {
-    /// Seed of the mutations.
-    pub seed: u64,
-    /// Mutations per profile.
-    pub mutations: u64,
-    /// Depth of the recipe nesting bombs.
-    pub bomb_depth: usize,
-    /// The profiles cases were written for.
-    pub profiles: Vec<String>,
+/// Cases of `class` run one per child process (they may allocate without
+/// bound or recurse); the others run in-process in batches.
+pub fn isolated(class: Class) -> bool {
+    matches!(class, Class::LengthBomb | Class::NestingBomb)
 }
 
 /// A nesting bomb kept as a recipe and expanded where it is decoded.

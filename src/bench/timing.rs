@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use binostr_records::CriterionSettings;
 use binostr_records::csv::{RATIOS, ROUNDS, SAMPLES};
 use criterion::{Criterion, SamplingMode};
 use serde::Deserialize;
@@ -16,16 +17,14 @@ use crate::bench::group::{Group, Sequence};
 use crate::bench::workload::Fixture;
 use crate::corpus::generate::rng::Gen;
 
-/// Criterion settings; part of a campaign's contract.
-pub use binostr_records::CriterionSettings as Settings;
-
-/// A configured [`Criterion`] of [`Settings`].
+/// A [`Criterion`] configured from a campaign contract's
+/// [`CriterionSettings`].
 pub trait ToCriterion {
     /// A configured Criterion writing its files under `dir`.
     fn criterion(&self, dir: &Path) -> Criterion;
 }
 
-impl ToCriterion for Settings {
+impl ToCriterion for CriterionSettings {
     fn criterion(&self, dir: &Path) -> Criterion {
         Criterion::default()
             .sample_size(self.sample_size)
@@ -52,7 +51,7 @@ pub struct Round {
 /// The measurement of one group.
 #[derive(Clone, Debug)]
 pub struct Measured {
-    /// The group.
+    /// The group as planned: its members, workload and subset.
     pub group: Group,
     /// Its subset's sequence.
     pub sequence: Sequence,
@@ -76,7 +75,7 @@ pub enum TimingError {
     Read {
         /// The group's label.
         group: String,
-        /// The file.
+        /// Criterion's `sample.json` of the group.
         path: PathBuf,
         /// The I/O error.
         source: std::io::Error,
@@ -86,7 +85,7 @@ pub enum TimingError {
     Parse {
         /// The group's label.
         group: String,
-        /// The file.
+        /// Criterion's `sample.json` of the group.
         path: PathBuf,
         /// The JSON error.
         source: serde_json::Error,
@@ -108,7 +107,7 @@ pub enum TimingError {
     Rounds {
         /// The group's label.
         group: String,
-        /// The sample.
+        /// Index of the Criterion sample.
         sample: usize,
         /// Rounds seen.
         rounds: usize,
@@ -130,7 +129,7 @@ pub fn run(
     fixture: &Fixture,
     groups: &[Group],
     sequences: &[Sequence],
-    settings: &Settings,
+    settings: &CriterionSettings,
     dir: &Path,
     order_seed: u64,
     mut progress: impl FnMut(usize, &Group),

@@ -26,7 +26,7 @@ pub(super) fn corpus_cache(opts: &Options) -> PathBuf {
 
 /// A profile measured apart: its events, cached beside the corpus.
 pub(super) struct ApartCorpus {
-    /// The profile.
+    /// The profile, which cannot represent every corpus event.
     pub profile: &'static Profile,
     /// The events it represents, in corpus order.
     pub path: PathBuf,

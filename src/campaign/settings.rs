@@ -1,10 +1,10 @@
 //! The campaign settings (`--settings`): how long and how wide a campaign
 //! measures.
 
+use binostr_records::CriterionSettings;
 use serde::{Deserialize, Serialize};
 
 use crate::bench::group;
-use crate::bench::timing::Settings;
 use crate::bench::workload::Subset;
 
 /// How long and how wide a campaign measures.
@@ -29,15 +29,15 @@ impl CampaignSettings {
         }
     }
 
-    /// Criterion settings.
-    pub fn criterion(self) -> Settings {
+    /// Criterion's sample size, warm-up, measurement time and resamples.
+    pub fn criterion(self) -> CriterionSettings {
         let (sample_size, warm_up_ms, measurement_ms, nresamples) = match self {
             CampaignSettings::Smoke => (10, 1, 5, 100),
             CampaignSettings::Quick => (10, 5, 20, 100),
             // One round per sample on most groups: 30 paired rounds.
             CampaignSettings::Publication => (30, 300, 100, 10_000),
         };
-        Settings {
+        CriterionSettings {
             sample_size,
             warm_up_ms,
             measurement_ms,

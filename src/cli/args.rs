@@ -449,7 +449,7 @@ pub(super) enum CorpusCommand {
     /// Draw a seeded selection, stratified by kind, from the accepted events
     /// of the inputs; writes JSON Lines and FILE.selection.json.
     Select {
-        /// Seed.
+        /// Seed of the stratified draw.
         #[arg(long)]
         seed: u64,
         /// Number of events to select.
@@ -467,7 +467,7 @@ pub(super) enum CorpusCommand {
     /// The main job until campaigns exist: generate the default corpus, audit
     /// it and select from it, writing everything under OUTDIR.
     Default {
-        /// Seed.
+        /// Seed of the generator and of the selection.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Events to generate.
@@ -547,10 +547,10 @@ pub(super) enum ChildTask {
         /// Wire profile id, or `reference`.
         #[arg(long)]
         profile: String,
-        /// Workload.
+        /// Workload name as results write it (`decode`, `ingest-mt`, ...).
         #[arg(long)]
         workload: String,
-        /// Threads.
+        /// Worker threads of a multi-threaded workload (1 otherwise).
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Expected id of the sequence the corpus file holds.
@@ -565,7 +565,7 @@ pub(super) enum ChildTask {
         /// Wire profile id.
         #[arg(long)]
         profile: String,
-        /// Workload.
+        /// Workload name as results write it (`decode`, `ingest-mt`, ...).
         #[arg(long)]
         workload: String,
     },

@@ -95,6 +95,58 @@ impl<'a> Parts<'a, Cow<'a, str>> {
     }
 }
 
+/// The fields of an event whose fixed-size fields were copied out of the
+/// input (decoded from hex, or deserialized into arrays) rather than
+/// borrowed; tag values and content as `S`, like [`Parts`].
+pub struct DecodedParts<S> {
+    /// See [`Event::id`].
+    pub id: [u8; 32],
+    /// See [`Event::pubkey`].
+    pub pubkey: [u8; 32],
+    /// See [`Event::sig`].
+    pub sig: [u8; 64],
+    /// See [`Event::created_at`].
+    pub created_at: u64,
+    /// See [`Event::kind`].
+    pub kind: u16,
+    /// See [`Event::tags`].
+    pub tags: Vec<Vec<S>>,
+    /// See [`Event::content`].
+    pub content: S,
+}
+
+impl DecodedParts<String> {
+    /// The owned event.
+    #[inline]
+    pub fn into_event(self) -> Event {
+        Event::new(
+            self.id,
+            self.pubkey,
+            self.sig,
+            self.created_at,
+            self.kind,
+            self.tags,
+            self.content,
+        )
+    }
+}
+
+impl<'a> DecodedParts<Cow<'a, str>> {
+    /// The view: fixed-size fields owned, strings borrowed where they can be.
+    #[inline]
+    pub fn into_ref(self) -> EventRef<'a> {
+        EventRef {
+            id: Cow::Owned(self.id),
+            pubkey: Cow::Owned(self.pubkey),
+            sig: Cow::Owned(self.sig),
+            created_at: self.created_at,
+            kind: self.kind,
+            tags: self.tags,
+            content: self.content,
+        }
+    }
+}
+
 /// A byte layout written by hand. Implementing it makes the profile a
 /// [`Codec`] with a [`BorrowDecode`] view whose selective read is
 /// [`SelectContract::Preverified`]: [`Layout::prefix`] reads only the bytes

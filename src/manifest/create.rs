@@ -77,10 +77,11 @@ pub struct Signed {
 }
 
 impl Signed {
-    /// The bytes of `manifest.event.json`: compact NIP-01 JSON and a newline.
+    /// The bytes of `manifest.event.json`: the event's record
+    /// ([`super::event_record`]) as compact NIP-01 JSON, and a newline.
     pub fn event_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        self.event.write_json(&mut out);
+        let mut out = serde_json::to_vec(&super::event_record(&self.event))
+            .expect("a record of strings and integers serializes");
         out.push(b'\n');
         out
     }

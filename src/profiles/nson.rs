@@ -88,8 +88,8 @@ use std::borrow::Cow;
 
 use crate::codec::hostile::{HostileInputs, Nest, replace_first};
 use crate::codec::{
-    BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limit,
-    Limits, Profile, Reader, SelectContract, Text, check_event_size,
+    BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, DecodedParts, EncodeError,
+    Family, Limit, Limits, Profile, Reader, SelectContract, Text, check_event_size,
 };
 use crate::model::hex;
 use crate::model::{Event, EventRef};
@@ -410,17 +410,6 @@ fn quoted<'a, S: Text<'a>>(r: &mut Reader<'a>, len: usize) -> Result<S, DecodeEr
     })
 }
 
-/// The decoded fields, strings as `S`.
-struct Fields<S> {
-    id: [u8; 32],
-    pubkey: [u8; 32],
-    sig: [u8; 64],
-    created_at: u64,
-    kind: u16,
-    tags: Vec<Vec<S>>,
-    content: S,
-}
-
 /// The header: its bytes (at most 255) and where its hex starts.
 struct Header {
     bytes: [u8; MAX_HEADER],
@@ -469,7 +458,10 @@ impl Header {
     }
 }
 
-fn parse<'a, S: Text<'a>>(bytes: &'a [u8], limits: &Limits) -> Result<Fields<S>, DecodeError> {
+fn parse<'a, S: Text<'a>>(
+    bytes: &'a [u8],
+    limits: &Limits,
+) -> Result<DecodedParts<S>, DecodeError> {
     check_event_size(bytes, limits)?;
     let depth = |need: usize, at: usize| {
         if limits.max_depth < need {
@@ -572,7 +564,7 @@ fn parse<'a, S: Text<'a>>(bytes: &'a [u8], limits: &Limits) -> Result<Fields<S>,
         ));
     }
     r.finish()?;
-    Ok(Fields {
+    Ok(DecodedParts {
         id,
         pubkey,
         sig,
@@ -589,16 +581,7 @@ impl Codec for Nson {
     }
 
     fn decode(&self, bytes: &[u8], limits: &Limits) -> Result<Event, DecodeError> {
-        let f = parse::<String>(bytes, limits)?;
-        Ok(Event::new(
-            f.id,
-            f.pubkey,
-            f.sig,
-            f.created_at,
-            f.kind,
-            f.tags,
-            f.content,
-        ))
+        Ok(parse::<String>(bytes, limits)?.into_event())
     }
 
     fn borrowed(&self) -> Option<&dyn BorrowDecode> {
@@ -616,16 +599,7 @@ impl BorrowDecode for Nson {
         bytes: &'a [u8],
         limits: &Limits,
     ) -> Result<EventRef<'a>, DecodeError> {
-        let f = parse::<Cow<'a, str>>(bytes, limits)?;
-        Ok(EventRef {
-            id: Cow::Owned(f.id),
-            pubkey: Cow::Owned(f.pubkey),
-            sig: Cow::Owned(f.sig),
-            created_at: f.created_at,
-            kind: f.kind,
-            tags: f.tags,
-            content: f.content,
-        })
+        Ok(parse::<Cow<'a, str>>(bytes, limits)?.into_ref())
     }
 
     /// Reads only the pubkey at its fixed offset and the kind through the

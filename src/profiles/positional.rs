@@ -57,7 +57,7 @@ use serde::de::{self, DeserializeSeed, EnumAccess, SeqAccess, VariantAccess, Vis
 use serde::ser::{SerializeSeq, SerializeTuple};
 use serde::{Serialize, Serializer};
 
-use crate::codec::{DecodeError, DecodeErrorKind, Limit, Limits};
+use crate::codec::{DecodeError, DecodeErrorKind, DecodedParts, Limit, Limits};
 use crate::model::{Event, EventRef, hex};
 
 /// One tag value on the wire.
@@ -287,15 +287,16 @@ impl<'de> Build<'de> for Borrowed {
         tags: Vec<Vec<Cow<'de, str>>>,
         content: Cow<'de, str>,
     ) -> EventRef<'de> {
-        EventRef {
-            id: Cow::Owned(id),
-            pubkey: Cow::Owned(pubkey),
-            sig: Cow::Owned(sig),
+        DecodedParts {
+            id,
+            pubkey,
+            sig,
             created_at,
             kind,
             tags,
             content,
         }
+        .into_ref()
     }
 }
 

@@ -34,14 +34,14 @@ pub struct Member {
 
 /// What to measure.
 pub struct Plan {
-    /// Profiles.
+    /// Wire profiles the relay serves, in plan order.
     pub profiles: Vec<&'static Profile>,
     /// Profile id the speed ratios divide by (the campaign's baseline,
     /// `bench::group::BASELINE`; passed in so that bench may call this module).
     pub reference: &'static str,
-    /// Modes.
+    /// WebSocket compression modes, each measured for every profile.
     pub modes: Vec<Compression>,
-    /// Checks.
+    /// What the client does with each received event, per combination.
     pub checks: Vec<Check>,
     /// Timed rounds.
     pub rounds: usize,

@@ -12,3 +12,11 @@ pub const FILTERS: &str = "filters.json";
 
 /// `<label>/run-K/contract.json`: [`crate::RunRecord`].
 pub const CONTRACT: &str = "contract.json";
+
+/// `<label>/manifest.json`: the SHA-256 of every file the campaign
+/// published (`binostr manifest create`).
+pub const MANIFEST: &str = "manifest.json";
+
+/// `<label>/manifest.event.json`: the [`crate::SignedEvent`] that signs
+/// [`MANIFEST`].
+pub const MANIFEST_EVENT: &str = "manifest.event.json";

@@ -2,7 +2,9 @@
 //! `binostr-report` reads, declared once (`docs/RESULTS.md`): the JSON
 //! records ([`CampaignRecord`], [`RunRecord`], [`RegistryEntry`]), every CSV
 //! layout ([`csv`]), the ids both sides compare with ([`BASELINE`],
-//! [`REFERENCE`]) and the campaign directory's names ([`label`], [`files`]).
+//! [`REFERENCE`]) and the campaign directory's names ([`label`], [`files`]);
+//! besides the campaign, the robustness report ([`robustness`], written by
+//! `binostr torture run`) and the signed manifest's event ([`SignedEvent`]).
 //!
 //! Data only: detecting the host or the git tree, and measuring, stay in
 //! `binostr`; scanning with Polars stays in `binostr-report`.
@@ -13,14 +15,17 @@
 pub mod csv;
 pub mod files;
 pub mod label;
+pub mod robustness;
 
 mod campaign;
+mod event;
 mod registry;
 mod run;
 
 pub use campaign::{
     Apart, CampaignRecord, CorpusRecord, Mix, MixStratum, Refused, STRATA, STRATUM_KINDS, Sequence,
 };
+pub use event::SignedEvent;
 pub use registry::RegistryEntry;
 pub use run::{Contract, ContractCorpus, CriterionSettings, Git, Host, Observed, RunRecord};
 

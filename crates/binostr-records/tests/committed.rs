@@ -1,16 +1,22 @@
-//! The committed campaigns' records read into these types and written back
-//! (as the campaign writes them: pretty JSON and a newline) are the same
-//! bytes: the types are the files' layout, field for field and in order.
+//! The committed records read into these types and written back (as their
+//! writers write them: pretty JSON and a newline, or compact for the
+//! manifest's event) are the same bytes: the types are the files' layout,
+//! field for field and in order.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use binostr_records::{CampaignRecord, RegistryEntry, RunRecord, csv, files};
+use binostr_records::robustness::{self, RunReport};
+use binostr_records::{CampaignRecord, RegistryEntry, RunRecord, SignedEvent, csv, files};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
 fn campaigns() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/campaigns")
+    root().join("results/campaigns")
 }
 
 fn round_trip<T: Serialize + DeserializeOwned>(path: &Path) {
@@ -18,7 +24,52 @@ fn round_trip<T: Serialize + DeserializeOwned>(path: &Path) {
     let value: T =
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let back = serde_json::to_string_pretty(&value).unwrap() + "\n";
-    assert!(back == text, "{} changes when written back", path.display());
+    same(&back, &text, path);
+}
+
+/// Fails at the first byte where `back` leaves `text`.
+fn same(back: &str, text: &str, path: &Path) {
+    if let Some(at) = back.bytes().zip(text.bytes()).position(|(a, b)| a != b) {
+        let near = |s: &str| {
+            String::from_utf8_lossy(&s.as_bytes()[at.saturating_sub(40)..(at + 40).min(s.len())])
+                .into_owned()
+        };
+        panic!(
+            "{} changes when written back at byte {at}: {:?} becomes {:?}",
+            path.display(),
+            near(text),
+            near(back)
+        );
+    }
+    assert_eq!(
+        back.len(),
+        text.len(),
+        "{} changes length when written back",
+        path.display()
+    );
+}
+
+#[test]
+fn the_robustness_report_round_trips() {
+    let path = root().join(robustness::DIR).join(robustness::FILE);
+    round_trip::<RunReport>(&path);
+}
+
+#[test]
+fn every_committed_manifest_event_round_trips() {
+    let mut seen = 0;
+    for label in fs::read_dir(campaigns()).unwrap() {
+        let path = label.unwrap().path().join(files::MANIFEST_EVENT);
+        let Ok(text) = fs::read_to_string(&path) else {
+            continue;
+        };
+        let event: SignedEvent =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let back = serde_json::to_string(&event).unwrap() + "\n";
+        same(&back, &text, &path);
+        seen += 1;
+    }
+    assert!(seen > 0);
 }
 
 #[test]
@@ -64,7 +115,7 @@ fn every_committed_contract_round_trips_and_every_csv_has_its_header() {
 
 #[test]
 fn the_suites_tables_start_with_their_layouts() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = root();
     let maintenance = fs::read_to_string(root.join(csv::MAINTENANCE.file)).unwrap();
     assert!(maintenance.starts_with(&csv::MAINTENANCE.header_line()));
     let evolution = fs::read_to_string(root.join(csv::EVOLUTION.file)).unwrap();

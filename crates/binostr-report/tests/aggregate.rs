@@ -221,12 +221,16 @@ fn interop_and_robustness_are_read() {
     fs::create_dir_all(&rob).unwrap();
     fs::write(
         rob.join("robustness.json"),
-        r#"{"manifest": {"seed": 1}, "failures": 0, "subjects": [
+        r#"{"manifest": {"seed": 1, "mutations": 100, "bomb_depth": 100, "profiles": ["json"]},
+          "seconds": 1.5, "timeout_seconds": 30, "mem_limit_mib": 2048,
+          "failures": 0, "failing": [], "library_failures": 3, "subjects": [
           {"subject": "json", "ours": true, "cases_of": "json", "classes": {
              "truncation": {"outcomes": {"clean-error": 10}, "peak_rss_kib": 0, "over_memory_bound": 0, "findings": []},
-             "mutation": {"outcomes": {"clean-error": 80, "accepted": 20}, "peak_rss_kib": 0, "over_memory_bound": 0, "findings": []}}},
+             "mutation": {"outcomes": {"clean-error": 80, "accepted": 20}, "peak_rss_kib": 0, "over_memory_bound": 0, "findings": []}},
+           "mutations": 100, "mutation_seconds": 0.25},
           {"subject": "lib:x", "ours": false, "cases_of": "json", "classes": {
-             "nesting-bomb": {"outcomes": {"clean-error": 1, "stack-overflow": 2, "panic-contained": 1}, "peak_rss_kib": 9, "over_memory_bound": 1, "findings": []}}}
+             "nesting-bomb": {"outcomes": {"clean-error": 1, "stack-overflow": 2, "panic-contained": 1}, "peak_rss_kib": 9, "over_memory_bound": 1, "findings": []}},
+           "mutations": 0, "mutation_seconds": 0.0}
         ]}"#,
     )
     .unwrap();

@@ -171,7 +171,11 @@ fn a_signed_campaign_shows_its_key_and_how_to_verify() {
     let key = "ab".repeat(32);
     fs::write(
         tmp.path().join("results/campaigns/q1/manifest.event.json"),
-        format!("{{\"pubkey\":\"{key}\",\"kind\":1063}}\n"),
+        format!(
+            "{{\"id\":\"{}\",\"pubkey\":\"{key}\",\"created_at\":1,\"kind\":1063,\"tags\":[],\"content\":\"\",\"sig\":\"{}\"}}\n",
+            "cd".repeat(32),
+            "ef".repeat(64)
+        ),
     )
     .unwrap();
     let html = page(tmp.path());

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::subjects::{Subject, bomb_limits, install_panic_counter, subject};
 use super::{Finding, Outcome};
 use crate::codec::Limits;
-use crate::torture::{Case, Class, Recipe};
+use crate::torture::{Case, Class, Recipe, isolated};
 
 /// The in-process cases of a subject: concrete non-isolated cases, then
 /// `mutations` generated ones.
@@ -29,7 +29,7 @@ impl Batch {
         let p = s.cases_of();
         let cases: Vec<Case> = crate::torture::read_cases(dir, p.id)?
             .into_iter()
-            .filter(|c| !c.class.isolated())
+            .filter(|c| !isolated(c.class))
             .collect();
         let written = m.profiles.iter().any(|id| id == p.id);
         Ok(Batch {
@@ -159,7 +159,7 @@ pub(super) fn isolated_cases(dir: &Path, s: &Subject) -> io::Result<(Vec<Case>, 
     let p = s.cases_of();
     let cases = crate::torture::read_cases(dir, p.id)?
         .into_iter()
-        .filter(|c| c.class.isolated())
+        .filter(|c| isolated(c.class))
         .collect();
     Ok((cases, crate::torture::read_recipes(dir, p.id)?))
 }

@@ -1,176 +1,10 @@
-//! What a run found: outcomes, per-class counts, the failing cells and the
-//! Markdown report.
+//! What a run found: the failing cells and the Markdown report. The records
+//! themselves ([`RunReport`] and its parts, the outcome rules) are shared
+//! with `binostr-report` in `binostr_records::robustness`.
 
-use std::collections::BTreeMap;
-
-use serde::{Deserialize, Serialize};
-
-use crate::torture::Class;
-
-/// How one case ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Outcome {
-    /// The decoder returned an error.
-    CleanError,
-    /// Decoded and round-tripped (ours) or decoded (libraries).
-    Accepted,
-    /// Decoded by a deterministic profile, but re-encoding the event gives
-    /// other bytes than the input (a non-canonical input was accepted, or
-    /// the decoder changed the event silently: read the finding).
-    #[serde(rename = "accepted-noncanonical")]
-    AcceptedNonCanonical,
-    /// Decoded to an event that does not re-encode to the same event.
-    AcceptedLossy,
-    /// Returned an error after a panic was caught inside the decoder.
-    PanicContained,
-    /// A panic escaped the decoder.
-    Panic,
-    /// The process overflowed its stack.
-    StackOverflow,
-    /// The process died from a signal or aborted.
-    Signal,
-    /// Killed after the timeout.
-    Timeout,
-    /// An allocation failed under the address-space limit.
-    Oom,
-}
-
-impl Outcome {
-    /// Every outcome, in report order.
-    pub const ALL: [Outcome; 10] = [
-        Outcome::CleanError,
-        Outcome::Accepted,
-        Outcome::AcceptedNonCanonical,
-        Outcome::AcceptedLossy,
-        Outcome::PanicContained,
-        Outcome::Panic,
-        Outcome::StackOverflow,
-        Outcome::Signal,
-        Outcome::Timeout,
-        Outcome::Oom,
-    ];
-
-    /// A failure under the suite's rule.
-    pub fn is_failure(self) -> bool {
-        matches!(
-            self,
-            Outcome::Panic
-                | Outcome::StackOverflow
-                | Outcome::Signal
-                | Outcome::Timeout
-                | Outcome::Oom
-        )
-    }
-
-    /// A failure of one of our profiles in a case of `class`: a failing
-    /// outcome, or a `bad-utf8` case decoded at all (invalid UTF-8 accepted,
-    /// which can only mean a silent change or a lenient string check).
-    pub fn fails_ours(self, class: Class) -> bool {
-        self.is_failure()
-            || (class == Class::BadUtf8
-                && matches!(
-                    self,
-                    Outcome::Accepted | Outcome::AcceptedNonCanonical | Outcome::AcceptedLossy
-                ))
-    }
-
-    /// The kebab-case name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Outcome::CleanError => "clean-error",
-            Outcome::Accepted => "accepted",
-            Outcome::AcceptedNonCanonical => "accepted-noncanonical",
-            Outcome::AcceptedLossy => "accepted-lossy",
-            Outcome::PanicContained => "panic-contained",
-            Outcome::Panic => "panic",
-            Outcome::StackOverflow => "stack-overflow",
-            Outcome::Signal => "signal",
-            Outcome::Timeout => "timeout",
-            Outcome::Oom => "oom",
-        }
-    }
-}
-
-/// One finding kept for the report.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Finding {
-    /// Case class.
-    pub class: Class,
-    /// Case name.
-    pub case: String,
-    /// What the subject did with the case.
-    pub outcome: Outcome,
-    /// Error, panic message or exit details.
-    pub detail: String,
-    /// The input, hex (first 64 bytes).
-    pub input_hex: String,
-}
-
-/// Counts for one subject and class.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct ClassCounts {
-    /// Cases per outcome.
-    pub outcomes: BTreeMap<Outcome, u64>,
-    /// Largest peak RSS of an isolated case, KiB.
-    pub peak_rss_kib: u64,
-    /// Isolated cases over 64 MiB + 4 × input size.
-    pub over_memory_bound: u64,
-    /// The first findings (anything but clean errors and accepted round trips).
-    pub findings: Vec<Finding>,
-}
-
-/// One subject's row group.
-#[derive(Clone, Debug, Serialize)]
-pub struct SubjectResult {
-    /// Subject id.
-    pub subject: String,
-    /// Ours (failures fail the run) or an upstream library.
-    pub ours: bool,
-    /// The profile whose cases it ran.
-    pub cases_of: String,
-    /// Per class.
-    pub classes: BTreeMap<Class, ClassCounts>,
-    /// Mutation cases run.
-    pub mutations: u64,
-    /// Seconds spent decoding them (one core).
-    pub mutation_seconds: f64,
-}
-
-/// The whole report.
-#[derive(Clone, Debug, Serialize)]
-pub struct RunReport {
-    /// The case directory's manifest.
-    pub manifest: crate::torture::CaseManifest,
-    /// Wall-clock seconds.
-    pub seconds: f64,
-    /// Child timeout, seconds.
-    pub timeout_seconds: u64,
-    /// Child address-space limit, MiB.
-    pub mem_limit_mib: u64,
-    /// Failures of our profiles (failing outcomes, invalid UTF-8 accepted,
-    /// memory-bound violations).
-    pub failures: u64,
-    /// Where they are.
-    pub failing: Vec<Failing>,
-    /// Findings in libraries (failing outcomes).
-    pub library_failures: u64,
-    /// Per subject.
-    pub subjects: Vec<SubjectResult>,
-}
-
-/// Failing cases of our profiles in one subject, class and outcome.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Failing {
-    /// Subject id.
-    pub subject: String,
-    /// Case class.
-    pub class: Class,
-    /// The outcome, or `over-memory-bound`.
-    pub outcome: String,
-    /// How many cases of the class ended with this outcome.
-    pub cases: u64,
-}
+pub use binostr_records::robustness::{
+    ClassCounts, Failing, Finding, Outcome, RunReport, SubjectResult,
+};
 
 /// Every failing (subject, class, outcome) of our profiles under
 /// [`Outcome::fails_ours`], plus isolated cases over the memory bound.
@@ -247,10 +81,10 @@ pub fn render_markdown(r: &RunReport) -> String {
     let _ = writeln!(s, "---:|---:|");
     for sub in &r.subjects {
         for (class, cell) in &sub.classes {
-            let n: u64 = cell.outcomes.values().sum();
+            let n = cell.cases();
             let _ = write!(s, "| {} | {} | {n} |", sub.subject, class.name());
             for o in Outcome::ALL {
-                let v = cell.outcomes.get(&o).copied().unwrap_or(0);
+                let v = cell.count(o);
                 if v == 0 {
                     let _ = write!(s, " |");
                 } else {
@@ -310,14 +144,10 @@ pub fn render_markdown(r: &RunReport) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use std::collections::BTreeMap;
 
-    #[test]
-    fn outcome_names_match_their_serde_names() {
-        for o in Outcome::ALL {
-            assert_eq!(serde_json::to_value(o).unwrap(), o.name());
-        }
-    }
+    use super::*;
+    use crate::torture::Class;
 
     #[test]
     fn accepting_invalid_utf8_fails_the_run() {
@@ -351,11 +181,5 @@ mod tests {
                 cases: 5,
             }]
         );
-        for o in [Outcome::Accepted, Outcome::AcceptedLossy] {
-            assert!(o.fails_ours(Class::BadUtf8));
-            assert!(!o.fails_ours(Class::Mutation));
-        }
-        assert!(!Outcome::CleanError.fails_ours(Class::BadUtf8));
-        assert!(Outcome::Panic.fails_ours(Class::Truncation));
     }
 }

@@ -131,15 +131,8 @@ pub fn run(opts: &RunOptions) -> io::Result<RunReport> {
     let library_failures = subjects
         .iter()
         .filter(|s| !s.ours)
-        .flat_map(|s| s.classes.values())
-        .map(|c| {
-            c.outcomes
-                .iter()
-                .filter(|(o, _)| o.is_failure())
-                .map(|(_, n)| n)
-                .sum::<u64>()
-                + c.over_memory_bound
-        })
+        .flat_map(|s| &s.classes)
+        .map(|(&class, c)| c.failures(class, false))
         .sum();
     Ok(RunReport {
         manifest,

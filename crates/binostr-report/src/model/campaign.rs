@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::{Result, bail};
+use binostr_records::robustness::RunReport;
 
 use crate::model::checks::{self, Check, Violation};
 use crate::model::claims::{self, CLAIM_WORKLOADS, Claim};
@@ -17,7 +18,7 @@ use crate::read::apart::ApartRecord;
 use crate::read::campaign_file::{self, Sequence};
 use crate::read::records::{self, Run, Scan as _};
 use crate::read::registry::{REGISTRY, RegistryEntry, read_registry};
-use crate::read::side::{Interop, ProfileTable, Reference, Robustness, Side};
+use crate::read::side::{Interop, ProfileTable, Reference, Side};
 
 type RowKey = (String, String, String, String, i64);
 
@@ -32,7 +33,7 @@ pub struct Campaign {
     /// Side measurements.
     pub side: Side,
     /// `results/robustness/robustness.json`, when present.
-    pub robustness: Option<Robustness>,
+    pub robustness: Option<RunReport>,
     /// `results/interop/*.csv` rows.
     pub interop: Vec<Interop>,
     /// Side-by-side comparisons with another implementation.
@@ -88,10 +89,7 @@ impl Campaign {
         let (sequences, apart_records, walls) = per_label(root, labels, &runs, &mut warnings)?;
         let apart = crate::model::apart::read(&runs, &apart_records)?;
         let registry = registry(root, &labels[0], &mut warnings)?;
-        let robustness = Robustness::read(
-            &root.join("results/robustness/robustness.json"),
-            &mut warnings,
-        )?;
+        let robustness = crate::read::side::read_robustness(root, &mut warnings)?;
         let interop =
             crate::read::side::read_interop(&root.join("results/interop"), &mut warnings)?;
         let reference = crate::read::side::read_reference(root, &mut warnings)?;

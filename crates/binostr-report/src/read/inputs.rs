@@ -6,8 +6,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use binostr_records::SignedEvent;
 use binostr_records::csv::INTEROP_CHECKS as CHECKS;
-use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
 use crate::read::frame::strs;
@@ -79,11 +79,6 @@ pub struct Inputs {
     pub sources: Vec<Source>,
 }
 
-#[derive(Deserialize)]
-struct SignedEvent {
-    pubkey: String,
-}
-
 fn read_text(path: &Path) -> Result<String> {
     fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
 }
@@ -103,7 +98,9 @@ impl Inputs {
             .cloned()
             .unwrap_or(serde_json::Value::Null);
         read.push(campaign_json);
-        let robustness = root.join("results/robustness/robustness.json");
+        let robustness = root
+            .join(binostr_records::robustness::DIR)
+            .join(binostr_records::robustness::FILE);
         if robustness.exists() {
             read.push(robustness);
         }
@@ -220,9 +217,10 @@ fn plots(dir: &Path, label: &str) -> Result<(Vec<PathBuf>, Plots)> {
     Ok((svgs, plots))
 }
 
-/// The key that signed `manifest.event.json` in `dir`, when it exists.
+/// The key that signed `manifest.event.json` in `dir` (the
+/// [`SignedEvent`] `binostr manifest create` writes), when it exists.
 fn signer(dir: &Path) -> Result<Option<String>> {
-    let event = dir.join("manifest.event.json");
+    let event = dir.join(binostr_records::files::MANIFEST_EVENT);
     Ok(if event.exists() {
         let e: SignedEvent = serde_json::from_str(&read_text(&event)?)
             .with_context(|| format!("parsing {}", event.display()))?;

@@ -2,7 +2,6 @@
 //! runs, and the inputs from outside the campaign: the robustness report and
 //! the interop timings.
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
@@ -11,6 +10,7 @@ use polars::prelude::*;
 use serde::Deserialize;
 
 use binostr_records::csv::Layout;
+use binostr_records::robustness::{self, RunReport};
 
 use crate::read::frame::{f64s, strs};
 use crate::read::records::{self, Run, Scan as _};
@@ -215,101 +215,21 @@ pub fn read_sizes(runs: &[Run]) -> Result<Vec<Sizes>> {
     )
 }
 
-/// Outcomes that count as failures (the rule of `Outcome::is_failure` in
-/// `src/torture/run.rs`), besides cases over the memory bound.
-pub const FAILING_OUTCOMES: [&str; 5] = ["panic", "stack-overflow", "signal", "timeout", "oom"];
-
-/// `results/robustness/robustness.json`, the parts the paper uses.
-#[derive(Clone, Debug, Deserialize)]
-pub struct Robustness {
-    /// Per subject (our profiles, then library subjects) in report order.
-    pub subjects: Vec<Subject>,
-}
-
-/// One robustness subject.
-#[derive(Clone, Debug, Deserialize)]
-pub struct Subject {
-    /// Profile id, or `lib:<name>` for an upstream library.
-    pub subject: String,
-    /// Ours (failures fail the run) or a library.
-    pub ours: bool,
-    /// Case counts per case class.
-    pub classes: BTreeMap<String, ClassCounts>,
-}
-
-/// Outcome counts of one case class.
-#[derive(Clone, Debug, Deserialize)]
-pub struct ClassCounts {
-    /// Cases per outcome name.
-    pub outcomes: BTreeMap<String, u64>,
-    /// Isolated cases over the memory bound (failures).
-    #[serde(default)]
-    pub over_memory_bound: u64,
-}
-
-impl ClassCounts {
-    /// All cases of the class.
-    pub fn cases(&self) -> u64 {
-        self.outcomes.values().sum()
+/// `results/robustness/robustness.json` under `root`, as `binostr torture
+/// run` wrote it; `None` (with a warning) when it does not exist.
+pub fn read_robustness(root: &Path, warnings: &mut Vec<String>) -> Result<Option<RunReport>> {
+    let path = root.join(robustness::DIR).join(robustness::FILE);
+    if !path.exists() {
+        warnings.push(format!(
+            "{} is missing: robustness.csv has only its header",
+            path.display()
+        ));
+        return Ok(None);
     }
-
-    /// Cases that ended in a clean error.
-    pub fn clean(&self) -> u64 {
-        self.outcomes.get("clean-error").copied().unwrap_or(0)
-    }
-
-    /// Failing cases: failing outcomes plus cases over the memory bound.
-    pub fn failures(&self) -> u64 {
-        FAILING_OUTCOMES
-            .iter()
-            .filter_map(|o| self.outcomes.get(*o))
-            .sum::<u64>()
-            + self.over_memory_bound
-    }
-}
-
-/// The case classes in the order the torture report lists them.
-pub const CASE_CLASSES: [&str; 8] = [
-    "truncation",
-    "mutation",
-    "length-inflation",
-    "bad-utf8",
-    "fields",
-    "non-canonical",
-    "length-bomb",
-    "nesting-bomb",
-];
-
-impl Robustness {
-    /// Reads `path`; `None` (with a warning) when it does not exist.
-    pub fn read(path: &Path, warnings: &mut Vec<String>) -> Result<Option<Self>> {
-        if !path.exists() {
-            warnings.push(format!(
-                "{} is missing: robustness.csv has only its header",
-                path.display()
-            ));
-            return Ok(None);
-        }
-        let text =
-            fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let r =
-            serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
-        Ok(Some(r))
-    }
-
-    /// The case classes present, known ones in report order, others after.
-    pub fn classes(&self) -> Vec<String> {
-        let mut out: Vec<String> = CASE_CLASSES.iter().map(|c| (*c).to_owned()).collect();
-        for s in &self.subjects {
-            for c in s.classes.keys() {
-                if !out.contains(c) {
-                    out.push(c.clone());
-                }
-            }
-        }
-        out.retain(|c| self.subjects.iter().any(|s| s.classes.contains_key(c)));
-        out
-    }
+    let text = fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let report =
+        serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    Ok(Some(report))
 }
 
 /// One interop timing (`results/interop/<language>.csv`).
@@ -380,11 +300,15 @@ pub fn read_interop(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<Intero
 
 /// `results/speed/side-by-side.jsonl`: one row per comparison of our codec,
 /// before and after the performance work, with another implementation, timed
-/// side by side on the same events (`docs/performance.md`).
+/// side by side on the same events (`docs/performance.md`). No program of
+/// this repository writes it: the rows come from a harness kept outside it
+/// (`results/speed/README.md`), so [`Reference`] is the only declaration of
+/// the layout and reads it strictly (every field named, no other field).
 pub const REFERENCE_FILE: &str = "results/speed/side-by-side.jsonl";
 
 /// One side-by-side comparison.
 #[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Reference {
     /// `encode` or `decode`.
     pub mode: String,
@@ -404,8 +328,18 @@ pub struct Reference {
     pub new_over_ref: f64,
     /// Its bootstrap 95 % CI over rounds.
     pub new_over_ref_ci: [f64; 2],
-    /// The same before the work (absent for variants that did not exist).
+    /// Our median ns/event before the work; this and the other `base` and
+    /// `new_over_base` fields are absent for variants that did not exist
+    /// before.
+    pub base_ns: Option<f64>,
+    /// Median over rounds of ours (before) over the reference.
     pub base_over_ref: Option<f64>,
+    /// Its bootstrap 95 % CI over rounds.
+    pub base_over_ref_ci: Option<[f64; 2]>,
+    /// Median over rounds of ours after over ours before.
+    pub new_over_base: Option<f64>,
+    /// Its bootstrap 95 % CI over rounds.
+    pub new_over_base_ci: Option<[f64; 2]>,
 }
 
 /// Reads [`REFERENCE_FILE`] under `root`; empty (with a warning) when absent.
@@ -550,3 +484,29 @@ pub const MAINTENANCE_COLUMNS: [&str; 8] = [
     "spec_status",
     "spec_ref",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_side_by_side_rows_read_strictly() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut warnings = Vec::new();
+        let rows = read_reference(&root, &mut warnings).unwrap();
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert!(rows.iter().any(|r| r.base_over_ref.is_some()));
+        assert!(rows.iter().any(|r| r.base_ns.is_none()));
+    }
+
+    #[test]
+    fn an_unknown_side_by_side_field_is_refused() {
+        let row = r#"{"mode": "decode", "ours": "json", "ref": "decode:json", "rounds": 2,
+            "new_ns": 1.0, "ref_ns": 2.0, "new_over_ref": 0.5, "new_over_ref_ci": [0.4, 0.6]"#;
+        assert!(serde_json::from_str::<Reference>(&format!("{row}}}")).is_ok());
+        let e = serde_json::from_str::<Reference>(&format!("{row}, \"new_over_rfe\": 1}}"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown field `new_over_rfe`"), "{e}");
+    }
+}

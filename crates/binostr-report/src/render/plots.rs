@@ -591,7 +591,7 @@ fn latency(c: &Campaign) -> Vec<(String, Bars)> {
 
 fn robustness(c: &Campaign) -> Option<Heat> {
     let r = c.robustness.as_ref()?;
-    let cols = r.classes();
+    let classes = r.classes();
     Some(Heat {
         title: format!(
             "Robustness: failing cases per subject and case class — {}",
@@ -602,12 +602,17 @@ fn robustness(c: &Campaign) -> Option<Heat> {
             .subjects
             .iter()
             .map(|s| {
-                cols.iter()
-                    .map(|k| s.classes.get(k).map(|x| (x.failures(), x.cases())))
+                classes
+                    .iter()
+                    .map(|k| {
+                        s.classes
+                            .get(k)
+                            .map(|x| (x.failures(*k, s.ours), x.cases()))
+                    })
                     .collect()
             })
             .collect(),
-        cols,
+        cols: classes.iter().map(|k| k.name().to_owned()).collect(),
     })
 }
 

@@ -4,6 +4,8 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+use binostr_records::robustness::Outcome;
+
 use super::html::{Cell, Sort, Table, code_spans, esc};
 use crate::fmt::{NS, PCT, RATIO, fixed};
 use crate::model::campaign::Campaign;
@@ -571,7 +573,7 @@ pub fn robustness(c: &Campaign) -> String {
     cols.extend(
         classes
             .iter()
-            .map(|k| (k.clone(), Sort::Num, String::new())),
+            .map(|k| (k.name().to_owned(), Sort::Num, String::new())),
     );
     let mut t = Table {
         id: "t-robustness".into(),
@@ -580,8 +582,12 @@ pub fn robustness(c: &Campaign) -> String {
     };
     for s in &r.subjects {
         let cases: u64 = s.classes.values().map(|x| x.cases()).sum();
-        let clean: u64 = s.classes.values().map(|x| x.clean()).sum();
-        let failures: u64 = s.classes.values().map(|x| x.failures()).sum();
+        let clean: u64 = s
+            .classes
+            .values()
+            .map(|x| x.count(Outcome::CleanError))
+            .sum();
+        let failures: u64 = s.classes.iter().map(|(&k, x)| x.failures(k, s.ours)).sum();
         let mut cells = vec![
             Cell::html(format!("<code>{}</code>", esc(&s.subject)), &s.subject),
             Cell::text(if s.ours { "ours" } else { "library" }),
@@ -591,7 +597,7 @@ pub fn robustness(c: &Campaign) -> String {
         ];
         for k in &classes {
             cells.push(s.classes.get(k).map_or_else(Cell::missing, |x| {
-                let f = x.failures();
+                let f = x.failures(*k, s.ours);
                 Cell::html(format!("{f} / {}", x.cases()), &f.to_string()).class(if f == 0 {
                     "n"
                 } else {

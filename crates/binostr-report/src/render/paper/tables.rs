@@ -3,6 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use binostr_records::robustness::Outcome;
+
 use crate::fmt::{NS, PCT, RATIO, fixed, fixed_opt};
 use crate::model::campaign::Campaign;
 use crate::model::languages::{LANGUAGES, NOT_MEASURED, NOT_MEASURED_CELL, language_matrix};
@@ -341,8 +343,12 @@ pub(super) fn kinds_csv(c: &Campaign) -> String {
 
 pub(super) fn robustness_csv(c: &Campaign) -> String {
     let rows = c.robustness.iter().flat_map(|r| &r.subjects).map(|s| {
-        let (cases, clean, failures) = s.classes.values().fold((0, 0, 0), |acc, k| {
-            (acc.0 + k.cases(), acc.1 + k.clean(), acc.2 + k.failures())
+        let (cases, clean, failures) = s.classes.iter().fold((0, 0, 0), |acc, (&k, x)| {
+            (
+                acc.0 + x.cases(),
+                acc.1 + x.count(Outcome::CleanError),
+                acc.2 + x.failures(k, s.ours),
+            )
         });
         vec![
             s.subject.clone(),
