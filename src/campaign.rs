@@ -98,6 +98,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
         seed: opts.seed,
         corpus: corpus.clone(),
         sequences: sequences(events, &subsets, opts.settings, opts.seed),
+        mix: None,
     };
     check_campaign_record(&dir, &record)?;
 

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// `campaign.json`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CampaignRecord {
     /// Schema version ([`crate::SCHEMA`]).
     pub schema: u32,
@@ -19,6 +19,57 @@ pub struct CampaignRecord {
     pub corpus: CorpusRecord,
     /// The events every pass of each subset covers.
     pub sequences: Vec<Sequence>,
+    /// The traffic mix of subset `mix` and of every composed headline
+    /// (absent in campaigns recorded before it existed).
+    #[serde(default)]
+    pub mix: Option<Mix>,
+}
+
+/// A traffic mix: each kind stratum's share of all traffic (shares sum to 1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Mix {
+    /// Name.
+    pub name: String,
+    /// Where the shares come from.
+    pub source: String,
+    /// Strata and their shares.
+    pub strata: Vec<MixStratum>,
+}
+
+/// One kind stratum of a [`Mix`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MixStratum {
+    /// Subset name: `kind-0`, `kind-1`, `kind-3`, `kind-7`, `kind-9735` or
+    /// `kind-other`.
+    pub stratum: String,
+    /// Share of all traffic.
+    pub share: f64,
+}
+
+impl Mix {
+    /// The BigBrotr 2025 kind shares, "other" kept as its own stratum.
+    pub fn bigbrotr() -> Self {
+        let strata = [
+            ("kind-0", 0.0473),
+            ("kind-1", 0.3896),
+            ("kind-3", 0.0454),
+            ("kind-7", 0.1889),
+            ("kind-9735", 0.0281),
+            ("kind-other", 0.3007),
+        ];
+        Mix {
+            name: "bigbrotr-2025".to_owned(),
+            source: "BigBrotr/analysis: kind shares of all relay traffic (docs/CORPUS.md)"
+                .to_owned(),
+            strata: strata
+                .iter()
+                .map(|(stratum, share)| MixStratum {
+                    stratum: (*stratum).to_owned(),
+                    share: *share,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// The corpus a campaign measured (`campaign.json`'s `corpus`).

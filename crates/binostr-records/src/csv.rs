@@ -135,6 +135,21 @@ pub const SIZES: Layout = Layout {
         col("zstd_event_bytes", Int),
         col("zstd_stream_bytes", Int),
         col("zstd_dict_bytes", Int),
+        col("deflate_event_bytes", Int),
+        col("deflate_stream_bytes", Int),
+    ],
+};
+
+/// `follow-lists.csv`: generated kind-3 follow lists per p-tag median.
+pub const FOLLOW_LISTS: Layout = Layout {
+    file: "follow-lists.csv",
+    columns: &[
+        col("profile", Str),
+        col("median_tags", Int),
+        col("events", Int),
+        col("raw_bytes", Int),
+        col("zstd_event_bytes", Int),
+        col("deflate_event_bytes", Int),
     ],
 };
 

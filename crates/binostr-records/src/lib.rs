@@ -18,7 +18,7 @@ mod campaign;
 mod registry;
 mod run;
 
-pub use campaign::{Apart, CampaignRecord, CorpusRecord, Refused, Sequence};
+pub use campaign::{Apart, CampaignRecord, CorpusRecord, Mix, MixStratum, Refused, Sequence};
 pub use registry::RegistryEntry;
 pub use run::{Contract, ContractCorpus, CriterionSettings, Git, Host, Observed, RunRecord};
 

@@ -10,11 +10,12 @@ use anyhow::{Result, bail};
 use crate::model::checks::{self, Check, Violation};
 use crate::model::claims::{self, CLAIM_WORKLOADS, Claim};
 use crate::model::instr::{self, Instr};
+use crate::model::mix::{Composed, StatedMix};
 use crate::model::paired::{self, Paired, Rounds};
+use crate::model::sensitivity::{self, Grid};
 use crate::model::summary::{self, BASELINE, REFERENCE, Row};
 use crate::model::wall::{self, Wall};
-use crate::read::apart::ApartRecord;
-use crate::read::campaign_file::{self, Sequence};
+use crate::read::campaign_file::{self, CampaignRecord, Sequence};
 use crate::read::records::{self, Run, Scan as _};
 use crate::read::registry::{REGISTRY, RegistryEntry, read_registry};
 use crate::read::side::{Interop, ProfileTable, Reference, Robustness, Side};
@@ -59,6 +60,13 @@ pub struct Campaign {
     pub apart: Vec<crate::model::apart::Apart>,
     /// The first label's `registry.json` (empty, with a warning, without it).
     pub registry: Vec<RegistryEntry>,
+    /// The first label's `campaign.json`, when present.
+    pub record: Option<CampaignRecord>,
+    /// The primary host's figures composed under the stated mix.
+    pub composed: Composed,
+    /// The primary host's sensitivity grids (raw, zstd per event), when
+    /// the campaign has `follow-lists.csv` and every stratum.
+    pub grids: Vec<Grid>,
     index: BTreeMap<RowKey, usize>,
     paired_index: BTreeMap<(RowKey, String), usize>,
 }
@@ -85,7 +93,11 @@ impl Campaign {
             warnings
                 .push("no run has instructions.csv: no instruction counts are reported".to_owned());
         }
-        let (sequences, apart_records, walls) = per_label(root, labels, &runs, &mut warnings)?;
+        let (sequences, record, walls) = per_label(root, labels, &runs, &mut warnings)?;
+        let apart_records = record
+            .as_ref()
+            .map(|r| r.corpus.apart.clone())
+            .unwrap_or_default();
         let apart = crate::model::apart::read(&runs, &apart_records)?;
         let registry = registry(root, &labels[0], &mut warnings)?;
         let robustness = Robustness::read(
@@ -98,6 +110,7 @@ impl Campaign {
         let evolution = ProfileTable::read(root, &binostr_records::csv::EVOLUTION, &mut warnings)?;
         let maintenance =
             ProfileTable::read(root, &binostr_records::csv::MAINTENANCE, &mut warnings)?;
+        let (composed, grids) = compose(&side, &rounds, &runs[0].host, &rows, record.as_ref());
         let index = rows.iter().enumerate().map(|(i, r)| (r.key(), i)).collect();
         let paired_index = paired
             .iter()
@@ -123,11 +136,66 @@ impl Campaign {
             sequences,
             apart,
             registry,
+            record,
+            composed,
+            grids,
             index,
             paired_index,
         };
         c.claims = c.make_claims(&rounds);
         Ok(c)
+    }
+
+    /// The paired time ratios to json of `profile` at `subset` (one thread)
+    /// for each of [`crate::model::mix::TIME_WORKLOADS`].
+    pub fn stratum_times(&self, profile: &str, subset: &str) -> [Option<(f64, f64, f64)>; 4] {
+        let host = self.primary_host();
+        crate::model::mix::TIME_WORKLOADS.map(|w| {
+            if profile == BASELINE {
+                return self
+                    .row(host, w, profile, subset, 1)
+                    .map(|_| (1.0, 1.0, 1.0));
+            }
+            self.paired(host, w, profile, subset, 1, BASELINE)
+                .map(Paired::triple)
+        })
+    }
+
+    /// Whether the primary host measured anything on `subset`.
+    pub fn has_subset(&self, subset: &str) -> bool {
+        let host = self.primary_host();
+        self.side
+            .sizes
+            .iter()
+            .any(|s| s.host == host && s.subset == subset)
+            || self
+                .rows
+                .iter()
+                .any(|r| r.host == host && r.subset == subset)
+    }
+
+    /// The corpus source of the first label (`generated`, `real`, or a file
+    /// name), when its `campaign.json` is present.
+    pub fn corpus_source(&self) -> Option<&str> {
+        self.record.as_ref().map(|r| r.corpus.source.as_str())
+    }
+
+    /// Sizes of `profile` at `subset` on the primary host as a percentage
+    /// of json's under the same measure: raw, zstd per event, zstd stream,
+    /// deflate per event, deflate stream (deflate `None` when not measured).
+    pub fn stratum_pcts(&self, profile: &str, subset: &str) -> Option<[Option<f64>; 5]> {
+        let host = self.primary_host();
+        let j = self.sizes(host, BASELINE, subset)?;
+        let s = self.sizes(host, profile, subset)?;
+        let pct = |a: f64, b: f64| Some(a / b * 100.0);
+        let d = |i: usize| Some(s.deflate?[i] / j.deflate?[i] * 100.0);
+        Some([
+            pct(s.bytes[0], j.bytes[0]),
+            pct(s.bytes[2], j.bytes[2]),
+            pct(s.bytes[3], j.bytes[3]),
+            d(0),
+            d(1),
+        ])
     }
 
     fn make_claims(&self, rounds: &Rounds) -> Vec<Claim> {
@@ -326,7 +394,31 @@ impl Campaign {
     }
 }
 
-/// Per label: `campaign.json`'s sequences (the first file's apart records)
+/// The composed figures and sensitivity grids of `host`.
+fn compose(
+    side: &Side,
+    rounds: &Rounds,
+    host: &str,
+    rows: &[Row],
+    record: Option<&CampaignRecord>,
+) -> (Composed, Vec<Grid>) {
+    let profiles: BTreeSet<String> = rows
+        .iter()
+        .filter(|r| r.host == host && r.profile != REFERENCE)
+        .map(|r| r.profile.clone())
+        .collect();
+    let profiles: Vec<String> = profiles.into_iter().collect();
+    let mix = StatedMix::of(record.and_then(|r| r.mix.as_ref()));
+    let composed = Composed::new(side, rounds, host, &profiles, mix);
+    let src = crate::model::mix::SizeSource { side, host };
+    let grids = sensitivity::MEASURES
+        .iter()
+        .filter_map(|&m| sensitivity::grid(&src, &composed.mix.mix, &profiles, m))
+        .collect();
+    (composed, grids)
+}
+
+/// Per label: `campaign.json`'s sequences (and the first label's record)
 /// and the wall time; a warning for a label with one run, without the file
 /// or without a wall time.
 fn per_label(
@@ -336,7 +428,7 @@ fn per_label(
     warnings: &mut Vec<String>,
 ) -> Result<LabelFiles> {
     let mut sequences = Vec::new();
-    let mut apart_records = Vec::new();
+    let mut first = None;
     let mut walls = Vec::new();
     for label in labels {
         let n = runs.iter().filter(|r| r.label == *label).count();
@@ -349,9 +441,9 @@ fn per_label(
         let path = records::campaign_dir(root, label).join(binostr_records::files::CAMPAIGN);
         if path.exists() {
             let file = campaign_file::read(&path)?;
-            sequences.push((label.clone(), file.sequences));
-            if apart_records.is_empty() {
-                apart_records = file.corpus.apart;
+            sequences.push((label.clone(), file.sequences.clone()));
+            if label == &labels[0] {
+                first = Some(file);
             }
         } else {
             warnings.push(format!("{} is missing", path.display()));
@@ -363,11 +455,15 @@ fn per_label(
             )),
         }
     }
-    Ok((sequences, apart_records, walls))
+    Ok((sequences, first, walls))
 }
 
-/// The sequences per label, the first label's apart records, the walls.
-type LabelFiles = (Vec<(String, Vec<Sequence>)>, Vec<ApartRecord>, Vec<Wall>);
+/// The sequences per label, the first label's `campaign.json`, the walls.
+type LabelFiles = (
+    Vec<(String, Vec<Sequence>)>,
+    Option<CampaignRecord>,
+    Vec<Wall>,
+);
 
 /// `registry.json` of `label` (empty, with a warning, when it is missing).
 fn registry(root: &Path, label: &str, warnings: &mut Vec<String>) -> Result<Vec<RegistryEntry>> {

@@ -7,6 +7,9 @@
 //!   profiles measured apart;
 //! - [`checks`], [`claims`]: what cannot be true, and what a "fastest"
 //!   sentence may say;
+//! - [`mix`], [`sensitivity`]: figures composed from the kind strata under
+//!   a stated traffic mix, and how they move with the kind-3 share and the
+//!   follow lists' size;
 //! - [`resolution`], [`relay`], [`languages`]: views of the loaded
 //!   campaign that several writers share.
 //!
@@ -19,9 +22,11 @@ pub mod claims;
 pub mod instr;
 pub mod key;
 pub mod languages;
+pub mod mix;
 pub mod paired;
 pub mod relay;
 pub mod resolution;
+pub mod sensitivity;
 pub mod stats;
 pub mod summary;
 pub mod wall;
