@@ -72,6 +72,19 @@ pub fn stream_note(has_mix_subset: bool) -> String {
     }
 }
 
+/// Where kind 3's composed sizes come from.
+pub fn kind3_source(follow: Option<i64>) -> String {
+    match follow {
+        Some(t) => format!(
+            "{KIND3} is the generated follow lists at the published crawl's median of {t} p tags \
+             (follow-lists.csv)"
+        ),
+        None => {
+            format!("{KIND3} is the corpus's own kind-3 events (follow-lists.csv: {NOT_MEASURED})")
+        }
+    }
+}
+
 /// The mix a campaign's composed figures use.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StatedMix {
@@ -254,12 +267,15 @@ impl SizeSource<'_> {
     }
 }
 
+/// Per run, each round's `(profile, json)` ns per event.
+pub type StratumRounds = Vec<Vec<(f64, f64)>>;
+
 /// The composed time ratio of a profile to json, `(estimate, lo, hi)`:
 /// per stratum its weight and, per run, each round's `(profile, json)` ns
 /// per event. The estimate composes each stratum's median of run medians;
 /// each bootstrap replicate resamples every stratum's runs, then rounds
 /// within them, on its own. `None` when a stratum has no round.
-pub fn composed_time(strata: &[(f64, Vec<Vec<(f64, f64)>>)], seed: u64) -> Option<(f64, f64, f64)> {
+pub fn composed_time(strata: &[(f64, StratumRounds)], seed: u64) -> Option<(f64, f64, f64)> {
     if strata.iter().any(|(_, runs)| runs.is_empty()) {
         return None;
     }
@@ -391,7 +407,7 @@ fn composed_times(
         .flat_map(|wl| profiles.iter().map(move |p| (*wl, p)))
         .collect();
     stats::par_map(&keys, |(wl, p)| {
-        let strata: Vec<(f64, Vec<Vec<(f64, f64)>>)> = w
+        let strata: Vec<(f64, StratumRounds)> = w
             .iter()
             .map(|(s, share)| (*share, rounds.passes(host, wl, s, p, "json")))
             .collect();

@@ -40,6 +40,9 @@ impl Cell {
     }
 }
 
+/// A profile's span over a grid: lowest and highest ratio, best and worst rank.
+pub type Span = (String, (f64, f64), (usize, usize));
+
 /// The grid of one measure.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Grid {
@@ -84,7 +87,7 @@ pub fn grid(src: &SizeSource, mix: &Mix, profiles: &[String], measure: usize) ->
 
 impl Grid {
     /// Per profile: lowest and highest ratio, best and worst rank.
-    pub fn spans(&self) -> Vec<(String, (f64, f64), (usize, usize))> {
+    pub fn spans(&self) -> Vec<Span> {
         let mut out = Vec::new();
         for (p, _) in &self.cells[0].ratios {
             let r: Vec<f64> = self.cells.iter().filter_map(|c| c.ratio(p)).collect();

@@ -12,6 +12,7 @@ mod calc;
 mod html;
 mod provenance;
 mod results;
+mod strata;
 
 use std::fmt::Write as _;
 use std::fs;
@@ -88,6 +89,7 @@ pub fn render(c: &Campaign, inputs: &Inputs, label: &str) -> String {
     out.push_str(&results::claims(c));
     out.push_str(&results::workloads(c));
     out.push_str(&results::sizes(c, inputs, &profiles));
+    out.push_str(&strata::section(c, &profiles));
     out.push_str(&results::plots(inputs));
     out.push_str(&results::side(c));
     out.push_str(&results::robustness(c));

@@ -7,7 +7,7 @@ use super::table::{md_table, ratio_opt, sorted_rows, with_ci};
 use crate::fmt::{PCT, fixed, fixed_opt};
 use crate::model::campaign::Campaign;
 use crate::model::mix::{
-    KIND3, NOT_MEASURED, SIZE_MEASURES, STRATA, STRATUM_SIZES, TIME_WORKLOADS, stream_note,
+    NOT_MEASURED, SIZE_MEASURES, STRATA, STRATUM_SIZES, TIME_WORKLOADS, kind3_source, stream_note,
 };
 use crate::model::sensitivity::{Grid, KIND3_SHARES};
 
@@ -44,7 +44,10 @@ fn stratum_table(out: &mut String, c: &Campaign, stratum: &str) {
             }
             deflate_missing |= pcts.is_some_and(|x| x[3].is_none());
             let mut row = vec![format!("`{p}`")];
-            row.extend((0..5).map(|i| fixed_opt(pcts.and_then(|x| x[i]), PCT)));
+            row.extend((0..5).map(|i| match pcts {
+                Some(x) if i >= 3 && x[i].is_none() => "n/m".to_owned(),
+                _ => fixed_opt(pcts.and_then(|x| x[i]), PCT),
+            }));
             row.extend(times.iter().map(|t| ratio_opt(*t)));
             Some((pcts.and_then(|x| x[0]).unwrap_or(f64::INFINITY), row))
         })
@@ -54,7 +57,7 @@ fn stratum_table(out: &mut String, c: &Campaign, stratum: &str) {
     header.extend(TIME_WORKLOADS);
     md_table(out, &header, &sorted_rows(rows));
     if deflate_missing {
-        let _ = writeln!(out, "Deflate sizes: {NOT_MEASURED}.\n");
+        let _ = writeln!(out, "n/m: deflate sizes {NOT_MEASURED}.\n");
     }
 }
 
@@ -96,19 +99,6 @@ fn composed_section(out: &mut String, c: &Campaign) {
     let _ = writeln!(out, "{}\n", stream_note(c.has_subset("mix")));
     if c.has_subset("mix") {
         mix_stream_table(out, c);
-    }
-}
-
-/// Where kind 3's sizes come from.
-pub(crate) fn kind3_source(follow: Option<i64>) -> String {
-    match follow {
-        Some(t) => format!(
-            "{KIND3} is the generated follow lists at the published crawl's median of {t} p tags \
-             (follow-lists.csv)"
-        ),
-        None => {
-            format!("{KIND3} is the corpus's own kind-3 events (follow-lists.csv: {NOT_MEASURED})")
-        }
     }
 }
 
