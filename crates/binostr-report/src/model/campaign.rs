@@ -22,6 +22,17 @@ use crate::read::side::{Interop, ProfileTable, Reference, Robustness, Side};
 
 type RowKey = (String, String, String, String, i64);
 
+/// Another label's claims, to mark where each claim holds.
+#[derive(Clone, Debug)]
+pub struct HoldsOn {
+    /// Its label.
+    pub label: String,
+    /// Its `corpus.source` (`generated`, `real`, ...).
+    pub source: String,
+    /// Its primary host's claims (subset all).
+    pub claims: Vec<Claim>,
+}
+
 /// A loaded campaign (possibly several labels and hosts).
 pub struct Campaign {
     /// Labels in the order given; the first names the output directory.
@@ -67,6 +78,10 @@ pub struct Campaign {
     /// The primary host's sensitivity grids (raw, zstd per event), when
     /// the campaign has `follow-lists.csv` and every stratum.
     pub grids: Vec<Grid>,
+    /// The primary host's claims per kind stratum.
+    pub kind_claims: Vec<(String, Claim)>,
+    /// The claims of the label given to [`Campaign::with_holds_on`].
+    pub holds_on: Option<HoldsOn>,
     index: BTreeMap<RowKey, usize>,
     paired_index: BTreeMap<(RowKey, String), usize>,
 }
@@ -139,10 +154,13 @@ impl Campaign {
             record,
             composed,
             grids,
+            kind_claims: Vec::new(),
+            holds_on: None,
             index,
             paired_index,
         };
         c.claims = c.make_claims(&rounds);
+        c.kind_claims = c.make_kind_claims(&rounds);
         Ok(c)
     }
 
@@ -202,19 +220,51 @@ impl Campaign {
         let mut out = Vec::new();
         for host in self.hosts() {
             for w in CLAIM_WORKLOADS {
-                let candidates: Vec<(String, f64)> = self
-                    .profiles(&host)
-                    .into_iter()
-                    .filter_map(|p| {
-                        let r = self.row(&host, w, &p, "all", 1)?.ratio_json?;
-                        Some((p, r.0))
-                    })
-                    .collect();
-                let excluded = self.excluded(&host, w);
-                out.extend(claims::claim(rounds, &host, w, &candidates, &excluded));
+                out.extend(self.claim_on(rounds, &host, w, "all"));
             }
         }
         out
+    }
+
+    /// The claim about `workload` on `host` and `subset`.
+    fn claim_on(&self, rounds: &Rounds, host: &str, w: &str, subset: &str) -> Option<Claim> {
+        let candidates: Vec<(String, f64)> = self
+            .profiles(host)
+            .into_iter()
+            .filter_map(|p| {
+                let r = self.row(host, w, &p, subset, 1)?.ratio_json?;
+                Some((p, r.0))
+            })
+            .collect();
+        let excluded = self.excluded(host, w);
+        claims::claim(rounds, host, w, subset, &candidates, &excluded)
+    }
+
+    /// The primary host's claims per measured kind stratum.
+    fn make_kind_claims(&self, rounds: &Rounds) -> Vec<(String, Claim)> {
+        let host = self.primary_host().to_owned();
+        let mut out = Vec::new();
+        for s in crate::model::mix::STRATA {
+            for w in CLAIM_WORKLOADS {
+                if let Some(k) = self.claim_on(rounds, &host, w, s) {
+                    out.push((s.to_owned(), k));
+                }
+            }
+        }
+        out
+    }
+
+    /// Marks each claim with where it holds: on `other` (another label,
+    /// typically the other corpus) and per kind stratum.
+    pub fn with_holds_on(mut self, root: &Path, other: &str) -> Result<Self> {
+        let o = Campaign::load(root, &[other.to_owned()])?;
+        let host = o.primary_host().to_owned();
+        self.holds_on = Some(HoldsOn {
+            label: other.to_owned(),
+            source: o.corpus_source().unwrap_or("unknown").to_owned(),
+            claims: o.claims.into_iter().filter(|k| k.host == host).collect(),
+        });
+        Ok(self)
     }
 
     /// The profiles a ratio invariant violation of `workload` (any subset or

@@ -5,8 +5,8 @@
 //!   bootstrap, paired ratios, summary rows, the benchmark key;
 //! - [`instr`], [`wall`], [`apart`]: instruction counts, wall time, the
 //!   profiles measured apart;
-//! - [`checks`], [`claims`]: what cannot be true, and what a "fastest"
-//!   sentence may say;
+//! - [`checks`], [`claims`], [`holds`]: what cannot be true, what a
+//!   "fastest" sentence may say, and on which corpus and kinds it holds;
 //! - [`mix`], [`sensitivity`]: figures composed from the kind strata under
 //!   a stated traffic mix, and how they move with the kind-3 share and the
 //!   follow lists' size;
@@ -19,6 +19,7 @@ pub mod apart;
 pub mod campaign;
 pub mod checks;
 pub mod claims;
+pub mod holds;
 pub mod instr;
 pub mod key;
 pub mod languages;

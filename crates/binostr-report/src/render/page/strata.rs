@@ -6,10 +6,31 @@ use std::fmt::Write as _;
 use super::html::{Cell, Sort, Table, code_spans, esc};
 use crate::fmt::{PCT, RATIO, fixed};
 use crate::model::campaign::Campaign;
+use crate::model::holds::marks;
 use crate::model::mix::{
     NOT_MEASURED, SIZE_MEASURES, STRATA, STRATUM_SIZES, TIME_WORKLOADS, kind3_source, stream_note,
 };
 use crate::model::sensitivity::{Grid, KIND3_SHARES};
+
+/// `<section id="holds">`: where each claim holds, by corpus and by kind.
+pub fn holds(c: &Campaign) -> String {
+    let mut out = String::from(
+        "<section id=\"holds\"><h2>Where each claim holds</h2>\n<p>A claim holds elsewhere \
+         when the claim there says the same: the same profile resolved as the fastest, or again \
+         a tie with the same leader among the tied.</p>\n<ul>\n",
+    );
+    for m in marks(c) {
+        let _ = writeln!(
+            out,
+            "<li><strong>{}</strong>: {} <em>Where:</em> {}.</li>",
+            esc(&m.workload),
+            code_spans(&m.sentence),
+            code_spans(&m.text())
+        );
+    }
+    out.push_str("</ul></section>\n");
+    out
+}
 
 /// `<section id="strata">`: per stratum, the composed headline, the grid.
 pub fn section(c: &Campaign, profiles: &[String]) -> String {
@@ -61,7 +82,7 @@ fn composed(out: &mut String, c: &Campaign, profiles: &[String]) {
     let _ = writeln!(
         out,
         "<h3 id=\"composed\">Composed under the mix</h3>\n<p>{}</p>",
-        code_spans(&esc(&k.mix.sentence()))
+        code_spans(&k.mix.sentence())
     );
     if !k.missing.is_empty() {
         let _ = writeln!(
@@ -103,7 +124,7 @@ fn composed(out: &mut String, c: &Campaign, profiles: &[String]) {
     let _ = writeln!(
         out,
         "<p>{}</p>",
-        code_spans(&esc(&stream_note(c.has_subset("mix"))))
+        code_spans(&stream_note(c.has_subset("mix")))
     );
 }
 
@@ -135,7 +156,7 @@ fn grid(out: &mut String, g: &Grid) {
     let m = SIZE_MEASURES[g.measure];
     let _ = writeln!(out, "<h4>{}</h4>\n<ul>", esc(m));
     for s in g.conclusions() {
-        let _ = writeln!(out, "<li>{}</li>", code_spans(&esc(&s)));
+        let _ = writeln!(out, "<li>{}</li>", code_spans(&s));
     }
     out.push_str("</ul>\n");
     let mut t = Table::new(

@@ -28,6 +28,7 @@ pub(super) fn macros(c: &Campaign) -> Result<String> {
     relay_floors(&mut m, c, host);
     ranges_and_smallest(&mut m, c, host, &size_profiles);
     fastest(&mut m, c, host);
+    holds(&mut m, c);
     distinct_suffixes(&profiles, &size_profiles)?;
     sizes(&mut m, c, &size_profiles);
     for p in &profiles {
@@ -255,6 +256,50 @@ fn fastest(m: &mut Macros, c: &Campaign, host: &str) {
         );
         m.text(&format!("Fastest{name}TiedPct"), fixed(k.tied_pct, 1));
         m.text(&format!("Fastest{name}Claim"), tex_claim(k));
+    }
+}
+
+/// `ClaimHolds<Name>` per claim and `AbstractClaims`: the claims that hold
+/// on both corpora, each other one with the corpus it holds on.
+fn holds(m: &mut Macros, c: &Campaign) {
+    let mut both = Vec::new();
+    let mut one = Vec::new();
+    for mark in crate::model::holds::marks(c) {
+        let name = workload_name(&mark.workload);
+        m.text(
+            &format!("ClaimHolds{name}"),
+            tex_escape(&mark.text().replace('`', "")),
+        );
+        let Some(k) = c.claim(c.primary_host(), &mark.workload) else {
+            continue;
+        };
+        if mark.on_both() {
+            both.push(tex_claim(k));
+        } else {
+            one.push(format!(
+                "{} (on the {} corpus, subset all)",
+                tex_claim(k),
+                tex_escape(&mark.here.1)
+            ));
+        }
+    }
+    let mut text = Vec::new();
+    if !both.is_empty() {
+        text.push(format!("On both corpora: {}.", both.join("; ")));
+    }
+    if !one.is_empty() {
+        text.push(format!("On one corpus only: {}.", one.join("; ")));
+    }
+    m.text("AbstractClaims", text.join(" "));
+}
+
+fn workload_name(w: &str) -> &'static str {
+    match w {
+        "encode" => "Encode",
+        "decode" => "Decode",
+        "decode+id" => "DecodeId",
+        "validate" => "Validate",
+        _ => "Stream",
     }
 }
 

@@ -6,10 +6,33 @@ use std::fmt::Write as _;
 use super::table::{md_table, ratio_opt, sorted_rows, with_ci};
 use crate::fmt::{PCT, fixed, fixed_opt};
 use crate::model::campaign::Campaign;
+use crate::model::holds::marks;
 use crate::model::mix::{
     NOT_MEASURED, SIZE_MEASURES, STRATA, STRATUM_SIZES, TIME_WORKLOADS, kind3_source, stream_note,
 };
 use crate::model::sensitivity::{Grid, KIND3_SHARES};
+
+/// `## Where each claim holds`: the primary host's claims, marked.
+pub(super) fn holds_section(out: &mut String, c: &Campaign) {
+    let _ = writeln!(
+        out,
+        "## Where each claim holds (host {})
+
+A claim holds elsewhere when the claim there says          the same: the same profile resolved as the fastest, or again a tie with the same leader          among the tied.
+",
+        c.primary_host()
+    );
+    for m in marks(c) {
+        let _ = writeln!(
+            out,
+            "- **{}**: {} *Where:* {}.",
+            m.workload,
+            m.sentence,
+            m.text()
+        );
+    }
+    out.push('\n');
+}
 
 /// `## Kind strata`, `## Composed under the traffic mix` and `## Sensitivity`.
 pub(super) fn strata_sections(out: &mut String, c: &Campaign) {
