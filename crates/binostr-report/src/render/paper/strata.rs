@@ -138,14 +138,17 @@ pub(super) fn strata_macros(c: &Campaign) -> Vec<(String, String)> {
     let mut m = vec![
         ("MixName".to_owned(), tex_escape(&k.mix.mix.name)),
         ("MixShares".to_owned(), tex_escape(&k.mix.shares())),
-        ("MixSentence".to_owned(), tex_escape(&k.mix.sentence())),
+        (
+            "MixSentence".to_owned(),
+            tex_escape(&k.mix.sentence().replace('`', "")),
+        ),
         (
             "MixRecorded".to_owned(),
             if k.mix.recorded { "1" } else { "0" }.to_owned(),
         ),
         (
             "MixStreamNote".to_owned(),
-            tex_escape(&stream_note(c.has_subset("mix"))),
+            tex_escape(&stream_note(c.has_subset("mix")).replace('`', "")),
         ),
     ];
     let missing: Vec<&str> = STRATA.into_iter().filter(|s| !c.has_subset(s)).collect();

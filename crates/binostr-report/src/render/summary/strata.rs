@@ -16,10 +16,9 @@ use crate::model::sensitivity::{Grid, KIND3_SHARES};
 pub(super) fn holds_section(out: &mut String, c: &Campaign) {
     let _ = writeln!(
         out,
-        "## Where each claim holds (host {})
-
-A claim holds elsewhere when the claim there says          the same: the same profile resolved as the fastest, or again a tie with the same leader          among the tied.
-",
+        "## Where each claim holds (host {})\n\nA claim holds elsewhere when the claim there \
+         says the same: the same profile resolved as the fastest, or again a tie with the same \
+         leader among the tied.\n",
         c.primary_host()
     );
     for m in marks(c) {
