@@ -20,7 +20,7 @@ use crate::model::instr::Instr;
 use crate::model::paired::Paired;
 use crate::read::frame::{f64s, strs};
 use crate::read::records::{self, Run, Scan as _};
-use crate::read::side::{SIZE_COLUMNS, SIZES_BEFORE_DEFLATE};
+use crate::read::side::{SIZE_COLUMNS, SIZES_WITHOUT_DEFLATE};
 
 /// Instruction counts of one key may differ across runs by at most this
 /// (max - min over min, in %).
@@ -114,7 +114,7 @@ pub fn check(runs: &[Run], paired: &[Paired], instr: &[Instr]) -> Result<Vec<Vio
 }
 
 fn bytes(runs: &[Run]) -> Result<Vec<Violation>> {
-    let lf = records::scan_grown(&records::SIZES, SIZES_BEFORE_DEFLATE, runs, false)?;
+    let lf = records::scan_grown(&records::SIZES, &SIZES_WITHOUT_DEFLATE, runs, false)?;
     let Some(lf) = lf else {
         return Ok(Vec::new());
     };

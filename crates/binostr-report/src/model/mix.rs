@@ -21,14 +21,7 @@ use crate::model::stats;
 use crate::read::side::{FollowList, Side, Sizes};
 
 /// The kind strata, in report order.
-pub const STRATA: [&str; 6] = [
-    "kind-0",
-    "kind-1",
-    "kind-3",
-    "kind-7",
-    "kind-9735",
-    "kind-other",
-];
+pub use binostr_records::STRATA;
 
 /// The follow-list stratum.
 pub const KIND3: &str = "kind-3";

@@ -209,20 +209,16 @@ fn scan_with(
 }
 
 /// Like [`Scan::scan`] for a table that gained columns at its end: a file
-/// with only the first `older` columns (written before they existed) is
-/// read too, its missing columns null ("not measured"). A run without the
-/// file is reported on stderr when `warn`.
+/// in the layout `before` (its first columns, written before the others
+/// existed) is read too, its missing columns null ("not measured"). A run
+/// without the file is reported on stderr when `warn`.
 pub fn scan_grown(
     layout: &Layout,
-    older: usize,
+    before: &Layout,
     runs: &[Run],
     warn: bool,
 ) -> Result<Option<LazyFrame>> {
-    let (kept, added) = layout.columns.split_at(older);
-    let before = Layout {
-        file: layout.file,
-        columns: kept,
-    };
+    let added = &layout.columns[before.columns.len()..];
     let mut frames = Vec::new();
     for run in runs {
         let path = run.dir.join(layout.file);

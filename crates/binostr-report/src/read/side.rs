@@ -216,13 +216,12 @@ pub const SIZE_COLUMNS: [&str; 8] = [
     "deflate_stream_bytes",
 ];
 
-/// Columns of `sizes.csv` before the deflate columns were added.
-pub const SIZES_BEFORE_DEFLATE: usize = 8;
+pub use binostr_records::csv::SIZES_WITHOUT_DEFLATE;
 
 /// `sizes.csv` of `runs` as medians over runs; files without the deflate
 /// columns are read with `deflate: None`.
 pub fn read_sizes(runs: &[Run]) -> Result<Vec<Sizes>> {
-    let lf = records::scan_grown(&records::SIZES, SIZES_BEFORE_DEFLATE, runs, true)?;
+    let lf = records::scan_grown(&records::SIZES, &SIZES_WITHOUT_DEFLATE, runs, true)?;
     Ok(medians_of(lf, &["profile", "subset"], &SIZE_COLUMNS)?
         .unwrap_or_default()
         .into_iter()

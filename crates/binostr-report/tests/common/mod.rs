@@ -392,8 +392,7 @@ pub fn write_campaign_with(
             fs::write(run.join(INSTRUCTIONS.file), t).unwrap();
         }
         let mut sizes = if extras.sizes_before_deflate {
-            let names: Vec<&str> = SIZES.columns[..8].iter().map(|c| c.name).collect();
-            names.join(",") + "\n"
+            csv::SIZES_WITHOUT_DEFLATE.header_line()
         } else {
             SIZES.header_line()
         };
