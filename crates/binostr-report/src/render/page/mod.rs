@@ -127,7 +127,9 @@ fn head_and_header(out: &mut String, c: &Campaign, label: &str, profiles: &[Stri
          <code>{}</code>, {} events of the {} corpus (fingerprint <code class=\"hash\">{}</code>). \
          It works offline and fetches nothing.</p>\n<nav>\
          <a href=\"#calculator\">Relay calculator</a> <a href=\"#claims\">Claims</a> \
+         <a href=\"#holds\">Where claims hold</a> \
          <a href=\"#workloads\">Workloads</a> <a href=\"#sizes\">Sizes</a> \
+         <a href=\"#strata\">Per kind &amp; mix</a> \
          <a href=\"#plots\">Plots</a> <a href=\"#side\">Latency &amp; memory</a> \
          <a href=\"#robustness\">Robustness</a> <a href=\"#interop\">Interop</a> \
          <a href=\"#provenance\">Provenance</a> <a href=\"#verify\">Verify</a></nav>\n</header>\n<main>\n",
