@@ -39,7 +39,7 @@ pub const TIME_WORKLOADS: [&str; 4] = ["decode", "decode+id", "validate", "encod
 pub const NOT_MEASURED: &str = "not measured in this campaign";
 
 /// The per-stratum sizes (% of json under the same measure) and the
-/// names of [`stratum_pcts`]' five measures.
+/// names of [`Campaign::stratum_pcts`](crate::model::campaign::Campaign::stratum_pcts)' five measures.
 pub const STRATUM_SIZES: [&str; 5] = [
     "raw",
     "zstd per event",
