@@ -37,7 +37,18 @@ use render::{paper, plots};
 /// `results/campaigns/<labels[0]>/summary/` (with plots when `plots`) and
 /// `paper/generated/`. Returns the files written, sorted.
 pub fn aggregate(root: &Path, labels: &[String], plots: bool) -> Result<Vec<PathBuf>> {
-    let c = Campaign::load(root, labels)?;
+    aggregate_holding(root, labels, plots, None)
+}
+
+/// [`aggregate`], marking each claim with whether it also holds on the
+/// label `holds_on` (typically the campaign on the other corpus).
+pub fn aggregate_holding(
+    root: &Path,
+    labels: &[String],
+    plots: bool,
+    holds_on: Option<&str>,
+) -> Result<Vec<PathBuf>> {
+    let c = load(root, labels, holds_on)?;
     for w in &c.warnings {
         eprintln!("binostr-report: warning: {w}");
     }
@@ -79,7 +90,26 @@ pub fn aggregate(root: &Path, labels: &[String], plots: bool) -> Result<Vec<Path
 /// Writes the results page of `label` (`results/campaigns/<label>/site/index.html`,
 /// or `out/index.html`); see [the module](module@render::page).
 pub fn page(root: &Path, label: &str, out: Option<&Path>) -> Result<PathBuf> {
-    render::page::write(root, label, out)
+    page_holding(root, label, out, None)
+}
+
+/// [`page`], its claims marked against the label `holds_on`.
+pub fn page_holding(
+    root: &Path,
+    label: &str,
+    out: Option<&Path>,
+    holds_on: Option<&str>,
+) -> Result<PathBuf> {
+    let c = load(root, &[label.to_owned()], holds_on)?;
+    render::page::write(root, &c, label, out)
+}
+
+fn load(root: &Path, labels: &[String], holds_on: Option<&str>) -> Result<Campaign> {
+    let c = Campaign::load(root, labels)?;
+    match holds_on {
+        Some(other) => c.with_holds_on(root, other),
+        None => Ok(c),
+    }
 }
 
 /// Draws the plots of `labels` into `results/campaigns/<labels[0]>/summary/plots/`.

@@ -30,6 +30,10 @@ enum Command {
         /// Skip the plots.
         #[arg(long)]
         no_plots: bool,
+        /// Mark each claim with whether it also holds on this label's
+        /// campaign (typically the other corpus: real events or generated).
+        #[arg(long)]
+        holds_on: Option<String>,
     },
     /// Write the self-contained results page of one label into
     /// results/campaigns/<label>/site/index.html (needs its summary/plots/,
@@ -43,6 +47,9 @@ enum Command {
         /// Write index.html into this directory instead.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Mark each claim with whether it also holds on this label's campaign.
+        #[arg(long)]
+        holds_on: Option<String>,
     },
     /// Draw only the plots of one or more labels.
     Plots {
@@ -62,11 +69,16 @@ fn main() -> ExitCode {
             labels,
             root,
             no_plots,
-        } => binostr_report::aggregate(&root, &labels, !no_plots),
+            holds_on,
+        } => binostr_report::aggregate_holding(&root, &labels, !no_plots, holds_on.as_deref()),
         Command::Plots { labels, root } => binostr_report::plots_only(&root, &labels),
-        Command::Page { label, root, out } => {
-            binostr_report::page(&root, &label, out.as_deref()).map(|p| vec![p])
-        }
+        Command::Page {
+            label,
+            root,
+            out,
+            holds_on,
+        } => binostr_report::page_holding(&root, &label, out.as_deref(), holds_on.as_deref())
+            .map(|p| vec![p]),
     };
     match result {
         Ok(files) => {

@@ -1048,3 +1048,170 @@ fn transport_bytes_off_the_model_or_between_runs_are_refused() {
         assert!(format!("{err:#}").contains(want), "{err:#}");
     }
 }
+
+/// Kind strata, the composed headline and the sensitivity grid, with
+/// hand-computed answers.
+mod strata {
+    use super::*;
+    use binostr_report::Campaign;
+
+    /// decode on `all` and on every stratum: json 100 ns, event2 50 ns on kind
+    /// 3 and 80 ns elsewhere.
+    fn strata_benches() -> Vec<Bench> {
+        let mut out = vec![
+            bench("decode", "json", &[100.0, 100.0, 100.0]),
+            bench("decode", "event2", &[80.0, 80.0, 80.0]),
+        ];
+        for (s, _) in STRATUM_JSON_RAW {
+            let e = if s == "kind-3" { 50.0 } else { 80.0 };
+            out.push(Bench {
+                subset: s,
+                ..bench("decode", "json", &[100.0, 100.0, 100.0])
+            });
+            out.push(Bench {
+                subset: s,
+                ..bench("decode", "event2", &[e, e, e])
+            });
+        }
+        out
+    }
+
+    fn write(root: &Path, extras: &Extras) -> Campaign {
+        write_campaign_with(root, "s1", HOST, &strata_benches(), extras);
+        binostr_report::aggregate(root, &["s1".to_owned()], false).unwrap();
+        Campaign::load(root, &["s1".to_owned()]).unwrap()
+    }
+
+    #[test]
+    fn composed_sizes_and_times_by_hand() {
+        let tmp = tempfile::tempdir().unwrap();
+        let strata = Extras {
+            strata: true,
+            ..Extras::default()
+        };
+        let c = write(tmp.path(), &strata);
+        assert!(c.composed.mix.recorded);
+        assert_eq!(c.composed.follow, Some(317));
+        assert!(c.composed.missing.is_empty());
+        // BigBrotr shares; kind 3 is the follow list at 317 tags, 40 B a tag.
+        let others =
+            0.0473 * 200.0 + 0.3896 * 300.0 + 0.1889 * 100.0 + 0.0281 * 1000.0 + 0.3007 * 400.0;
+        let kind3 = 0.0454 * 40.0 * 317.0;
+        let expected = (0.8 * others + 0.5 * kind3) / (others + kind3);
+        let sizes = c.composed.size("event2").unwrap();
+        for (i, r) in sizes.iter().enumerate() {
+            let r = r.unwrap_or_else(|| panic!("measure {i} composed"));
+            assert!(
+                (r - expected).abs() < 1e-9,
+                "measure {i}: {r} vs {expected}"
+            );
+        }
+        let (t, lo, hi) = c.composed.time("decode", "event2").unwrap();
+        let expected_t = 0.0454 * 0.5 + (1.0 - 0.0454) * 0.8;
+        assert!((t - expected_t).abs() < 1e-9, "{t} vs {expected_t}");
+        assert!(lo <= t && t <= hi);
+
+        let md = read(tmp.path().join("results/campaigns/s1/summary/summary.md"));
+        assert!(
+            md.contains("Mix: bigbrotr-2025 (kind-0 4.73 %, kind-1 38.96 %"),
+            "{md}"
+        );
+        assert!(md.contains("### kind-9735"));
+        assert!(!md.contains("not measured in this campaign.\n\n### kind"));
+        assert!(md.contains("the `mix` stream is not measured in this campaign"));
+    }
+
+    #[test]
+    fn the_grid_spans_every_share_and_median() {
+        let tmp = tempfile::tempdir().unwrap();
+        let strata = Extras {
+            strata: true,
+            ..Extras::default()
+        };
+        let c = write(tmp.path(), &strata);
+        assert_eq!(c.grids.len(), 2);
+        let g = &c.grids[0];
+        assert_eq!(g.medians, [100, 317, 600]);
+        assert_eq!(g.cells.len(), 6 * 3);
+        // At kind-3 share 0, every cell is the other strata alone: 0.8.
+        assert!((g.cells[0].ratio("event2").unwrap() - 0.8).abs() < 1e-9);
+        // At 10 % and 600 tags: 0.9 x others' mean, 0.1 x 24000 B.
+        let others =
+            (0.0473 * 200.0 + 0.3896 * 300.0 + 0.1889 * 100.0 + 0.0281 * 1000.0 + 0.3007 * 400.0)
+                / (1.0 - 0.0454);
+        let (o, k) = (0.9 * others, 0.1 * 24_000.0);
+        let last = g.cells.last().unwrap();
+        assert_eq!((last.share, last.median_tags), (0.10, 600));
+        assert!((last.ratio("event2").unwrap() - (0.8 * o + 0.5 * k) / (o + k)).abs() < 1e-9);
+        let conclusions = g.conclusions();
+        assert_eq!(
+            conclusions[0],
+            "`event2` is the smallest in every cell (18 of 18)."
+        );
+        assert_eq!(conclusions[1], "Smaller than json in every cell: `event2`.");
+    }
+
+    #[test]
+    fn an_older_campaign_says_what_it_did_not_measure() {
+        let tmp = tempfile::tempdir().unwrap();
+        let old = Extras {
+            sizes_before_deflate: true,
+            ..Extras::default()
+        };
+        write_campaign_with(tmp.path(), "o1", HOST, &standard_benches(), &old);
+        binostr_report::aggregate(tmp.path(), &["o1".to_owned()], false).unwrap();
+        let c = Campaign::load(tmp.path(), &["o1".to_owned()]).unwrap();
+        assert!(!c.composed.mix.recorded);
+        assert!(c.grids.is_empty());
+        assert!(c.sizes(HOST, "json", "all").unwrap().deflate.is_none());
+        let md = read(tmp.path().join("results/campaigns/o1/summary/summary.md"));
+        assert!(md.contains("records no mix: the default bigbrotr-2025 shares are used"));
+        assert!(md.contains("kind-9735: not measured in this campaign."));
+        assert!(md.contains("Nothing is composed: kind-0, kind-1, kind-3, kind-7, kind-9735, kind-other not measured"));
+        assert!(
+            md.contains("follow-lists.csv and every kind stratum: not measured in this campaign")
+        );
+    }
+
+    /// decode: event2 resolved fastest in the generated campaign and on
+    /// every stratum; in the real one, json-simd leads instead.
+    #[test]
+    fn claims_are_marked_with_where_they_hold() {
+        let tmp = tempfile::tempdir().unwrap();
+        let strata = Extras {
+            strata: true,
+            ..Extras::default()
+        };
+        write_campaign_with(tmp.path(), "gen", HOST, &strata_benches(), &strata);
+        let real_benches = vec![
+            bench("decode", "json", &[100.0, 100.0, 100.0]),
+            bench("decode", "event2", &[90.0, 90.0, 90.0]),
+            bench("decode", "json-simd", &[50.0, 50.0, 50.0]),
+        ];
+        let real = Extras {
+            source: Some("real"),
+            ..Extras::default()
+        };
+        write_campaign_with(tmp.path(), "real", HOST, &real_benches, &real);
+        binostr_report::aggregate_holding(tmp.path(), &["gen".to_owned()], false, Some("real"))
+            .unwrap();
+        let md = read(tmp.path().join("results/campaigns/gen/summary/summary.md"));
+        assert!(
+            md.contains(
+                "holds only on the generated corpus (`gen`), not on the real corpus (`real`); \
+                 for every kind measured (kind-0, kind-1, kind-3, kind-7, kind-9735, kind-other)"
+            ),
+            "{md}"
+        );
+        let tex = read(tmp.path().join("paper/generated/macros.tex"));
+        assert!(
+            tex.contains("\\newcommand{\\AbstractClaims}{On one corpus only: \\prof{event2} is the fastest decode (on the generated corpus, subset all).}"),
+            "{tex}"
+        );
+        // Against itself, the claim holds on both.
+        binostr_report::aggregate_holding(tmp.path(), &["gen".to_owned()], false, Some("gen"))
+            .unwrap();
+        let tex = read(tmp.path().join("paper/generated/macros.tex"));
+        assert!(tex.contains("{On both corpora: \\prof{event2} is the fastest decode.}"));
+    }
+}

@@ -11,16 +11,28 @@ use binostr_records::robustness::RunReport;
 use crate::model::checks::{self, Check, Violation};
 use crate::model::claims::{self, CLAIM_WORKLOADS, Claim};
 use crate::model::instr::{self, Instr};
+use crate::model::mix::{Composed, StatedMix};
 use crate::model::paired::{self, Paired, Rounds};
+use crate::model::sensitivity::{self, Grid};
 use crate::model::summary::{self, BASELINE, REFERENCE, Row};
 use crate::model::wall::{self, Wall};
-use crate::read::apart::ApartRecord;
-use crate::read::campaign_file::{self, Sequence};
+use crate::read::campaign_file::{self, CampaignRecord, Sequence};
 use crate::read::records::{self, Run, Scan as _};
 use crate::read::registry::{REGISTRY, RegistryEntry, read_registry};
 use crate::read::side::{Interop, ProfileTable, Reference, Side};
 
 type RowKey = (String, String, String, String, i64);
+
+/// Another label's claims, to mark where each claim holds.
+#[derive(Clone, Debug)]
+pub struct HoldsOn {
+    /// Its label.
+    pub label: String,
+    /// Its `corpus.source` (`generated`, `real`, ...).
+    pub source: String,
+    /// Its primary host's claims (subset all).
+    pub claims: Vec<Claim>,
+}
 
 /// A loaded campaign (possibly several labels and hosts).
 pub struct Campaign {
@@ -60,6 +72,17 @@ pub struct Campaign {
     pub apart: Vec<crate::model::apart::Apart>,
     /// The first label's `registry.json` (empty, with a warning, without it).
     pub registry: Vec<RegistryEntry>,
+    /// The first label's `campaign.json`, when present.
+    pub record: Option<CampaignRecord>,
+    /// The primary host's figures composed under the stated mix.
+    pub composed: Composed,
+    /// The primary host's sensitivity grids (raw, zstd per event), when
+    /// the campaign has `follow-lists.csv` and every stratum.
+    pub grids: Vec<Grid>,
+    /// The primary host's claims per kind stratum.
+    pub kind_claims: Vec<(String, Claim)>,
+    /// The claims of the label given to [`Campaign::with_holds_on`].
+    pub holds_on: Option<HoldsOn>,
     index: BTreeMap<RowKey, usize>,
     paired_index: BTreeMap<(RowKey, String), usize>,
 }
@@ -86,7 +109,11 @@ impl Campaign {
             warnings
                 .push("no run has instructions.csv: no instruction counts are reported".to_owned());
         }
-        let (sequences, apart_records, walls) = per_label(root, labels, &runs, &mut warnings)?;
+        let (sequences, record, walls) = per_label(root, labels, &runs, &mut warnings)?;
+        let apart_records = record
+            .as_ref()
+            .map(|r| r.corpus.apart.clone())
+            .unwrap_or_default();
         let apart = crate::model::apart::read(&runs, &apart_records)?;
         let registry = registry(root, &labels[0], &mut warnings)?;
         let robustness = crate::read::side::read_robustness(root, &mut warnings)?;
@@ -96,6 +123,7 @@ impl Campaign {
         let evolution = ProfileTable::read(root, &binostr_records::csv::EVOLUTION, &mut warnings)?;
         let maintenance =
             ProfileTable::read(root, &binostr_records::csv::MAINTENANCE, &mut warnings)?;
+        let (composed, grids) = compose(&side, &rounds, &runs[0].host, &rows, record.as_ref());
         let index = rows.iter().enumerate().map(|(i, r)| (r.key(), i)).collect();
         let paired_index = paired
             .iter()
@@ -121,30 +149,120 @@ impl Campaign {
             sequences,
             apart,
             registry,
+            record,
+            composed,
+            grids,
+            kind_claims: Vec::new(),
+            holds_on: None,
             index,
             paired_index,
         };
         c.claims = c.make_claims(&rounds);
+        c.kind_claims = c.make_kind_claims(&rounds);
         Ok(c)
+    }
+
+    /// The paired time ratios to json of `profile` at `subset` (one thread)
+    /// for each of [`crate::model::mix::TIME_WORKLOADS`].
+    pub fn stratum_times(&self, profile: &str, subset: &str) -> [Option<(f64, f64, f64)>; 4] {
+        let host = self.primary_host();
+        crate::model::mix::TIME_WORKLOADS.map(|w| {
+            if profile == BASELINE {
+                return self
+                    .row(host, w, profile, subset, 1)
+                    .map(|_| (1.0, 1.0, 1.0));
+            }
+            self.paired(host, w, profile, subset, 1, BASELINE)
+                .map(Paired::triple)
+        })
+    }
+
+    /// Whether the primary host measured anything on `subset`.
+    pub fn has_subset(&self, subset: &str) -> bool {
+        let host = self.primary_host();
+        self.side
+            .sizes
+            .iter()
+            .any(|s| s.host == host && s.subset == subset)
+            || self
+                .rows
+                .iter()
+                .any(|r| r.host == host && r.subset == subset)
+    }
+
+    /// The corpus source of the first label (`generated`, `real`, or a file
+    /// name), when its `campaign.json` is present.
+    pub fn corpus_source(&self) -> Option<&str> {
+        self.record.as_ref().map(|r| r.corpus.source.as_str())
+    }
+
+    /// Sizes of `profile` at `subset` on the primary host as a percentage
+    /// of json's under the same measure: raw, zstd per event, zstd stream,
+    /// deflate per event, deflate stream (deflate `None` when not measured).
+    pub fn stratum_pcts(&self, profile: &str, subset: &str) -> Option<[Option<f64>; 5]> {
+        let host = self.primary_host();
+        let j = self.sizes(host, BASELINE, subset)?;
+        let s = self.sizes(host, profile, subset)?;
+        let pct = |a: f64, b: f64| Some(a / b * 100.0);
+        let d = |i: usize| Some(s.deflate?[i] / j.deflate?[i] * 100.0);
+        Some([
+            pct(s.bytes[0], j.bytes[0]),
+            pct(s.bytes[2], j.bytes[2]),
+            pct(s.bytes[3], j.bytes[3]),
+            d(0),
+            d(1),
+        ])
     }
 
     fn make_claims(&self, rounds: &Rounds) -> Vec<Claim> {
         let mut out = Vec::new();
         for host in self.hosts() {
             for w in CLAIM_WORKLOADS {
-                let candidates: Vec<(String, f64)> = self
-                    .profiles(&host)
-                    .into_iter()
-                    .filter_map(|p| {
-                        let r = self.row(&host, w, &p, "all", 1)?.ratio_json?;
-                        Some((p, r.0))
-                    })
-                    .collect();
-                let excluded = self.excluded(&host, w);
-                out.extend(claims::claim(rounds, &host, w, &candidates, &excluded));
+                out.extend(self.claim_on(rounds, &host, w, "all"));
             }
         }
         out
+    }
+
+    /// The claim about `workload` on `host` and `subset`.
+    fn claim_on(&self, rounds: &Rounds, host: &str, w: &str, subset: &str) -> Option<Claim> {
+        let candidates: Vec<(String, f64)> = self
+            .profiles(host)
+            .into_iter()
+            .filter_map(|p| {
+                let r = self.row(host, w, &p, subset, 1)?.ratio_json?;
+                Some((p, r.0))
+            })
+            .collect();
+        let excluded = self.excluded(host, w);
+        claims::claim(rounds, host, w, subset, &candidates, &excluded)
+    }
+
+    /// The primary host's claims per measured kind stratum.
+    fn make_kind_claims(&self, rounds: &Rounds) -> Vec<(String, Claim)> {
+        let host = self.primary_host().to_owned();
+        let mut out = Vec::new();
+        for s in crate::model::mix::STRATA {
+            for w in CLAIM_WORKLOADS {
+                if let Some(k) = self.claim_on(rounds, &host, w, s) {
+                    out.push((s.to_owned(), k));
+                }
+            }
+        }
+        out
+    }
+
+    /// Marks each claim with where it holds: on `other` (another label,
+    /// typically the other corpus) and per kind stratum.
+    pub fn with_holds_on(mut self, root: &Path, other: &str) -> Result<Self> {
+        let o = Campaign::load(root, &[other.to_owned()])?;
+        let host = o.primary_host().to_owned();
+        self.holds_on = Some(HoldsOn {
+            label: other.to_owned(),
+            source: o.corpus_source().unwrap_or("unknown").to_owned(),
+            claims: o.claims.into_iter().filter(|k| k.host == host).collect(),
+        });
+        Ok(self)
     }
 
     /// The profiles a ratio invariant violation of `workload` (any subset or
@@ -324,7 +442,31 @@ impl Campaign {
     }
 }
 
-/// Per label: `campaign.json`'s sequences (the first file's apart records)
+/// The composed figures and sensitivity grids of `host`.
+fn compose(
+    side: &Side,
+    rounds: &Rounds,
+    host: &str,
+    rows: &[Row],
+    record: Option<&CampaignRecord>,
+) -> (Composed, Vec<Grid>) {
+    let profiles: BTreeSet<String> = rows
+        .iter()
+        .filter(|r| r.host == host && r.profile != REFERENCE)
+        .map(|r| r.profile.clone())
+        .collect();
+    let profiles: Vec<String> = profiles.into_iter().collect();
+    let mix = StatedMix::of(record.and_then(|r| r.mix.as_ref()));
+    let composed = Composed::new(side, rounds, host, &profiles, mix);
+    let src = crate::model::mix::SizeSource { side, host };
+    let grids = sensitivity::MEASURES
+        .iter()
+        .filter_map(|&m| sensitivity::grid(&src, &composed.mix.mix, &profiles, m))
+        .collect();
+    (composed, grids)
+}
+
+/// Per label: `campaign.json`'s sequences (and the first label's record)
 /// and the wall time; a warning for a label with one run, without the file
 /// or without a wall time.
 fn per_label(
@@ -334,7 +476,7 @@ fn per_label(
     warnings: &mut Vec<String>,
 ) -> Result<LabelFiles> {
     let mut sequences = Vec::new();
-    let mut apart_records = Vec::new();
+    let mut first = None;
     let mut walls = Vec::new();
     for label in labels {
         let n = runs.iter().filter(|r| r.label == *label).count();
@@ -347,9 +489,9 @@ fn per_label(
         let path = records::campaign_dir(root, label).join(binostr_records::files::CAMPAIGN);
         if path.exists() {
             let file = campaign_file::read(&path)?;
-            sequences.push((label.clone(), file.sequences));
-            if apart_records.is_empty() {
-                apart_records = file.corpus.apart;
+            sequences.push((label.clone(), file.sequences.clone()));
+            if label == &labels[0] {
+                first = Some(file);
             }
         } else {
             warnings.push(format!("{} is missing", path.display()));
@@ -361,11 +503,15 @@ fn per_label(
             )),
         }
     }
-    Ok((sequences, apart_records, walls))
+    Ok((sequences, first, walls))
 }
 
-/// The sequences per label, the first label's apart records, the walls.
-type LabelFiles = (Vec<(String, Vec<Sequence>)>, Vec<ApartRecord>, Vec<Wall>);
+/// The sequences per label, the first label's `campaign.json`, the walls.
+type LabelFiles = (
+    Vec<(String, Vec<Sequence>)>,
+    Option<CampaignRecord>,
+    Vec<Wall>,
+);
 
 /// `registry.json` of `label` (empty, with a warning, when it is missing).
 fn registry(root: &Path, label: &str, warnings: &mut Vec<String>) -> Result<Vec<RegistryEntry>> {

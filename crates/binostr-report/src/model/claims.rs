@@ -86,13 +86,14 @@ impl Claim {
     }
 }
 
-/// The claim for `workload` on `host` among `candidates` (profile, paired
-/// ratio to json), leaving out `excluded` profiles; `None` without a
-/// candidate.
+/// The claim for `workload` on `host` and `subset` among `candidates`
+/// (profile, paired ratio to json), leaving out `excluded` profiles; `None`
+/// without a candidate.
 pub fn claim(
     rounds: &Rounds,
     host: &str,
     workload: &str,
+    subset: &str,
     candidates: &[(String, f64)],
     excluded: &BTreeSet<String>,
 ) -> Option<Claim> {
@@ -107,11 +108,15 @@ pub fn claim(
     let mut tied_pct: f64 = 0.0;
     let mut closest: Option<(String, f64)> = None;
     for (other, _) in &c[1..] {
-        let runs = rounds.pair(host, workload, "all", 1, &leader, other);
+        let runs = rounds.pair(host, workload, subset, 1, &leader, other);
         let mut resolved = !runs.is_empty();
         let mut medians = Vec::new();
         for (run, ratios) in &runs {
-            let key = format!("claim|{host}|{run}|{workload}|{leader}|{other}");
+            let key = if subset == "all" {
+                format!("claim|{host}|{run}|{workload}|{leader}|{other}")
+            } else {
+                format!("claim|{host}|{run}|{workload}|{subset}|{leader}|{other}")
+            };
             let boot = stats::bootstrap_median_of_medians(
                 std::slice::from_ref(ratios),
                 stats::key_seed(&key),

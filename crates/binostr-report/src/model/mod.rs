@@ -5,8 +5,11 @@
 //!   bootstrap, paired ratios, summary rows, the benchmark key;
 //! - [`instr`], [`wall`], [`apart`]: instruction counts, wall time, the
 //!   profiles measured apart;
-//! - [`checks`], [`claims`]: what cannot be true, and what a "fastest"
-//!   sentence may say;
+//! - [`checks`], [`claims`], [`holds`]: what cannot be true, what a
+//!   "fastest" sentence may say, and on which corpus and kinds it holds;
+//! - [`mix`], [`sensitivity`]: figures composed from the kind strata under
+//!   a stated traffic mix, and how they move with the kind-3 share and the
+//!   follow lists' size;
 //! - [`resolution`], [`relay`], [`languages`]: views of the loaded
 //!   campaign that several writers share.
 //!
@@ -16,12 +19,15 @@ pub mod apart;
 pub mod campaign;
 pub mod checks;
 pub mod claims;
+pub mod holds;
 pub mod instr;
 pub mod key;
 pub mod languages;
+pub mod mix;
 pub mod paired;
 pub mod relay;
 pub mod resolution;
+pub mod sensitivity;
 pub mod stats;
 pub mod summary;
 pub mod wall;

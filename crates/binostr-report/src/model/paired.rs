@@ -210,6 +210,31 @@ impl Rounds {
         Ok(Rounds { passes })
     }
 
+    /// Per run (sorted by id), the ns per event of profiles `a` and `b` in
+    /// each round that timed both. Runs without such a round are left out.
+    pub fn passes(
+        &self,
+        host: &str,
+        workload: &str,
+        subset: &str,
+        a: &str,
+        b: &str,
+    ) -> Vec<Vec<(f64, f64)>> {
+        let key = (host.to_owned(), workload.to_owned(), subset.to_owned(), 1);
+        let Some(runs) = self.passes.get(&key) else {
+            return Vec::new();
+        };
+        runs.values()
+            .map(|rounds| {
+                rounds
+                    .values()
+                    .filter_map(|p| Some((*p.get(a)?, *p.get(b)?)))
+                    .collect::<Vec<_>>()
+            })
+            .filter(|r| !r.is_empty())
+            .collect()
+    }
+
     /// Per run (sorted by id), the per-round ratios of profile `a` over
     /// profile `b` of one workload, subset and thread count, over the rounds
     /// that timed both. Runs without such a round are left out.

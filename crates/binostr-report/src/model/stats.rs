@@ -151,7 +151,7 @@ pub fn par_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync) -> Vec
 }
 
 /// An unbiased draw from `0..n` (`n > 0`).
-fn uniform(rng: &mut ChaCha8Rng, n: usize) -> usize {
+pub fn uniform(rng: &mut ChaCha8Rng, n: usize) -> usize {
     let n = n as u64;
     let zone = u64::MAX - (u64::MAX % n);
     loop {

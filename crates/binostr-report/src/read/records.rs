@@ -16,7 +16,7 @@ use binostr_records::{ContractCorpus, RunRecord};
 use polars::prelude::*;
 
 pub use binostr_records::csv::{
-    ALLOC, INSTRUCTIONS, LATENCY, RATIOS, ROUNDS, RSS, SAMPLES, SIZES, TRANSPORT,
+    ALLOC, FOLLOW_LISTS, INSTRUCTIONS, LATENCY, RATIOS, ROUNDS, RSS, SAMPLES, SIZES, TRANSPORT,
 };
 pub use binostr_records::label::campaign_dir;
 
@@ -208,10 +208,56 @@ fn scan_with(
     Ok(Some(concat(frames, UnionArgs::default())?))
 }
 
-fn check_header(path: &Path, expected: &str) -> Result<()> {
+/// Like [`Scan::scan`] for a table that gained columns at its end: a file
+/// in the layout `before` (its first columns, written before the others
+/// existed) is read too, its missing columns null ("not measured"). A run
+/// without the file is reported on stderr when `warn`.
+pub fn scan_grown(
+    layout: &Layout,
+    before: &Layout,
+    runs: &[Run],
+    warn: bool,
+) -> Result<Option<LazyFrame>> {
+    let added = &layout.columns[before.columns.len()..];
+    let mut frames = Vec::new();
+    for run in runs {
+        let path = run.dir.join(layout.file);
+        if !path.exists() {
+            if warn {
+                eprintln!("binostr-report: warning: {} is missing", path.display());
+            }
+            continue;
+        }
+        let lf = if header_of(&path)? == before.header() {
+            let nulls = added
+                .iter()
+                .map(|c| lit(NULL).cast(dtype(c.ty)).alias(c.name));
+            before
+                .scan_file(&path)?
+                .with_columns(nulls.collect::<Vec<_>>())
+        } else {
+            layout.scan_file(&path)?
+        };
+        frames.push(lf.with_columns([
+            lit(run.host.as_str()).alias("host"),
+            lit(run.id()).alias("run"),
+        ]));
+    }
+    if frames.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(concat(frames, UnionArgs::default())?))
+}
+
+fn header_of(path: &Path) -> Result<String> {
     let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let first = text.lines().next().unwrap_or("");
-    if first.trim_end_matches('\r') != expected {
+    Ok(first.trim_end_matches('\r').to_owned())
+}
+
+fn check_header(path: &Path, expected: &str) -> Result<()> {
+    let first = header_of(path)?;
+    if first != expected {
         bail!(
             "{}: header at byte 0 is {first:?}, expected {expected:?}",
             path.display()

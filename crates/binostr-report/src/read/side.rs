@@ -26,7 +26,17 @@ pub fn medians(
     keys: &[&str],
     values: &[&str],
 ) -> Result<Option<Vec<KeyedValues>>> {
-    let Some(lf) = table.scan(runs)? else {
+    medians_of(table.scan(runs)?, keys, values)
+}
+
+/// [`medians`] of an already scanned table (`None`: no run has it). A
+/// group whose values are all missing has a `NaN` median.
+pub fn medians_of(
+    lf: Option<LazyFrame>,
+    keys: &[&str],
+    values: &[&str],
+) -> Result<Option<Vec<KeyedValues>>> {
+    let Some(lf) = lf else {
         return Ok(None);
     };
     let mut group = vec![col("host")];
@@ -70,6 +80,9 @@ pub struct Sizes {
     pub events: f64,
     /// Bytes: raw, framed, zstd per event, zstd stream, zstd with dictionary.
     pub bytes: [f64; 5],
+    /// Bytes raw-deflated per event and in one stream; `None` in campaigns
+    /// recorded before `sizes.csv` had them.
+    pub deflate: Option<[f64; 2]>,
 }
 
 /// Per-event latency percentiles of one workload and profile on one host.
@@ -126,6 +139,8 @@ pub struct Side {
     pub rss: Vec<Rss>,
     /// `transport.csv`.
     pub transport: Vec<crate::read::transport::Transport>,
+    /// `follow-lists.csv`.
+    pub follow_lists: Vec<FollowList>,
 }
 
 impl Side {
@@ -184,35 +199,82 @@ impl Side {
             alloc,
             rss,
             transport: crate::read::transport::read(runs)?,
+            follow_lists: read_follow_lists(runs)?,
         })
     }
 }
 
 /// The value columns of `sizes.csv`.
-pub const SIZE_COLUMNS: [&str; 6] = [
+pub const SIZE_COLUMNS: [&str; 8] = [
     "events",
     "raw_bytes",
     "framed_bytes",
     "zstd_event_bytes",
     "zstd_stream_bytes",
     "zstd_dict_bytes",
+    "deflate_event_bytes",
+    "deflate_stream_bytes",
 ];
 
-/// `sizes.csv` of `runs` as medians over runs.
+pub use binostr_records::csv::SIZES_WITHOUT_DEFLATE;
+
+/// `sizes.csv` of `runs` as medians over runs; files without the deflate
+/// columns are read with `deflate: None`.
 pub fn read_sizes(runs: &[Run]) -> Result<Vec<Sizes>> {
-    Ok(
-        medians(&records::SIZES, runs, &["profile", "subset"], &SIZE_COLUMNS)?
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(k, v)| Sizes {
+    let lf = records::scan_grown(&records::SIZES, &SIZES_WITHOUT_DEFLATE, runs, true)?;
+    Ok(medians_of(lf, &["profile", "subset"], &SIZE_COLUMNS)?
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(k, v)| Sizes {
+            host: k[0].clone(),
+            profile: k[1].clone(),
+            subset: k[2].clone(),
+            events: v[0],
+            bytes: [v[1], v[2], v[3], v[4], v[5]],
+            deflate: (v[6].is_finite() && v[7].is_finite()).then_some([v[6], v[7]]),
+        })
+        .collect())
+}
+
+/// One profile's generated follow lists at one p-tag median (medians over
+/// runs of `follow-lists.csv`).
+#[derive(Clone, Debug)]
+pub struct FollowList {
+    /// Host id.
+    pub host: String,
+    /// Profile id.
+    pub profile: String,
+    /// The follow lists' median p-tag count.
+    pub median_tags: i64,
+    /// Follow lists.
+    pub events: f64,
+    /// Bytes: raw, zstd per event, deflate per event.
+    pub bytes: [f64; 3],
+}
+
+/// `follow-lists.csv` of `runs` (empty when no run has it).
+pub fn read_follow_lists(runs: &[Run]) -> Result<Vec<FollowList>> {
+    let values = [
+        "events",
+        "raw_bytes",
+        "zstd_event_bytes",
+        "deflate_event_bytes",
+    ];
+    let lf = records::FOLLOW_LISTS.scan_optional(runs)?;
+    let lf = lf.map(|l| l.with_column(col("median_tags").cast(DataType::String)));
+    medians_of(lf, &["profile", "median_tags"], &values)?
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(k, v)| {
+            Ok(FollowList {
                 host: k[0].clone(),
                 profile: k[1].clone(),
-                subset: k[2].clone(),
+                median_tags: k[2].parse()?,
                 events: v[0],
-                bytes: [v[1], v[2], v[3], v[4], v[5]],
+                bytes: [v[1], v[2], v[3]],
             })
-            .collect(),
-    )
+        })
+        .collect()
 }
 
 /// `results/robustness/robustness.json` under `root`, as `binostr torture

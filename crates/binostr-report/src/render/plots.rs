@@ -616,6 +616,61 @@ fn robustness(c: &Campaign) -> Option<Heat> {
     })
 }
 
+/// One sensitivity grid as bars: per profile, its composed size in % of
+/// json's at kind-3 shares 0 %, the mix's and 10 %, each at the crawl's
+/// median, whiskers over every follow-list median.
+fn sensitivity(c: &Campaign, g: &crate::model::sensitivity::Grid) -> Bars {
+    use crate::model::mix::{CRAWL_MEDIAN_TAGS, SIZE_MEASURES};
+    let at = |share: f64, t: i64| {
+        g.cells
+            .iter()
+            .find(|x| (x.share - share).abs() < 1e-9 && x.median_tags == t)
+    };
+    let base = *g
+        .medians
+        .iter()
+        .min_by_key(|t| (*t - CRAWL_MEDIAN_TAGS).abs())
+        .expect("a grid has medians");
+    use crate::model::sensitivity::KIND3_SHARES;
+    let shares = [KIND3_SHARES[0], KIND3_SHARES[2], KIND3_SHARES[5]];
+    let categories: Vec<String> = g.spans().into_iter().map(|s| s.0).collect();
+    let series = shares
+        .iter()
+        .map(|&share| {
+            let pct = |p: &str, t: i64| at(share, t).and_then(|x| x.ratio(p)).map(|r| r * 100.0);
+            Series {
+                name: format!("kind-3 share {} %", crate::fmt::fixed(share * 100.0, 2)),
+                values: categories.iter().map(|p| pct(p, base)).collect(),
+                whiskers: categories
+                    .iter()
+                    .map(|p| {
+                        let v: Vec<f64> = g.medians.iter().filter_map(|&t| pct(p, t)).collect();
+                        let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+                        let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                        lo.is_finite().then_some((lo, hi))
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    Bars {
+        title: title(
+            c,
+            &format!(
+                "Composed {} size, % of json: bars at {base} p tags, whiskers {}-{} tags",
+                SIZE_MEASURES[g.measure],
+                g.medians[0],
+                g.medians[g.medians.len() - 1]
+            ),
+        ),
+        x_desc: "% of json's composed bytes".to_owned(),
+        categories,
+        series,
+        log_x: false,
+        marker: Some(("json".to_owned(), 100.0)),
+    }
+}
+
 /// Draws every plot whose inputs exist into `dir`; returns the files written.
 pub fn write_all(c: &Campaign, dir: &Path) -> Result<Vec<PathBuf>> {
     font()?;
@@ -649,6 +704,10 @@ pub fn write_all(c: &Campaign, dir: &Path) -> Result<Vec<PathBuf>> {
     }
     for (name, b) in latency(c) {
         plots.push((name, Plot::Bars(b)));
+    }
+    for g in &c.grids {
+        let name = crate::model::mix::SIZE_MEASURES[g.measure].replace(' ', "-");
+        plots.push((format!("sensitivity-{name}"), Plot::Bars(sensitivity(c, g))));
     }
     if let Some(h) = robustness(c) {
         plots.push(("robustness".into(), Plot::Heat(h)));

@@ -5,11 +5,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use binostr_records::csv::{
-    self, ALLOC, INSTRUCTIONS, LATENCY, RATIOS, RSS, SAMPLES, SIZES, TRANSPORT,
+    self, ALLOC, FOLLOW_LISTS, INSTRUCTIONS, LATENCY, RATIOS, RSS, SAMPLES, SIZES, TRANSPORT,
 };
 use binostr_records::{
-    CampaignRecord, Contract, ContractCorpus, CorpusRecord, CriterionSettings, Git, Host, Observed,
-    RegistryEntry, RunRecord, SCHEMA, Sequence,
+    CampaignRecord, Contract, ContractCorpus, CorpusRecord, CriterionSettings, Git, Host, Mix,
+    Observed, RegistryEntry, RunRecord, SCHEMA, Sequence,
 };
 
 /// One benchmark key and the ns/event sample medians of each run.
@@ -56,6 +56,68 @@ pub struct Extras {
     /// `transport.csv` row, so that it differs from the model (`Some(true)`)
     /// or from the other runs, the model following (`Some(false)`).
     pub transport_skew: Option<bool>,
+    /// Write `sizes.csv` as campaigns before its deflate columns did.
+    pub sizes_before_deflate: bool,
+    /// Write the six kind strata's sizes ([`STRATUM_JSON_RAW`]),
+    /// `follow-lists.csv` ([`FOLLOW_MEDIANS`]) and a mix in campaign.json.
+    pub strata: bool,
+    /// `corpus.source` in campaign.json (`generated` when `None`).
+    pub source: Option<&'static str>,
+}
+
+/// Per kind stratum, json's raw bytes per event; every other profile has
+/// 0.8 of it, 0.5 on kind 3. zstd per event is half of raw, deflate per
+/// event 0.55 of it.
+pub const STRATUM_JSON_RAW: [(&str, u64); 6] = [
+    ("kind-0", 200),
+    ("kind-1", 300),
+    ("kind-3", 10_000),
+    ("kind-7", 100),
+    ("kind-9735", 1000),
+    ("kind-other", 400),
+];
+
+/// Follow-list medians of the fixture: json's list has 40 bytes per tag,
+/// every other profile half of it.
+pub const FOLLOW_MEDIANS: [u64; 3] = [100, 317, 600];
+
+/// One `sizes.csv` row: raw bytes over 100 events and the derived sizes.
+fn sizes_row(out: &mut String, profile: &str, subset: &str, events: u64, raw: u64, deflate: bool) {
+    let tail = if deflate {
+        format!(",{},{}", raw * 55 / 100, raw * 35 / 100)
+    } else {
+        String::new()
+    };
+    writeln!(
+        out,
+        "{profile},{subset},{events},{raw},{},{},{},{}{tail}",
+        raw + 2 * events,
+        raw / 2,
+        raw / 3,
+        raw / 4
+    )
+    .unwrap();
+}
+
+/// The strata's size rows and `follow-lists.csv` of `profiles`.
+fn strata_files(run: &Path, profiles: &[&str], sizes: &mut String, deflate: bool) {
+    let mut follow = FOLLOW_LISTS.header_line();
+    for p in profiles {
+        let json = *p == "json";
+        for (s, per_event) in STRATUM_JSON_RAW {
+            let f = match (json, s) {
+                (true, _) => 10,
+                (false, "kind-3") => 5,
+                _ => 8,
+            };
+            sizes_row(sizes, p, s, 100, per_event * 10 * f, deflate);
+        }
+        for t in FOLLOW_MEDIANS {
+            let raw = 50 * 40 * t / if json { 1 } else { 2 };
+            writeln!(follow, "{p},{t},50,{raw},{},{}", raw / 2, raw * 55 / 100).unwrap();
+        }
+    }
+    fs::write(run.join(FOLLOW_LISTS.file), follow).unwrap();
 }
 
 /// Relay → client bytes per event of profile `i` (sorted ids) in `mode`:
@@ -228,7 +290,7 @@ pub fn write_campaign_with(
             fingerprint: "ab".repeat(32),
             count: 5000,
             seed: Some(1),
-            source: "generated".to_owned(),
+            source: extras.source.unwrap_or("generated").to_owned(),
             audit_sha256: "0".repeat(64),
             apart: Vec::new(),
         },
@@ -241,6 +303,7 @@ pub fn write_campaign_with(
                 id: format!("seq-{s}"),
             })
             .collect(),
+        mix: extras.strata.then(Mix::bigbrotr),
     };
     fs::write(
         dir.join(binostr_records::files::CAMPAIGN),
@@ -328,7 +391,14 @@ pub fn write_campaign_with(
             }
             fs::write(run.join(INSTRUCTIONS.file), t).unwrap();
         }
-        let mut sizes = SIZES.header_line();
+        let mut sizes = if extras.sizes_before_deflate {
+            csv::SIZES_WITHOUT_DEFLATE.header_line()
+        } else {
+            SIZES.header_line()
+        };
+        if extras.strata {
+            strata_files(&run, &profiles, &mut sizes, !extras.sizes_before_deflate);
+        }
         let mut latency = LATENCY.header_line();
         let mut alloc = ALLOC.header_line();
         let mut rss = RSS.header_line();
@@ -339,15 +409,14 @@ pub fn write_campaign_with(
             } else {
                 500_000 + 10_000 * i as u64
             };
-            writeln!(
-                sizes,
-                "{p},all,1000,{raw},{},{},{},{}",
-                raw + 2000,
-                raw / 2,
-                raw / 3,
-                raw / 4
-            )
-            .unwrap();
+            sizes_row(
+                &mut sizes,
+                p,
+                "all",
+                1000,
+                raw,
+                !extras.sizes_before_deflate,
+            );
             let base = 100.0 + 10.0 * i as f64;
             writeln!(
                 latency,

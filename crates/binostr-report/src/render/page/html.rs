@@ -237,18 +237,21 @@ impl Table {
     }
 }
 
-/// Subsets in reading order: all, kinds, then sizes.
+/// Subsets in reading order: all, mix, kinds, then sizes.
 pub fn subset_order(s: &str) -> usize {
     match s {
         "all" => 0,
-        "kind-0" => 1,
-        "kind-1" => 2,
-        "kind-3" => 3,
-        "kind-7" => 4,
-        "size-lt512" => 5,
-        "size-512-4k" => 6,
-        "size-gt4k" => 7,
-        _ => 8,
+        "mix" => 1,
+        "kind-0" => 2,
+        "kind-1" => 3,
+        "kind-3" => 4,
+        "kind-7" => 5,
+        "kind-9735" => 6,
+        "kind-other" => 7,
+        "size-lt512" => 8,
+        "size-512-4k" => 9,
+        "size-gt4k" => 10,
+        _ => 11,
     }
 }
 

@@ -12,6 +12,7 @@ mod calc;
 mod html;
 mod provenance;
 mod results;
+mod strata;
 
 use std::fmt::Write as _;
 use std::fs;
@@ -41,15 +42,14 @@ const FONT: &[u8] = include_bytes!("../../../assets/page-sans.ttf");
 pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; \
     script-src 'unsafe-inline'; font-src data:; img-src data:";
 
-/// Builds the page of `label` under `root` into `out` (default
-/// `results/campaigns/<label>/site/`); returns the file written.
-pub fn write(root: &Path, label: &str, out: Option<&Path>) -> Result<PathBuf> {
-    let c = Campaign::load(root, &[label.to_owned()])?;
+/// Builds the page of `c` (the campaign `label` under `root`) into `out`
+/// (default `results/campaigns/<label>/site/`); returns the file written.
+pub fn write(root: &Path, c: &Campaign, label: &str, out: Option<&Path>) -> Result<PathBuf> {
     for w in &c.warnings {
         eprintln!("binostr-report: warning: {w}");
     }
     let inputs = Inputs::read(root, label, &c.runs)?;
-    let text = render(&c, &inputs, label);
+    let text = render(c, &inputs, label);
     let dir = out.map_or_else(
         || records::campaign_dir(root, label).join("site"),
         Path::to_path_buf,
@@ -86,8 +86,10 @@ pub fn render(c: &Campaign, inputs: &Inputs, label: &str) -> String {
     head_and_header(&mut out, c, label, &profiles);
     out.push_str(&calculator_section(c, &profiles));
     out.push_str(&results::claims(c));
+    out.push_str(&strata::holds(c));
     out.push_str(&results::workloads(c));
     out.push_str(&results::sizes(c, inputs, &profiles));
+    out.push_str(&strata::section(c, &profiles));
     out.push_str(&results::plots(inputs));
     out.push_str(&results::side(c));
     out.push_str(&results::robustness(c));
@@ -125,7 +127,9 @@ fn head_and_header(out: &mut String, c: &Campaign, label: &str, profiles: &[Stri
          <code>{}</code>, {} events of the {} corpus (fingerprint <code class=\"hash\">{}</code>). \
          It works offline and fetches nothing.</p>\n<nav>\
          <a href=\"#calculator\">Relay calculator</a> <a href=\"#claims\">Claims</a> \
+         <a href=\"#holds\">Where claims hold</a> \
          <a href=\"#workloads\">Workloads</a> <a href=\"#sizes\">Sizes</a> \
+         <a href=\"#strata\">Per kind &amp; mix</a> \
          <a href=\"#plots\">Plots</a> <a href=\"#side\">Latency &amp; memory</a> \
          <a href=\"#robustness\">Robustness</a> <a href=\"#interop\">Interop</a> \
          <a href=\"#provenance\">Provenance</a> <a href=\"#verify\">Verify</a></nav>\n</header>\n<main>\n",

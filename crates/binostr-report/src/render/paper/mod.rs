@@ -2,6 +2,7 @@
 //! host (see [`Campaign::primary_host`]).
 
 mod macros;
+mod strata;
 mod tables;
 
 use anyhow::Result;
@@ -34,5 +35,8 @@ pub fn render(c: &Campaign) -> Result<Vec<(&'static str, String)>> {
         ("reference.csv", reference_csv(c)),
         ("evolution.csv", evolution_csv(c)),
         ("maintenance.csv", maintenance_csv(c)),
+        ("strata.csv", strata::strata_csv(c)),
+        ("composed.csv", strata::composed_csv(c)),
+        ("sensitivity.csv", strata::sensitivity_csv(c)),
     ])
 }

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use super::csv::{SUMMARY_HEADER, row_cells};
 use super::host::host_section;
+use super::strata::{holds_section, strata_sections};
 use super::table::md_table;
 use crate::fmt::{PCT, fixed};
 use crate::model::campaign::Campaign;
@@ -34,6 +35,8 @@ pub fn summary_md(c: &Campaign) -> String {
     }
     violations_section(&mut out, c);
     resolution_section(&mut out, c);
+    holds_section(&mut out, c);
+    strata_sections(&mut out, c);
     for host in c.hosts() {
         host_section(&mut out, c, &host);
     }

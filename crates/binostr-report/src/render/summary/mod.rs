@@ -9,6 +9,7 @@ mod instructions;
 mod json;
 mod md;
 mod relay;
+mod strata;
 mod table;
 
 pub use csv::{RATIOS_HEADER, SUMMARY_HEADER, ratios_csv, summary_csv};

@@ -1,0 +1,176 @@
+//! Where each claim holds: on the campaign's own corpus, on another
+//! label's (`aggregate ... --holds-on LABEL`, typically the real events
+//! beside the default corpus), and per kind stratum.
+//!
+//! A claim is the primary host's statement about a workload on subset
+//! `all` ([`Claim`]). It holds on another campaign or stratum when that
+//! one's claim says the same: the same profile resolved as the fastest, or,
+//! for a tie, again no profile resolved and the same leader among the tied.
+
+use crate::model::campaign::Campaign;
+use crate::model::claims::Claim;
+
+/// Whether `other` says what `claim` says.
+pub fn same(claim: &Claim, other: &Claim) -> bool {
+    if claim.resolved {
+        other.resolved && other.leader == claim.leader
+    } else {
+        !other.resolved && other.tied_set().contains(&claim.leader)
+    }
+}
+
+/// Where one claim holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    /// Workload.
+    pub workload: String,
+    /// The claim's sentence on this campaign.
+    pub sentence: String,
+    /// This campaign's label and corpus source.
+    pub here: (String, String),
+    /// The other label, its corpus source and whether the claim holds
+    /// there (`None` when no other label was given or it has no claim).
+    pub there: Option<(String, String, bool)>,
+    /// The kind strata whose own claim says the same.
+    pub kinds_holding: Vec<String>,
+    /// The kind strata with a claim for the workload.
+    pub kinds_measured: Vec<String>,
+}
+
+impl Mark {
+    /// Whether the claim holds on both corpora.
+    pub fn on_both(&self) -> bool {
+        self.there.as_ref().is_some_and(|t| t.2)
+    }
+
+    /// The mark: where the claim holds, by corpus then by kind.
+    pub fn text(&self) -> String {
+        let corpora = match &self.there {
+            Some((_, src, true)) => format!(
+                "holds on both corpora ({} `{}`, {src} `{}`)",
+                self.here.1,
+                self.here.0,
+                self.there.as_ref().map_or("", |t| t.0.as_str())
+            ),
+            Some((label, src, false)) => format!(
+                "holds only on the {} corpus (`{}`), not on the {src} corpus (`{label}`)",
+                self.here.1, self.here.0
+            ),
+            None => format!(
+                "holds on the {} corpus (`{}`); not checked on a second corpus",
+                self.here.1, self.here.0
+            ),
+        };
+        format!("{corpora}; {}", self.kinds_text())
+    }
+
+    fn kinds_text(&self) -> String {
+        if self.kinds_measured.is_empty() {
+            "no kind stratum measured".to_owned()
+        } else if self.kinds_holding == self.kinds_measured {
+            format!(
+                "for every kind measured ({})",
+                self.kinds_measured.join(", ")
+            )
+        } else if self.kinds_holding.is_empty() {
+            format!(
+                "for no single kind ({} measured)",
+                self.kinds_measured.join(", ")
+            )
+        } else {
+            format!(
+                "only for some kinds: {} (of {})",
+                self.kinds_holding.join(", "),
+                self.kinds_measured.join(", ")
+            )
+        }
+    }
+}
+
+/// The marks of the primary host's claims.
+pub fn marks(c: &Campaign) -> Vec<Mark> {
+    let host = c.primary_host();
+    let here = (
+        c.labels[0].clone(),
+        c.corpus_source().unwrap_or("unknown").to_owned(),
+    );
+    c.claims
+        .iter()
+        .filter(|k| k.host == host)
+        .map(|k| {
+            let there = c.holds_on.as_ref().and_then(|h| {
+                let o = h.claims.iter().find(|o| o.workload == k.workload)?;
+                Some((h.label.clone(), h.source.clone(), same(k, o)))
+            });
+            let kinds: Vec<(&String, bool)> = c
+                .kind_claims
+                .iter()
+                .filter(|(_, o)| o.workload == k.workload)
+                .map(|(s, o)| (s, same(k, o)))
+                .collect();
+            Mark {
+                workload: k.workload.clone(),
+                sentence: k.sentence(),
+                here: here.clone(),
+                there,
+                kinds_holding: kinds.iter().filter(|x| x.1).map(|x| x.0.clone()).collect(),
+                kinds_measured: kinds.iter().map(|x| x.0.clone()).collect(),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claim(leader: &str, resolved: bool, tied: &[&str]) -> Claim {
+        Claim {
+            host: "h".into(),
+            workload: "decode".into(),
+            leader: leader.into(),
+            leader_ratio: 0.5,
+            resolved,
+            tied: tied.iter().map(|s| (*s).to_owned()).collect(),
+            tied_pct: 1.0,
+            closest: None,
+            excluded: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_claim_holds_where_the_same_is_said() {
+        let fastest_a = claim("a", true, &[]);
+        assert!(same(&fastest_a, &claim("a", true, &[])));
+        assert!(!same(&fastest_a, &claim("b", true, &[])));
+        assert!(!same(&fastest_a, &claim("a", false, &["b"])));
+        let tie = claim("a", false, &["b"]);
+        assert!(same(&tie, &claim("b", false, &["a", "c"])));
+        assert!(!same(&tie, &claim("c", false, &["d"])));
+        assert!(!same(&tie, &claim("a", true, &[])));
+    }
+
+    #[test]
+    fn marks_name_corpora_and_kinds() {
+        let mut m = Mark {
+            workload: "decode".into(),
+            sentence: String::new(),
+            here: ("pd".into(), "generated".into()),
+            there: Some(("qr".into(), "real".into(), false)),
+            kinds_holding: vec!["kind-1".into()],
+            kinds_measured: vec!["kind-0".into(), "kind-1".into()],
+        };
+        assert_eq!(
+            m.text(),
+            "holds only on the generated corpus (`pd`), not on the real corpus (`qr`); \
+             only for some kinds: kind-1 (of kind-0, kind-1)"
+        );
+        m.there = Some(("qr".into(), "real".into(), true));
+        m.kinds_holding = m.kinds_measured.clone();
+        assert!(m.on_both());
+        assert_eq!(
+            m.text(),
+            "holds on both corpora (generated `pd`, real `qr`); for every kind measured (kind-0, kind-1)"
+        );
+    }
+}

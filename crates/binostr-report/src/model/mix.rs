@@ -1,0 +1,471 @@
+//! Headline figures composed from the kind strata under a stated traffic
+//! mix (`docs/RESULTS.md`, "Strata and the traffic mix").
+//!
+//! Sizes: `composed(p) = sum over strata s of w_s * bytes_s(p) / events_s`,
+//! over json's; the kind-3 stratum is the generated follow lists at the
+//! crawl's median when the campaign has `follow-lists.csv`. Times: the same
+//! sum over each stratum's median ns per event, with a bootstrap interval
+//! that resamples each stratum's rounds on its own. Stream compression and
+//! transport are not composed: they are measured on subset `mix`.
+
+use std::fmt::Write as _;
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+
+pub use binostr_records::{Mix, MixStratum};
+
+use crate::fmt::fixed;
+use crate::model::paired::Rounds;
+use crate::model::stats;
+use crate::read::side::{FollowList, Side, Sizes};
+
+/// The kind strata, in report order.
+pub use binostr_records::STRATA;
+
+/// The follow-list stratum.
+pub const KIND3: &str = "kind-3";
+
+/// The published crawl's median p-tag count of a follow list.
+pub const CRAWL_MEDIAN_TAGS: i64 = 317;
+
+/// The composed size measures: raw, zstd per event, deflate per event.
+pub const SIZE_MEASURES: [&str; 3] = ["raw", "zstd per event", "deflate per event"];
+
+/// The workloads whose times are composed.
+pub const TIME_WORKLOADS: [&str; 4] = ["decode", "decode+id", "validate", "encode"];
+
+/// What a figure the campaign did not measure says.
+pub const NOT_MEASURED: &str = "not measured in this campaign";
+
+/// The per-stratum sizes (% of json under the same measure) and the
+/// names of [`Campaign::stratum_pcts`](crate::model::campaign::Campaign::stratum_pcts)' five measures.
+pub const STRATUM_SIZES: [&str; 5] = [
+    "raw",
+    "zstd per event",
+    "zstd stream",
+    "deflate per event",
+    "deflate stream",
+];
+
+/// How the stream measures and transport were measured, for the text of
+/// every writer: on subset `mix` when the campaign has it.
+pub fn stream_note(has_mix_subset: bool) -> String {
+    if has_mix_subset {
+        "Stream compression and transport are not composed: they are measured on subset `mix`, \
+         a stream drawn from the corpus whose kinds follow the mix (per stratum a count \
+         proportional to its share by largest remainder, size-stratified within the stratum, \
+         then shuffled into one interleaved order); transport.csv is measured on that stream."
+            .to_owned()
+    } else {
+        format!(
+            "Stream compression and transport are not composed, and the `mix` stream is {NOT_MEASURED}: \
+             its stream figures and transport.csv are over subset `all` (the corpus's own kinds)."
+        )
+    }
+}
+
+/// Where kind 3's composed sizes come from.
+pub fn kind3_source(follow: Option<i64>) -> String {
+    match follow {
+        Some(t) => format!(
+            "{KIND3} is the generated follow lists at the published crawl's median of {t} p tags \
+             (follow-lists.csv)"
+        ),
+        None => {
+            format!("{KIND3} is the corpus's own kind-3 events (follow-lists.csv: {NOT_MEASURED})")
+        }
+    }
+}
+
+/// The mix a campaign's composed figures use.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatedMix {
+    /// The mix.
+    pub mix: Mix,
+    /// Whether `campaign.json` records it (else the default is used).
+    pub recorded: bool,
+}
+
+impl StatedMix {
+    /// The campaign's mix, or [`Mix::bigbrotr`] when it records none.
+    pub fn of(recorded: Option<&Mix>) -> Self {
+        match recorded {
+            Some(m) => StatedMix {
+                mix: m.clone(),
+                recorded: true,
+            },
+            None => StatedMix {
+                mix: Mix::bigbrotr(),
+                recorded: false,
+            },
+        }
+    }
+
+    /// `name (kind-0 4.73 %, ...)`.
+    pub fn shares(&self) -> String {
+        let parts: Vec<String> = self
+            .mix
+            .strata
+            .iter()
+            .map(|s| format!("{} {} %", s.stratum, fixed(s.share * 100.0, 2)))
+            .collect();
+        format!("{} ({})", self.mix.name, parts.join(", "))
+    }
+
+    /// The sentence every composed headline carries.
+    pub fn sentence(&self) -> String {
+        let mut s = format!(
+            "Mix: {}; source: {}.",
+            self.shares(),
+            self.mix.source.trim_end_matches('.')
+        );
+        if !self.recorded {
+            let _ = write!(
+                s,
+                " This campaign's campaign.json records no mix: the default {} shares are used.",
+                self.mix.name
+            );
+        }
+        s
+    }
+}
+
+/// The mix's weights with kind 3 at `kind3` (when given) and the other
+/// strata rescaled to keep their relative shares, summing to 1.
+pub fn weights(mix: &Mix, kind3: Option<f64>) -> Vec<(String, f64)> {
+    let total: f64 = mix.strata.iter().map(|s| s.share).sum();
+    let k3 = mix
+        .strata
+        .iter()
+        .find(|s| s.stratum == KIND3)
+        .map_or(0.0, |s| s.share);
+    let (k3_to, rest_scale) = match kind3 {
+        Some(k) if total - k3 > 0.0 => (k, (1.0 - k) / (total - k3)),
+        _ => (k3 / total, 1.0 / total),
+    };
+    mix.strata
+        .iter()
+        .map(|s| {
+            let w = if s.stratum == KIND3 {
+                k3_to
+            } else {
+                s.share * rest_scale
+            };
+            (s.stratum.clone(), w)
+        })
+        .collect()
+}
+
+/// `sum of w_s * value(s)`; the strata without a value when any lacks one.
+pub fn compose(
+    weights: &[(String, f64)],
+    value: impl Fn(&str) -> Option<f64>,
+) -> Result<f64, Vec<String>> {
+    let mut sum = 0.0;
+    let mut missing = Vec::new();
+    for (s, w) in weights {
+        match value(s) {
+            Some(v) if v.is_finite() => sum += w * v,
+            _ => missing.push(s.clone()),
+        }
+    }
+    if missing.is_empty() {
+        Ok(sum)
+    } else {
+        Err(missing)
+    }
+}
+
+/// Mean bytes per event of one size row for measure `m` of [`SIZE_MEASURES`].
+pub fn mean_bytes(s: &Sizes, m: usize) -> Option<f64> {
+    let bytes = match m {
+        0 => s.bytes[0],
+        1 => s.bytes[2],
+        _ => s.deflate?[0],
+    };
+    (s.events > 0.0).then(|| bytes / s.events)
+}
+
+/// Mean bytes per follow list for measure `m` of [`SIZE_MEASURES`].
+pub fn follow_mean(f: &FollowList, m: usize) -> Option<f64> {
+    let b = f.bytes[m];
+    (f.events > 0.0 && b.is_finite()).then(|| b / f.events)
+}
+
+/// Where the sizes of one host come from.
+pub struct SizeSource<'a> {
+    /// The side measurements.
+    pub side: &'a Side,
+    /// Host.
+    pub host: &'a str,
+}
+
+impl SizeSource<'_> {
+    /// The size row of `profile` at `subset`.
+    pub fn row(&self, profile: &str, subset: &str) -> Option<&Sizes> {
+        self.side
+            .sizes
+            .iter()
+            .find(|s| s.host == self.host && s.profile == profile && s.subset == subset)
+    }
+
+    /// The follow-list row of `profile` at `median_tags`.
+    pub fn follow(&self, profile: &str, median_tags: i64) -> Option<&FollowList> {
+        self.side
+            .follow_lists
+            .iter()
+            .find(|f| f.host == self.host && f.profile == profile && f.median_tags == median_tags)
+    }
+
+    /// The follow-list medians json has, ascending.
+    pub fn follow_medians(&self) -> Vec<i64> {
+        let mut m: Vec<i64> = self
+            .side
+            .follow_lists
+            .iter()
+            .filter(|f| f.host == self.host && f.profile == crate::model::summary::BASELINE)
+            .map(|f| f.median_tags)
+            .collect();
+        m.sort_unstable();
+        m.dedup();
+        m
+    }
+
+    /// Composed mean bytes of `profile` for measure `m`; kind 3 from the
+    /// follow lists at `follow` when given. `Err`: the strata not measured.
+    pub fn composed(
+        &self,
+        weights: &[(String, f64)],
+        profile: &str,
+        m: usize,
+        follow: Option<i64>,
+    ) -> Result<f64, Vec<String>> {
+        compose(weights, |s| match follow {
+            Some(t) if s == KIND3 => follow_mean(self.follow(profile, t)?, m),
+            _ => mean_bytes(self.row(profile, s)?, m),
+        })
+    }
+
+    /// [`Self::composed`] of `profile` over json's.
+    pub fn ratio(
+        &self,
+        weights: &[(String, f64)],
+        profile: &str,
+        m: usize,
+        follow: Option<i64>,
+    ) -> Result<f64, Vec<String>> {
+        let json = self.composed(weights, crate::model::summary::BASELINE, m, follow)?;
+        Ok(self.composed(weights, profile, m, follow)? / json)
+    }
+}
+
+/// Per run, each round's `(profile, json)` ns per event.
+pub type StratumRounds = Vec<Vec<(f64, f64)>>;
+
+/// The composed time ratio of a profile to json, `(estimate, lo, hi)`:
+/// per stratum its weight and, per run, each round's `(profile, json)` ns
+/// per event. The estimate composes each stratum's median of run medians;
+/// each bootstrap replicate resamples every stratum's runs, then rounds
+/// within them, on its own. `None` when a stratum has no round.
+pub fn composed_time(strata: &[(f64, StratumRounds)], seed: u64) -> Option<(f64, f64, f64)> {
+    if strata.iter().any(|(_, runs)| runs.is_empty()) {
+        return None;
+    }
+    let point = ratio_of(strata.iter().map(|(w, runs)| {
+        let (a, b): (Vec<f64>, Vec<f64>) = runs.iter().map(|r| run_medians(r)).unzip();
+        (*w, stats::median(&a), stats::median(&b))
+    }));
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let replicates: Vec<f64> = (0..stats::RESAMPLES)
+        .map(|_| {
+            let drawn: Vec<(f64, f64, f64)> = strata
+                .iter()
+                .map(|(w, runs)| {
+                    let (a, b) = resample(runs, &mut rng);
+                    (*w, a, b)
+                })
+                .collect();
+            ratio_of(drawn.into_iter())
+        })
+        .collect();
+    let (lo, hi) = stats::ci95(&replicates);
+    Some((point, lo, hi))
+}
+
+fn ratio_of(parts: impl Iterator<Item = (f64, f64, f64)>) -> f64 {
+    let (a, b) = parts.fold((0.0, 0.0), |(a, b), (w, x, y)| (a + w * x, b + w * y));
+    a / b
+}
+
+fn run_medians(rounds: &[(f64, f64)]) -> (f64, f64) {
+    let (a, b): (Vec<f64>, Vec<f64>) = rounds.iter().copied().unzip();
+    (stats::median(&a), stats::median(&b))
+}
+
+/// One two-level resample (runs, then rounds) of one stratum: the medians
+/// of run medians of the profile and of json, from the same drawn rounds.
+fn resample(runs: &[Vec<(f64, f64)>], rng: &mut ChaCha8Rng) -> (f64, f64) {
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for _ in 0..runs.len() {
+        let run = &runs[stats::uniform(rng, runs.len())];
+        let drawn: Vec<(f64, f64)> = (0..run.len())
+            .map(|_| run[stats::uniform(rng, run.len())])
+            .collect();
+        let (x, y) = run_medians(&drawn);
+        a.push(x);
+        b.push(y);
+    }
+    (stats::median(&a), stats::median(&b))
+}
+
+/// The composed figures of one host.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Composed {
+    /// The mix.
+    pub mix: StatedMix,
+    /// The follow-list median kind 3 is taken at, when `follow-lists.csv`
+    /// has it (else kind 3 is the corpus's kind-3 stratum).
+    pub follow: Option<i64>,
+    /// The strata json lacks: nothing is composed when any is listed.
+    pub missing: Vec<String>,
+    /// Per profile, its composed size ratio to json per [`SIZE_MEASURES`].
+    pub sizes: Vec<(String, [Option<f64>; 3])>,
+    /// Per workload and profile, the composed time ratio `(est, lo, hi)`.
+    pub times: Vec<(String, String, (f64, f64, f64))>,
+}
+
+impl Composed {
+    /// Composes every profile's sizes and times on `host`.
+    pub fn new(
+        side: &Side,
+        rounds: &Rounds,
+        host: &str,
+        profiles: &[String],
+        mix: StatedMix,
+    ) -> Self {
+        let src = SizeSource { side, host };
+        let follow = src
+            .follow_medians()
+            .contains(&CRAWL_MEDIAN_TAGS)
+            .then_some(CRAWL_MEDIAN_TAGS);
+        let w = weights(&mix.mix, None);
+        let missing = match src.composed(&w, crate::model::summary::BASELINE, 0, None) {
+            Ok(_) => Vec::new(),
+            Err(m) => m,
+        };
+        let sizes = profiles
+            .iter()
+            .map(|p| {
+                let r = |m| src.ratio(&w, p, m, follow).ok();
+                (p.clone(), [r(0), r(1), r(2)])
+            })
+            .collect();
+        let times = if missing.is_empty() {
+            composed_times(rounds, host, profiles, &w)
+        } else {
+            Vec::new()
+        };
+        Composed {
+            mix,
+            follow,
+            missing,
+            sizes,
+            times,
+        }
+    }
+
+    /// The composed time ratio of `profile` for `workload`.
+    pub fn time(&self, workload: &str, profile: &str) -> Option<(f64, f64, f64)> {
+        self.times
+            .iter()
+            .find(|(w, p, _)| w == workload && p == profile)
+            .map(|t| t.2)
+    }
+
+    /// The composed size ratios of `profile`.
+    pub fn size(&self, profile: &str) -> Option<[Option<f64>; 3]> {
+        self.sizes.iter().find(|(p, _)| p == profile).map(|s| s.1)
+    }
+}
+
+fn composed_times(
+    rounds: &Rounds,
+    host: &str,
+    profiles: &[String],
+    w: &[(String, f64)],
+) -> Vec<(String, String, (f64, f64, f64))> {
+    let keys: Vec<(&str, &String)> = TIME_WORKLOADS
+        .iter()
+        .flat_map(|wl| profiles.iter().map(move |p| (*wl, p)))
+        .collect();
+    stats::par_map(&keys, |(wl, p)| {
+        let strata: Vec<(f64, StratumRounds)> = w
+            .iter()
+            .map(|(s, share)| (*share, rounds.passes(host, wl, s, p, "json")))
+            .collect();
+        let seed = stats::key_seed(&format!("composed|{host}|{wl}|{p}"));
+        composed_time(&strata, seed).map(|t| (wl.to_string(), (*p).clone(), t))
+    })
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mix(shares: &[(&str, f64)]) -> Mix {
+        Mix {
+            name: "t".into(),
+            source: "test".into(),
+            strata: shares
+                .iter()
+                .map(|(s, w)| MixStratum {
+                    stratum: (*s).into(),
+                    share: *w,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn kind3_share_rescales_the_others() {
+        let m = mix(&[("kind-1", 0.6), (KIND3, 0.2), ("kind-other", 0.2)]);
+        let w = weights(&m, Some(0.6));
+        let get = |s: &str| w.iter().find(|x| x.0 == s).unwrap().1;
+        assert!((get(KIND3) - 0.6).abs() < 1e-12);
+        assert!((get("kind-1") - 0.3).abs() < 1e-12);
+        assert!((get("kind-other") - 0.1).abs() < 1e-12);
+        assert_eq!(weights(&m, None)[0].1, 0.6);
+    }
+
+    #[test]
+    fn compose_by_hand_and_names_missing_strata() {
+        let w = vec![("a".to_owned(), 0.25), ("b".to_owned(), 0.75)];
+        let v = compose(&w, |s| Some(if s == "a" { 100.0 } else { 20.0 }));
+        assert_eq!(v, Ok(40.0));
+        let v = compose(&w, |s| (s == "a").then_some(1.0));
+        assert_eq!(v, Err(vec!["b".to_owned()]));
+    }
+
+    #[test]
+    fn composed_time_by_hand_and_deterministic() {
+        // Stratum a: profile 2 ns vs json 4 ns; stratum b: 30 vs 20.
+        let a = vec![vec![(2.0, 4.0); 5], vec![(2.0, 4.0); 5]];
+        let b = vec![vec![(30.0, 20.0); 5], vec![(30.0, 20.0); 5]];
+        let strata = [(0.5, a), (0.5, b)];
+        let (est, lo, hi) = composed_time(&strata, 9).unwrap();
+        assert!((est - 32.0 / 24.0).abs() < 1e-12);
+        assert!((lo - est).abs() < 1e-12 && (hi - est).abs() < 1e-12);
+        let noisy: Vec<Vec<(f64, f64)>> = (0..3)
+            .map(|r| (0..9).map(|i| (10.0 + f64::from(i + r), 12.0)).collect())
+            .collect();
+        let s = [(1.0, noisy)];
+        assert_eq!(composed_time(&s, 4), composed_time(&s, 4));
+        let (e, lo, hi) = composed_time(&s, 4).unwrap();
+        assert!(lo <= e && e <= hi && lo < hi);
+        assert!(composed_time(&[(1.0, Vec::new())], 4).is_none());
+    }
+}

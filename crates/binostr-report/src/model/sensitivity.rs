@@ -1,0 +1,227 @@
+//! How the composed size ratios move with the kind-3 share (0 to 10 %) and
+//! the follow lists' median p-tag count (`follow-lists.csv`), and which
+//! conclusions hold over the whole grid.
+
+use std::collections::BTreeMap;
+
+use crate::fmt::fixed;
+use crate::model::mix::{Mix, SizeSource, weights};
+
+/// The kind-3 shares of the grid (4.54 % is BigBrotr's).
+pub const KIND3_SHARES: [f64; 6] = [0.0, 0.02, 0.0454, 0.06, 0.08, 0.10];
+
+/// The measures of the grid, as indices of [`crate::model::mix::SIZE_MEASURES`]:
+/// raw and zstd per event.
+pub const MEASURES: [usize; 2] = [0, 1];
+
+/// One grid cell: every profile's composed ratio to json, ascending.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cell {
+    /// Kind-3 share of all traffic.
+    pub share: f64,
+    /// Follow-list median p tags.
+    pub median_tags: i64,
+    /// (profile, ratio to json), smallest first.
+    pub ratios: Vec<(String, f64)>,
+}
+
+impl Cell {
+    /// The ratio of `profile` in this cell.
+    pub fn ratio(&self, profile: &str) -> Option<f64> {
+        self.ratios.iter().find(|r| r.0 == profile).map(|r| r.1)
+    }
+
+    /// The 1-based rank of `profile` (1 = smallest).
+    pub fn rank(&self, profile: &str) -> Option<usize> {
+        self.ratios
+            .iter()
+            .position(|r| r.0 == profile)
+            .map(|i| i + 1)
+    }
+}
+
+/// A profile's span over a grid: lowest and highest ratio, best and worst rank.
+pub type Span = (String, (f64, f64), (usize, usize));
+
+/// The grid of one measure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grid {
+    /// Index into [`crate::model::mix::SIZE_MEASURES`].
+    pub measure: usize,
+    /// Follow-list medians (columns).
+    pub medians: Vec<i64>,
+    /// Cells, share-major.
+    pub cells: Vec<Cell>,
+}
+
+/// The grid of `measure` for every profile that has every stratum and every
+/// follow-list median; `None` without follow lists or strata.
+pub fn grid(src: &SizeSource, mix: &Mix, profiles: &[String], measure: usize) -> Option<Grid> {
+    let medians = src.follow_medians();
+    if medians.is_empty() {
+        return None;
+    }
+    let mut cells = Vec::new();
+    for share in KIND3_SHARES {
+        let w = weights(mix, Some(share));
+        for &t in &medians {
+            let mut ratios: Vec<(String, f64)> = profiles
+                .iter()
+                .filter_map(|p| Some((p.clone(), src.ratio(&w, p, measure, Some(t)).ok()?)))
+                .collect();
+            ratios.sort_by(|a, b| a.1.total_cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+            cells.push(Cell {
+                share,
+                median_tags: t,
+                ratios,
+            });
+        }
+    }
+    let n = cells[0].ratios.len();
+    (n > 0 && cells.iter().all(|c| c.ratios.len() == n)).then_some(Grid {
+        measure,
+        medians,
+        cells,
+    })
+}
+
+impl Grid {
+    /// Per profile: lowest and highest ratio, best and worst rank.
+    pub fn spans(&self) -> Vec<Span> {
+        let mut out = Vec::new();
+        for (p, _) in &self.cells[0].ratios {
+            let r: Vec<f64> = self.cells.iter().filter_map(|c| c.ratio(p)).collect();
+            let k: Vec<usize> = self.cells.iter().filter_map(|c| c.rank(p)).collect();
+            let lo = r.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = r.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let best = *k.iter().min().expect("a cell");
+            let worst = *k.iter().max().expect("a cell");
+            out.push((p.clone(), (lo, hi), (best, worst)));
+        }
+        out
+    }
+
+    /// The conclusions that survive the whole grid, and where the order
+    /// changes, as sentences (profile ids in backticks).
+    pub fn conclusions(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut leaders: BTreeMap<&str, usize> = BTreeMap::new();
+        for c in &self.cells {
+            *leaders.entry(c.ratios[0].0.as_str()).or_default() += 1;
+        }
+        let n = self.cells.len();
+        if leaders.len() == 1 {
+            let p = leaders.keys().next().expect("one");
+            out.push(format!("`{p}` is the smallest in every cell ({n} of {n})."));
+        } else {
+            let parts: Vec<String> = leaders
+                .iter()
+                .map(|(p, k)| format!("`{p}` in {k}"))
+                .collect();
+            out.push(format!(
+                "No profile is the smallest everywhere: smallest is {} of {n} cells.",
+                parts.join(", ")
+            ));
+        }
+        let spans = self.spans();
+        let below: Vec<String> = spans
+            .iter()
+            .filter(|s| s.1.1 < 1.0)
+            .map(|s| format!("`{}`", s.0))
+            .collect();
+        if !below.is_empty() {
+            out.push(format!(
+                "Smaller than json in every cell: {}.",
+                below.join(", ")
+            ));
+        }
+        for (p, (lo, hi), _) in spans.iter().filter(|s| s.1.0 < 1.0 && s.1.1 >= 1.0) {
+            out.push(format!(
+                "`{p}` is smaller than json only in part of the grid ({} to {} of json).",
+                fixed(lo * 100.0, 1) + " %",
+                fixed(hi * 100.0, 1) + " %"
+            ));
+        }
+        out.push(self.order_sentence());
+        out
+    }
+
+    fn order_sentence(&self) -> String {
+        let first: Vec<&str> = self.cells[0].ratios.iter().map(|r| r.0.as_str()).collect();
+        let mut swaps = Vec::new();
+        for (i, a) in first.iter().enumerate() {
+            for b in &first[i + 1..] {
+                let flips = self
+                    .cells
+                    .iter()
+                    .any(|c| c.rank(a).unwrap_or(0) > c.rank(b).unwrap_or(0));
+                if flips {
+                    swaps.push(format!("`{a}`/`{b}`"));
+                }
+            }
+        }
+        if swaps.is_empty() {
+            "The whole size order is the same in every cell.".to_owned()
+        } else {
+            format!(
+                "The order changes within the grid for {} pair(s): {}.",
+                swaps.len(),
+                swaps.join(", ")
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(share: f64, ratios: &[(&str, f64)]) -> Cell {
+        Cell {
+            share,
+            median_tags: 100,
+            ratios: ratios.iter().map(|(p, r)| ((*p).to_owned(), *r)).collect(),
+        }
+    }
+
+    #[test]
+    fn a_stable_leader_survives_and_a_swap_is_named() {
+        let g = Grid {
+            measure: 0,
+            medians: vec![100],
+            cells: vec![
+                cell(0.0, &[("a", 0.5), ("b", 0.9), ("c", 1.1)]),
+                cell(0.1, &[("a", 0.6), ("c", 0.95), ("b", 0.97)]),
+            ],
+        };
+        let c = g.conclusions();
+        assert_eq!(c[0], "`a` is the smallest in every cell (2 of 2).");
+        assert_eq!(c[1], "Smaller than json in every cell: `a`, `b`.");
+        assert!(
+            c[2].starts_with("`c` is smaller than json only in part"),
+            "{c:?}"
+        );
+        assert_eq!(
+            c[3],
+            "The order changes within the grid for 1 pair(s): `b`/`c`."
+        );
+        assert_eq!(g.spans()[2], ("c".to_owned(), (0.95, 1.1), (2, 3)));
+    }
+
+    #[test]
+    fn a_changing_leader_is_reported() {
+        let g = Grid {
+            measure: 1,
+            medians: vec![100],
+            cells: vec![
+                cell(0.0, &[("a", 0.5), ("b", 0.6)]),
+                cell(0.1, &[("b", 0.4), ("a", 0.5)]),
+                cell(0.1, &[("b", 0.4), ("a", 0.5)]),
+            ],
+        };
+        assert_eq!(
+            g.conclusions()[0],
+            "No profile is the smallest everywhere: smallest is `a` in 1, `b` in 2 of 3 cells."
+        );
+    }
+}

@@ -1,0 +1,204 @@
+//! The paper's kind strata, composed headline and sensitivity grid:
+//! `strata.csv`, `composed.csv`, `sensitivity.csv` and their macros.
+
+use crate::fmt::{PCT, RATIO, fixed, fixed_opt};
+use crate::model::campaign::Campaign;
+use crate::model::mix::{
+    NOT_MEASURED, SIZE_MEASURES, STRATA, TIME_WORKLOADS, kind3_source, stream_note,
+};
+use crate::render::names::tex_escape;
+
+/// A missing cell: pgfplots reads `nan`.
+const NAN: &str = "nan";
+
+fn cell(x: Option<f64>, decimals: usize) -> String {
+    x.filter(|v| v.is_finite())
+        .map_or(NAN.to_owned(), |v| fixed(v, decimals))
+}
+
+fn time_header() -> Vec<String> {
+    TIME_WORKLOADS
+        .iter()
+        .flat_map(|w| {
+            let w = w.replace('+', "_");
+            [w.clone(), format!("{w}_lo"), format!("{w}_hi")]
+        })
+        .collect()
+}
+
+fn time_cells(t: &[Option<(f64, f64, f64)>]) -> Vec<String> {
+    t.iter()
+        .flat_map(|r| {
+            let (a, b, c) = r.map_or((None, None, None), |(a, b, c)| (Some(a), Some(b), Some(c)));
+            [cell(a, RATIO), cell(b, RATIO), cell(c, RATIO)]
+        })
+        .collect()
+}
+
+fn table(header: Vec<String>, rows: Vec<Vec<String>>) -> String {
+    let mut out = header.join(",") + "\n";
+    for r in rows {
+        out.push_str(&r.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// `strata.csv`: per measured stratum and profile, sizes in % of json's
+/// under the same measure and the paired time ratios to json.
+pub(super) fn strata_csv(c: &Campaign) -> String {
+    let mut header: Vec<String> = [
+        "stratum",
+        "profile",
+        "raw_pct",
+        "zstd_event_pct",
+        "zstd_stream_pct",
+        "deflate_event_pct",
+        "deflate_stream_pct",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    header.extend(time_header());
+    let mut rows = Vec::new();
+    for s in STRATA.into_iter().filter(|s| c.has_subset(s)) {
+        for p in c.profiles(c.primary_host()) {
+            let pcts = c.stratum_pcts(&p, s).unwrap_or([None; 5]);
+            let mut row = vec![s.to_owned(), p.clone()];
+            row.extend(pcts.iter().map(|x| cell(*x, PCT)));
+            row.extend(time_cells(&c.stratum_times(&p, s)));
+            rows.push(row);
+        }
+    }
+    table(header, rows)
+}
+
+/// `composed.csv`: per profile, composed sizes in % of json's and composed
+/// time ratios with their intervals.
+pub(super) fn composed_csv(c: &Campaign) -> String {
+    let k = &c.composed;
+    let mut header = vec![
+        "profile".to_owned(),
+        "raw_pct".to_owned(),
+        "zstd_event_pct".to_owned(),
+        "deflate_event_pct".to_owned(),
+    ];
+    header.extend(time_header());
+    let rows = if k.missing.is_empty() {
+        c.profiles(c.primary_host())
+            .into_iter()
+            .map(|p| {
+                let sizes = k.size(&p).unwrap_or([None; 3]);
+                let mut row = vec![p.clone()];
+                row.extend(sizes.iter().map(|r| cell(r.map(|x| x * 100.0), PCT)));
+                let times: Vec<_> = TIME_WORKLOADS.iter().map(|w| k.time(w, &p)).collect();
+                row.extend(time_cells(&times));
+                row
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    table(header, rows)
+}
+
+/// `sensitivity.csv`: every grid cell's ratio and rank per profile.
+pub(super) fn sensitivity_csv(c: &Campaign) -> String {
+    let header = [
+        "measure",
+        "kind3_share_pct",
+        "median_tags",
+        "profile",
+        "pct",
+        "rank",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    let mut rows = Vec::new();
+    for g in &c.grids {
+        for cell in &g.cells {
+            for (i, (p, r)) in cell.ratios.iter().enumerate() {
+                rows.push(vec![
+                    SIZE_MEASURES[g.measure].replace(' ', "-"),
+                    fixed(cell.share * 100.0, 2),
+                    cell.median_tags.to_string(),
+                    p.clone(),
+                    fixed(r * 100.0, PCT),
+                    (i + 1).to_string(),
+                ]);
+            }
+        }
+    }
+    table(header, rows)
+}
+
+/// The macros of the mix, the strata, the composed headline and the grid:
+/// `(name, LaTeX value)`.
+pub(super) fn strata_macros(c: &Campaign) -> Vec<(String, String)> {
+    let k = &c.composed;
+    let mut m = vec![
+        ("MixName".to_owned(), tex_escape(&k.mix.mix.name)),
+        ("MixShares".to_owned(), tex_escape(&k.mix.shares())),
+        (
+            "MixSentence".to_owned(),
+            tex_escape(&k.mix.sentence().replace('`', "")),
+        ),
+        (
+            "MixRecorded".to_owned(),
+            if k.mix.recorded { "1" } else { "0" }.to_owned(),
+        ),
+        (
+            "MixStreamNote".to_owned(),
+            tex_escape(&stream_note(c.has_subset("mix")).replace('`', "")),
+        ),
+    ];
+    let missing: Vec<&str> = STRATA.into_iter().filter(|s| !c.has_subset(s)).collect();
+    m.push((
+        "StrataNotMeasured".to_owned(),
+        if missing.is_empty() {
+            "none".to_owned()
+        } else {
+            tex_escape(&format!("{}: {NOT_MEASURED}", missing.join(", ")))
+        },
+    ));
+    if k.missing.is_empty() {
+        m.push((
+            "ComposedKindThree".to_owned(),
+            tex_escape(&kind3_source(k.follow)),
+        ));
+        composed_smallest(&mut m, c);
+    } else {
+        m.push((
+            "ComposedNotMeasured".to_owned(),
+            tex_escape(&format!("{} {NOT_MEASURED}", k.missing.join(", "))),
+        ));
+    }
+    for g in &c.grids {
+        let name = ["Raw", "ZstdEvent"][g.measure.min(1)];
+        let text: Vec<String> = g.conclusions();
+        m.push((
+            format!("Sensitivity{name}"),
+            tex_escape(&text.join(" ").replace('`', "")),
+        ));
+    }
+    m
+}
+
+/// `ComposedSmallest{Raw,ZstdEvent,DeflateEvent}` and their % of json.
+fn composed_smallest(m: &mut Vec<(String, String)>, c: &Campaign) {
+    let names = ["Raw", "ZstdEvent", "DeflateEvent"];
+    for (i, name) in names.iter().enumerate() {
+        let best = c
+            .composed
+            .sizes
+            .iter()
+            .filter_map(|(p, r)| Some((p, r[i]?)))
+            .min_by(|a, b| a.1.total_cmp(&b.1).then_with(|| a.0.cmp(b.0)));
+        if let Some((p, r)) = best {
+            m.push((format!("ComposedSmallest{name}"), tex_escape(p)));
+            m.push((
+                format!("ComposedSmallest{name}Pct"),
+                fixed_opt(Some(r * 100.0), 1),
+            ));
+        }
+    }
+}
