@@ -8,11 +8,13 @@
 //! - [`checks`], [`claims`]: what cannot be true, and what a "fastest"
 //!   sentence may say;
 //! - [`resolution`], [`relay`], [`languages`]: views of the loaded
-//!   campaign that several writers share.
+//!   campaign that several writers share;
+//! - [`calculator`]: the relay calculator's strata, sizes and ties.
 //!
 //! It reads through [`crate::read`] and never imports [`crate::render`].
 
 pub mod apart;
+pub mod calculator;
 pub mod campaign;
 pub mod checks;
 pub mod claims;
