@@ -102,13 +102,28 @@ fn the_page_holds_every_profile_and_its_records() {
         serde_json::json!([cell("median_ns"), cell("ci_lo_ns"), cell("ci_hi_ns")])
     );
     assert_eq!(row["median_ns"], "40.00");
-    let shares: Vec<f64> = d["kinds"]
+    // The strata are the mix's, none dropped: kind 1 has times here, the
+    // mix's other strata have no subset and become one, whose sizes are
+    // subset all's less the measured kinds' (none: kind 1 has no sizes row).
+    let strata: Vec<(String, f64)> = d["strata"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|k| k["share"].as_f64().unwrap())
+        .map(|k| {
+            (
+                k["subset"].as_str().unwrap().to_owned(),
+                k["share"].as_f64().unwrap(),
+            )
+        })
         .collect();
-    assert_eq!(shares, [4.73, 38.96, 4.54, 18.89]);
+    assert_eq!(
+        strata,
+        [
+            ("kind-1".to_owned(), 38.96),
+            ("kind-rest".to_owned(), 61.04)
+        ]
+    );
+    assert_eq!(d["data"]["event2"]["kind-rest"], serde_json::json!({}));
     assert!(html.contains("decode plot"), "the SVG is inline");
     assert!(html.contains(binostr_report::render::page::CALCULATOR_JS));
     assert!(html.contains(binostr_report::render::page::PAGE_JS));

@@ -2,7 +2,7 @@
 //! strata and each one's sizes per profile, the socket bytes of
 //! `transport.csv`, and the groups the Claims call tied.
 //!
-//! A stratum is a `sizes.csv` subset when the campaign measured it. Older
+//! A stratum is a subset when the campaign measured it (sizes or times). Older
 //! campaigns have kinds 0, 1, 3 and 7 only: the mix's other strata then
 //! become one, `kind-rest`, whose sizes are subset `all` minus the measured
 //! kinds' totals. Totals of events compressed one at a time add up, so
@@ -171,6 +171,7 @@ pub fn build(c: &Campaign, profiles: &[String]) -> Result<Calculator> {
             .sizes
             .iter()
             .any(|s| s.host == host && s.subset == subset)
+            || c.rows.iter().any(|r| r.host == host && r.subset == subset)
     };
     let mut strata = Vec::new();
     let mut rest = Vec::new();

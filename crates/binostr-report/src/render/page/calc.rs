@@ -216,13 +216,17 @@ fn gap(calc: &Calculator, origin: &Origin) -> Option<String> {
         .filter(|s| s.origin == Origin::Measured)
         .map(|s| label(&s.subset))
         .collect();
+    let minus = if measured.is_empty() {
+        String::new()
+    } else {
+        format!(" minus {}", measured.join(", "))
+    };
     Some(format!(
         "Other kinds ({} of the mix) have no subset of their own in this campaign: their sizes \
-         are subset all minus {} (exact for raw, framed and per-event compression); their stream \
+         are subset all{minus} (exact for raw, framed and per-event compression); their stream \
          compression, deflate and times were not measured, so those figures stay empty while \
          their share is above 0.",
-        of.join(" and "),
-        measured.join(", ")
+        of.join(", "),
     ))
 }
 
