@@ -368,6 +368,25 @@ def main() -> None:
                     n += compare(page_now, ref.compute(rec, shares_now, mode=mode, compression=comp, **base),
                                  f"{label}, {mode}, {comp}")
                 ties += check_ties(page_now, rec, mode, f"{label}, {mode}")
+        # The tie rule where colours would differ: calculator.js on the page's
+        # data with a good and a bad profile called tied for validate.
+        shares_now = dict(mix, **{other: 0.0})
+        plain = ref.compute(rec, shares_now, mode="validate", compression=available[0], **base)
+        by = {v: [p for p, r in plain.items() if r["cpu_verdict"] == v] for v in ("good", "bad")}
+        if not by["good"] or not by["bad"]:
+            fail(f"no good and bad profile to test the tie rule on: {by}")
+        pair = [by["good"][0], by["bad"][0]]
+        rec.ties = dict(rec.ties, validate=rec.ties.get("validate", []) + [pair])
+        got = dict(d.js("""const data = JSON.parse(document.getElementById('binostr-data').textContent);
+            data.ties.validate = data.ties.validate.concat([arguments[0]]);
+            return BinostrCalculator.compute(data, arguments[1]).rows.map(r => [r.profile, r.cpu_verdict]);""",
+                        pair, dict(shares=shares_now, mode="validate", compression=available[0], **base)))
+        want_tied = ref.compute(rec, shares_now, mode="validate", compression=available[0], **base)
+        if any(got[p] != want_tied[p]["cpu_verdict"] for p in want_tied) or got[pair[0]] != "tie" \
+                or got[pair[1]] != "tie":
+            fail(f"tie rule: {pair} called tied give {[got[p] for p in pair]}")
+        rec.ties = ref.claims_ties(root / "results/campaigns" / a.label / "summary/summary.md")
+        print(f"browser-test: tie rule: {pair[0]} (green) and {pair[1]} (red), called tied, both grey")
         json_cores = want["json"]["cores"]
         print(f"browser-test: calculator: {n} values and colours equal the recomputation (rel. {REL}) "
               f"over {len(available)} compressions {available} and {len(ref.MODES)} modes; not measured: "
