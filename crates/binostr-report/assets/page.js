@@ -176,6 +176,12 @@
       (Math.abs(total - 100) > 1e-9 ? " (your shares sum to " + sig(total) + "\u00a0%, scaled to 100\u00a0%)" : "") +
       ". " + gaps.join(" ") + (gaps.length ? " " : "") +
       (comp && comp.source === "socket" ? data.transport.note + " " : "") +
+      (json && json.compressed_bytes_per_event === null
+        ? "Compressed figures are empty: this campaign did not measure that compression for every stratum with a share above 0. "
+        : "") +
+      (json && json.cores === null
+        ? "CPU figures are empty: this campaign has no times for every stratum with a share above 0. "
+        : "") +
       (json && json.cores
         ? "json: " + sig(json.wire_bytes_per_second / 1e6) + " MB/s on the wire, " +
           sig(json.cores[0]) + " cores for " + inp.mode + ". "
