@@ -1,4 +1,5 @@
-//! Every workload on every enabled profile (subset `all`), from the same
+//! Every workload on every enabled profile (subset `all`; the WebSocket
+//! loop on subset `mix`), from the same
 //! definitions the campaign uses (`binostr::bench::group`). Round trips are
 //! asserted before timing; one iteration is one pass over the same
 //! sequence for every profile. `cargo bench --bench workloads [FILTER]`;
@@ -12,6 +13,7 @@ use binostr::campaign::ingest_threads;
 use binostr::codec::{Limits, Profile};
 use binostr::corpus::generate;
 use binostr::profiles;
+use binostr_records::Mix;
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 
 fn bench_workloads(c: &mut Criterion) {
@@ -31,14 +33,22 @@ fn bench_workloads(c: &mut Criterion) {
     }
     let fixture = Fixture::prepare(events, &enabled, Limits::default())
         .expect("every profile round-trips the representable generated events");
-    let (subsets, _) = split_subsets(&fixture.events, &[Subset::All]);
+    let mix = Mix::bigbrotr();
+    let (subsets, _) = split_subsets(&fixture.events, &[Subset::All, Subset::Mix], &mix);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let whole = Budget {
         events: count,
         bytes: usize::MAX,
     };
-    let seq = sequence(&fixture.events, &fixture.json_len, Subset::All, whole, 1);
     for group in plan(&enabled, &subsets, &ingest_threads(cores)) {
+        let seq = sequence(
+            &fixture.events,
+            &fixture.json_len,
+            group.subset,
+            whole,
+            1,
+            &mix,
+        );
         for key in &group.members {
             let mut pass = fixture.pass(key, &seq.indices);
             let mut g = c.benchmark_group(format!("{}/{}", key.workload, key.profile));

@@ -89,7 +89,8 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
         .with_context(|| format!("creating {}", dir.display()))?;
     let prepared = prepare_corpus(opts, &dir)?;
     let (events, corpus, corpus_path) = (&prepared.events, &prepared.record, &prepared.path);
-    let (subsets, empty) = workload::split_subsets(events, opts.settings.subsets());
+    let mix = traffic_mix();
+    let (subsets, empty) = workload::split_subsets(events, opts.settings.subsets(), &mix);
     let record = CampaignRecord {
         schema: SCHEMA,
         label: opts.label.clone(),
@@ -98,6 +99,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
         seed: opts.seed,
         corpus: corpus.clone(),
         sequences: sequences(events, &subsets, opts.settings, opts.seed),
+        mix: Some(mix),
     };
     check_campaign_record(&dir, &record)?;
 
@@ -247,10 +249,17 @@ pub fn sequences(
     seed: u64,
 ) -> Vec<Sequence> {
     let json_len: Vec<usize> = events.iter().map(|e| e.to_json().len()).collect();
+    let (budget, mix) = (settings.sequence_budget(), traffic_mix());
     subsets
         .iter()
-        .map(|&s| group::sequence(events, &json_len, s, settings.sequence_budget(), seed))
+        .map(|&s| group::sequence(events, &json_len, s, budget, seed, &mix))
         .collect()
+}
+
+/// The traffic mix of subset `mix` and of every composed figure
+/// (`campaign.json`'s `mix`).
+pub fn traffic_mix() -> binostr_records::Mix {
+    binostr_records::Mix::bigbrotr()
 }
 
 /// The Valgrind that counts instructions, or `None` (warned) where a

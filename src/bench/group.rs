@@ -18,6 +18,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::bench::fixture::{BASELINE, REFERENCE};
+use binostr_records::Mix;
+
 use crate::bench::workload::{BenchKey, Subset, Workload, filter_workload, select_workload};
 use crate::codec::Profile;
 use crate::corpus::generate::rng::Gen;
@@ -39,14 +41,19 @@ pub struct Budget {
 /// The sequence of `subset` over `events`: all of it when it fits `budget`,
 /// else one seeded draw from each of `k` size strata, where `k` is the
 /// largest count whose expected JSON bytes (`k` × the subset's mean) and
-/// events fit the budget (at least 1).
+/// events fit the budget (at least 1). Subset `mix` follows `mix` instead
+/// ([`mix_sequence`]).
 pub fn sequence(
     events: &[Event],
     json_len: &[usize],
     subset: Subset,
     budget: Budget,
     seed: u64,
+    mix: &Mix,
 ) -> Sequence {
+    if subset == Subset::Mix {
+        return mix_sequence(events, json_len, budget, seed, mix);
+    }
     let members: Vec<usize> = (0..events.len())
         .filter(|&i| subset.contains(&events[i], json_len[i]))
         .collect();
@@ -58,24 +65,90 @@ pub fn sequence(
         // k * (bytes / of) <= budget.bytes
         (budget.bytes * of / bytes.max(1)).clamp(1, budget.events)
     };
-    let mut indices = if of <= max {
-        members
-    } else {
-        let mut by_size = members;
-        by_size.sort_by_key(|&i| (json_len[i], i));
-        let key: [u8; 32] = Sha256::digest(format!("binostr-sequence/{seed}/{}", subset.name()))
-            .as_slice()
-            .try_into()
-            .expect("32 bytes");
-        let mut g = Gen::new(key, 0);
-        (0..max)
-            .map(|j| {
-                let (lo, hi) = (j * of / max, (j + 1) * of / max);
-                by_size[lo + g.below(hi - lo)]
-            })
-            .collect()
-    };
+    let mut g = subset_rng(seed, subset);
+    let mut indices = size_stratified(members, max, json_len, &mut g);
     indices.sort_unstable();
+    finish(events, subset, of, indices)
+}
+
+/// Subset `mix`: from each kind stratum of `mix`, a count proportional to
+/// its share (largest remainder), drawn size-stratified within the stratum
+/// as [`sequence`] draws, then shuffled into one interleaved stream. The
+/// count is the largest that the budget allows and that every stratum can
+/// fill without repeating an event. Empty when a stratum with a share has
+/// no event ([`crate::bench::workload::split_subsets`]).
+pub fn mix_sequence(
+    events: &[Event],
+    json_len: &[usize],
+    budget: Budget,
+    seed: u64,
+    mix: &Mix,
+) -> Sequence {
+    let strata: Vec<(f64, Vec<usize>)> = mix
+        .strata
+        .iter()
+        .filter(|s| s.share > 0.0)
+        .map(|s| {
+            let members = (0..events.len())
+                .filter(|&i| Subset::stratum(events[i].kind).name() == s.stratum)
+                .collect();
+            (s.share, members)
+        })
+        .collect();
+    let total: f64 = strata.iter().map(|(w, _)| w).sum();
+    // Events each stratum can fill, and expected bytes per drawn event.
+    let mut n = strata
+        .iter()
+        .map(|(w, m)| (m.len() as f64 * total / w).floor() as usize)
+        .fold(budget.events, usize::min);
+    let mean_bytes: f64 = strata
+        .iter()
+        .filter(|(_, m)| !m.is_empty())
+        .map(|(w, m)| {
+            w / total * m.iter().map(|&i| json_len[i]).sum::<usize>() as f64 / m.len() as f64
+        })
+        .sum();
+    if n as f64 * mean_bytes > budget.bytes as f64 {
+        n = ((budget.bytes as f64 / mean_bytes).floor() as usize).max(1);
+    }
+    let quotas: Vec<f64> = strata.iter().map(|(w, _)| n as f64 * w / total).collect();
+    let counts = crate::corpus::generate::apportion(&quotas, n);
+    let mut g = subset_rng(seed, Subset::Mix);
+    let mut indices: Vec<usize> = strata
+        .into_iter()
+        .zip(counts)
+        .flat_map(|((_, members), k)| size_stratified(members, k, json_len, &mut g))
+        .collect();
+    g.shuffle(&mut indices);
+    finish(events, Subset::Mix, events.len(), indices)
+}
+
+fn subset_rng(seed: u64, subset: Subset) -> Gen {
+    let key: [u8; 32] = Sha256::digest(format!("binostr-sequence/{seed}/{}", subset.name()))
+        .as_slice()
+        .try_into()
+        .expect("32 bytes");
+    Gen::new(key, 0)
+}
+
+/// All of `members` when at most `k`, else one draw from each of `k` equal
+/// strata of `members` sorted by JSON size.
+fn size_stratified(members: Vec<usize>, k: usize, json_len: &[usize], g: &mut Gen) -> Vec<usize> {
+    let of = members.len();
+    if of <= k {
+        return members;
+    }
+    let mut by_size = members;
+    by_size.sort_by_key(|&i| (json_len[i], i));
+    (0..k)
+        .map(|j| {
+            let (lo, hi) = (j * of / k, (j + 1) * of / k);
+            by_size[lo + g.below(hi - lo)]
+        })
+        .collect()
+}
+
+fn finish(events: &[Event], subset: Subset, of: usize, indices: Vec<usize>) -> Sequence {
     let mut h = Sha256::new();
     for &i in &indices {
         h.update(events[i].id);
@@ -310,6 +383,18 @@ pub fn plan(
             None,
             each(&|p| vec![key(Workload::Compress, p.id, 1)]),
         );
+        // The WebSocket loop carries the stream that follows the traffic
+        // mix: one group per compression mode, each profile's exchange
+        // over an open connection, compared with json's in the same mode.
+        if subset == Subset::Mix {
+            for mode in Compression::ALL {
+                push(
+                    GroupKind::Transport(mode),
+                    None,
+                    each(&|p| vec![key(Workload::transport(mode), p.id, 1)]),
+                );
+            }
+        }
         // Scaling is a property of the profile and the host, not of a
         // subset: `ingest-mt` runs on `all` only.
         if subset == Subset::All {
@@ -333,16 +418,6 @@ pub fn plan(
                         .collect()
                 }),
             );
-            // One group per compression mode: each profile's exchange over
-            // an open WebSocket connection, compared with json's in the
-            // same mode. A property of the whole sequence, like scaling.
-            for mode in Compression::ALL {
-                push(
-                    GroupKind::Transport(mode),
-                    None,
-                    each(&|p| vec![key(Workload::transport(mode), p.id, 1)]),
-                );
-            }
         }
     }
     groups
@@ -358,6 +433,8 @@ mod tests {
         let events = crate::corpus::generate::generate(3, 300);
         let lens: Vec<usize> = events.iter().map(|e| e.to_json().len()).collect();
         let budget = |events, bytes| Budget { events, bytes };
+        let mix = Mix::bigbrotr();
+        let sequence = |e: &[Event], l: &[usize], s, b, seed| sequence(e, l, s, b, seed, &mix);
         let all = sequence(&events, &lens, Subset::All, budget(1_000, usize::MAX), 1);
         assert_eq!((all.len(), all.of), (300, 300));
         let a = sequence(&events, &lens, Subset::All, budget(30, usize::MAX), 1);
@@ -391,9 +468,55 @@ mod tests {
     }
 
     #[test]
+    fn the_mix_stream_follows_the_shares_and_interleaves_kinds() {
+        let events = crate::corpus::generate::generate(4, 3_000);
+        let lens: Vec<usize> = events.iter().map(|e| e.to_json().len()).collect();
+        let mix = Mix::bigbrotr();
+        let budget = Budget {
+            events: 400,
+            bytes: usize::MAX,
+        };
+        let seq = sequence(&events, &lens, Subset::Mix, budget, 9, &mix);
+        assert_eq!(
+            (seq.subset.as_str(), seq.len(), seq.of),
+            ("mix", 400, 3_000)
+        );
+        let mut distinct = seq.indices.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 400, "no event repeats");
+        for stratum in &mix.strata {
+            let n = seq
+                .indices
+                .iter()
+                .filter(|&&i| Subset::stratum(events[i].kind).name() == stratum.stratum)
+                .count();
+            let expected = stratum.share * 400.0;
+            assert!(
+                (n as f64 - expected).abs() <= 1.0,
+                "{}: {n} vs {expected}",
+                stratum.stratum
+            );
+        }
+        assert!(
+            !seq.indices.windows(2).all(|w| w[0] < w[1]),
+            "shuffled, not corpus order"
+        );
+        assert_eq!(seq, sequence(&events, &lens, Subset::Mix, budget, 9, &mix));
+        // A byte budget shrinks the stream, keeping the shares.
+        let total: usize = seq.indices.iter().map(|&i| lens[i]).sum();
+        let small = Budget {
+            events: 400,
+            bytes: total / 4,
+        };
+        let quarter = sequence(&events, &lens, Subset::Mix, small, 9, &mix);
+        assert!((80..=120).contains(&quarter.len()), "{}", quarter.len());
+    }
+
+    #[test]
     fn every_group_member_has_its_comparisons() {
         let enabled: Vec<&'static Profile> = profiles::enabled().collect();
-        let groups = plan(&enabled, &[Subset::All], &[1, 2]);
+        let groups = plan(&enabled, &[Subset::All, Subset::Mix], &[1, 2]);
         for g in &groups {
             let c = g.comparisons();
             for (i, k) in g.members.iter().enumerate() {
@@ -450,6 +573,7 @@ mod tests {
                 .iter()
                 .find(|g| g.kind == GroupKind::Transport(mode))
                 .unwrap();
+            assert_eq!(g.subset, Subset::Mix, "the socket carries the mix stream");
             assert_eq!(g.kind.name(), w.name());
             assert_eq!(g.members.len(), enabled.len(), "{w}: every profile");
             assert!(g.members.iter().all(|k| k.workload == w && k.threads == 1));
@@ -463,12 +587,19 @@ mod tests {
                 && g.members[c.against].profile == BASELINE
                 && g.members[c.against].workload == w));
         }
-        let kinds = plan(&enabled, &[Subset::Kind(1)], &[1]);
+        let kinds = plan(&enabled, &[Subset::Kind(1), Subset::KindOther], &[1]);
         assert!(
             kinds
                 .iter()
                 .all(|g| !matches!(g.kind, GroupKind::Transport(_) | GroupKind::Filter)),
-            "transport and filter run on `all` only"
+            "transport runs on `mix` only, filter on `all` only"
+        );
+        assert!(
+            groups
+                .iter()
+                .filter(|g| g.subset == Subset::Mix)
+                .all(|g| !matches!(g.kind, GroupKind::Filter | GroupKind::Ingest)),
+            "filter and ingest-mt run on `all` only"
         );
     }
 }

@@ -10,6 +10,7 @@ use crate::codec::Profile;
 use crate::codec::framing::{FRAME_HEADER, write_frame};
 use crate::corpus::calibrate::percentile;
 use crate::model::Event;
+use crate::transport::deflate;
 
 /// zstd level used for stream sizes.
 pub const ZSTD_LEVEL: i32 = 3;
@@ -142,6 +143,12 @@ pub struct Totals {
     pub zstd_stream: usize,
     /// Each record compressed alone with the dictionary (0 without one).
     pub zstd_dict: usize,
+    /// Each record raw-deflated alone: its permessage-deflate payload
+    /// without context takeover.
+    pub deflate_event: usize,
+    /// The records deflated in order through one context, each
+    /// sync-flushed: permessage-deflate payloads with context takeover.
+    pub deflate_stream: usize,
 }
 
 /// Measures `records`, compressing with zstd level [`ZSTD_LEVEL`]; `dict`
@@ -156,6 +163,8 @@ pub fn totals<'a>(
         .transpose()?;
     let mut framed = Vec::new();
     let mut t = Totals::default();
+    let (mut alone, mut kept) = (deflate::compressor(), deflate::compressor());
+    let mut out = Vec::new();
     for r in records {
         t.events += 1;
         t.raw += r.len();
@@ -164,6 +173,13 @@ pub fn totals<'a>(
         if let Some(c) = with_dict.as_mut() {
             t.zstd_dict += c.compress(r)?.len();
         }
+        alone.reset();
+        out.clear();
+        deflate::deflate_message(&mut alone, r, &mut out)?;
+        t.deflate_event += out.len();
+        out.clear();
+        deflate::deflate_message(&mut kept, r, &mut out)?;
+        t.deflate_stream += out.len();
     }
     t.framed = framed.len();
     t.zstd_stream = plain.compress(&framed)?.len();
@@ -242,6 +258,12 @@ mod tests {
         assert_eq!(t.framed, t.raw + 400);
         assert!(t.zstd_stream < t.zstd_event, "{t:?}");
         assert!(t.zstd_dict < t.zstd_event, "{t:?}");
+        // Context takeover finds what earlier events said.
+        assert!(t.deflate_stream < t.deflate_event, "{t:?}");
+        assert!(t.deflate_event < t.raw, "{t:?}");
+        // One record alone: both deflate figures are that record's payload.
+        let one = totals([test[0].as_slice()], None).unwrap();
+        assert_eq!(one.deflate_event, one.deflate_stream);
         let none = totals(test.iter().map(Vec::as_slice), None).unwrap();
         assert_eq!(none.zstd_dict, 0);
     }

@@ -18,6 +18,7 @@ use std::fmt;
 use std::hint::black_box;
 use std::time::Instant;
 
+use binostr_records::Mix;
 use rayon::prelude::*;
 
 use crate::bench::filtering::{self, Filters};
@@ -194,6 +195,12 @@ pub enum Subset {
     All,
     /// Events of one kind.
     Kind(u16),
+    /// Events of every kind without a stratum of its own
+    /// ([`binostr_records::STRATUM_KINDS`]).
+    KindOther,
+    /// A stream whose kinds follow the campaign's traffic mix
+    /// ([`crate::bench::group::mix_sequence`]).
+    Mix,
     /// Under 512 bytes of JSON.
     SizeLt512,
     /// 512 bytes to 4 KiB of JSON.
@@ -204,12 +211,15 @@ pub enum Subset {
 
 impl Subset {
     /// The subsets every workload runs on.
-    pub const ALL: [Subset; 8] = [
+    pub const ALL: [Subset; 11] = [
         Subset::All,
+        Subset::Mix,
         Subset::Kind(0),
         Subset::Kind(1),
         Subset::Kind(3),
         Subset::Kind(7),
+        Subset::Kind(9735),
+        Subset::KindOther,
         Subset::SizeLt512,
         Subset::Size512To4k,
         Subset::SizeGt4k,
@@ -221,6 +231,8 @@ impl Subset {
         match self {
             Subset::All => "all".into(),
             Subset::Kind(k) => format!("kind-{k}"),
+            Subset::KindOther => "kind-other".into(),
+            Subset::Mix => "mix".into(),
             Subset::SizeLt512 => "size-lt512".into(),
             Subset::Size512To4k => "size-512-4k".into(),
             Subset::SizeGt4k => "size-gt4k".into(),
@@ -232,11 +244,22 @@ impl Subset {
         Subset::ALL.into_iter().find(|s| s.name() == name)
     }
 
-    /// Whether an event of `json_len` compact JSON bytes belongs here.
+    /// The kind stratum of an event of `kind`.
+    pub fn stratum(kind: u16) -> Subset {
+        if binostr_records::STRATUM_KINDS.contains(&kind) {
+            Subset::Kind(kind)
+        } else {
+            Subset::KindOther
+        }
+    }
+
+    /// Whether an event of `json_len` compact JSON bytes belongs here (every
+    /// event may be drawn into `mix`).
     pub fn contains(self, event: &Event, json_len: usize) -> bool {
         match self {
-            Subset::All => true,
+            Subset::All | Subset::Mix => true,
             Subset::Kind(k) => event.kind == k,
+            Subset::KindOther => Subset::stratum(event.kind) == Subset::KindOther,
             Subset::SizeLt512 => json_len < 512,
             Subset::Size512To4k => (512..=4096).contains(&json_len),
             Subset::SizeGt4k => json_len > 4096,
@@ -562,11 +585,25 @@ impl Fixture {
 }
 
 /// `subsets` split into those with events in `events` and the empty ones.
-pub fn split_subsets(events: &[Event], subsets: &[Subset]) -> (Vec<Subset>, Vec<Subset>) {
+pub fn split_subsets(
+    events: &[Event],
+    subsets: &[Subset],
+    mix: &Mix,
+) -> (Vec<Subset>, Vec<Subset>) {
     let lens: Vec<usize> = events.iter().map(|e| e.to_json().len()).collect();
-    subsets
-        .iter()
-        .partition(|s| events.iter().zip(&lens).any(|(e, &len)| s.contains(e, len)))
+    let has = |s: Subset| events.iter().zip(&lens).any(|(e, &len)| s.contains(e, len));
+    // `mix` needs an event of every stratum it gives a share.
+    let mix_full = || {
+        mix.strata.iter().filter(|s| s.share > 0.0).all(|s| {
+            events
+                .iter()
+                .any(|e| Subset::stratum(e.kind).name() == s.stratum)
+        })
+    };
+    subsets.iter().partition(|&&s| match s {
+        Subset::Mix => mix_full(),
+        _ => has(s),
+    })
 }
 
 /// The select workload named by a contract.

@@ -5,7 +5,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use binostr_records::csv::{ALLOC, LATENCY, RATIOS, ROUNDS, SAMPLES, SIZES, TRANSPORT};
+use binostr_records::Sequence;
+use binostr_records::csv::{
+    ALLOC, FOLLOW_LISTS, LATENCY, RATIOS, ROUNDS, SAMPLES, SIZES, TRANSPORT,
+};
 
 use super::{CampaignSettings, ingest_threads, instructions, load_corpus, load_fixture};
 use crate::bench::probe::{self, PROBED};
@@ -34,13 +37,13 @@ pub enum Task {
         /// Seed of the order.
         order_seed: u64,
     },
-    /// `sizes.csv`.
+    /// `sizes.csv` and `follow-lists.csv`.
     Sizes,
     /// `latency.csv`.
     Latency,
     /// `transport.csv`: every enabled profile × compression mode × check
     /// (decode, validate) over
-    /// subset `all`'s sequence, one fresh connection per exchange
+    /// subset `mix`'s sequence, one fresh connection per exchange
     /// ([`crate::transport::measure`]).
     Transport,
     /// Instructions of one benchmark of [`instructions::keys`] over the
@@ -84,7 +87,8 @@ pub fn run(
     match task {
         Task::Timing { order_seed } => {
             let fixture = load_fixture(corpus, &enabled)?;
-            let (subsets, _) = workload::split_subsets(&fixture.events, campaign.subsets());
+            let (subsets, _) =
+                workload::split_subsets(&fixture.events, campaign.subsets(), &super::traffic_mix());
             let sequences = super::sequences(&fixture.events, &subsets, campaign, seed);
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
             let mut groups = group::plan(&enabled, &subsets, &ingest_threads(cores));
@@ -109,20 +113,28 @@ pub fn run(
         }
         Task::Sizes => {
             let fixture = load_fixture(corpus, &enabled)?;
-            let (subsets, _) = workload::split_subsets(&fixture.events, campaign.subsets());
+            let (subsets, _) =
+                workload::split_subsets(&fixture.events, campaign.subsets(), &super::traffic_mix());
+            let sequences = super::sequences(&fixture.events, &subsets, campaign, seed);
             // Trained on what every measured profile represents.
             let (sample, _) = fixture::representable(
                 generate::generate(dictionary_seed(seed), campaign.dictionary_sample()),
                 &enabled,
             );
+            let slices: Vec<(String, Vec<usize>)> = subsets
+                .iter()
+                .map(|&s| (s.name(), subset_events(&fixture, s, &sequences)))
+                .collect();
             let mut csv = SIZES.header_line();
             let rows = fixture
                 .profiles
                 .par_iter()
-                .map(|p| size_rows(p, &fixture, &subsets, &sample))
+                .map(|p| size_rows(p, &slices, &sample))
                 .collect::<Result<Vec<String>>>()?;
             csv.push_str(&rows.concat());
             write_atomically(&out.join(SIZES.file), &csv)?;
+            let lists = follow_list_rows(&enabled, campaign.follow_lists_per_median(), seed)?;
+            write_atomically(&out.join(FOLLOW_LISTS.file), lists)?;
             Ok(String::new())
         }
         Task::Latency => {
@@ -153,9 +165,9 @@ pub fn run(
         }
         Task::Transport => {
             let events = load_corpus(corpus)?;
-            let sequences = super::sequences(&events, &[Subset::All], campaign, seed);
-            let all = sequences.first().context("subset `all` has no sequence")?;
-            let events: Vec<_> = all.indices.iter().map(|&i| events[i].clone()).collect();
+            let sequences = super::sequences(&events, &[Subset::Mix], campaign, seed);
+            let mix = sequences.first().context("subset `mix` has no sequence")?;
+            let events: Vec<_> = mix.indices.iter().map(|&i| events[i].clone()).collect();
             let plan = Plan {
                 profiles: enabled,
                 reference: BASELINE,
@@ -189,7 +201,14 @@ pub fn run(
                 events: usize::MAX,
                 bytes: usize::MAX,
             };
-            let seq = group::sequence(&events, &lens, Subset::All, whole, seed);
+            let seq = group::sequence(
+                &events,
+                &lens,
+                Subset::All,
+                whole,
+                seed,
+                &super::traffic_mix(),
+            );
             if seq.id != *sequence {
                 bail!(
                     "{}: sequence {} where {sequence} was expected",
@@ -222,40 +241,87 @@ pub fn run(
     }
 }
 
-/// `sizes.csv` rows of one profile: each subset's totals, with a zstd
-/// dictionary trained on `sample` (disjoint from the corpus).
+/// The events `sizes.csv` measures for `subset`: its members in corpus
+/// order, or, for `mix`, its sequence in stream order.
+fn subset_events(
+    fixture: &workload::Fixture,
+    subset: Subset,
+    sequences: &[Sequence],
+) -> Vec<usize> {
+    match subset {
+        Subset::Mix => sequences
+            .iter()
+            .find(|s| s.subset == subset.name())
+            .map(|s| s.indices.clone())
+            .unwrap_or_default(),
+        _ => fixture.subset(subset),
+    }
+}
+
+/// `sizes.csv` rows of one profile: each slice's totals (name and corpus
+/// indices), with a zstd dictionary trained on `sample` (disjoint from the
+/// corpus).
 fn size_rows(
     p: &ProfileRecords,
-    fixture: &workload::Fixture,
-    subsets: &[Subset],
+    slices: &[(String, Vec<usize>)],
     sample: &[crate::model::Event],
 ) -> Result<String> {
     let train: Vec<Vec<u8>> = sample
         .iter()
-        .map(|e| {
-            let mut r = Vec::new();
-            p.profile.codec.encode(e, &mut r).map(|()| r)
-        })
-        .collect::<Result<_, _>>()
-        .map_err(|e| anyhow::anyhow!("{}: dictionary sample: {}", p.profile.id, e.reason))?;
+        .map(|e| encoded(p.profile, e))
+        .collect::<Result<_>>()
+        .with_context(|| format!("{}: dictionary sample", p.profile.id))?;
     let dict = sizes::train_dictionary(&train)
         .with_context(|| format!("{}: training a zstd dictionary", p.profile.id))?;
     let mut csv = String::new();
-    for &subset in subsets {
-        let idx = fixture.subset(subset);
+    for (name, idx) in slices {
         let t = sizes::totals(idx.iter().map(|&i| p.records[i].as_slice()), Some(&dict))?;
         let _ = writeln!(
             csv,
-            "{},{},{},{},{},{},{},{}",
+            "{},{name},{},{},{},{},{},{},{},{}",
             p.profile.id,
-            subset.name(),
             t.events,
             t.raw,
             t.framed,
             t.zstd_event,
             t.zstd_stream,
-            t.zstd_dict
+            t.zstd_dict,
+            t.deflate_event,
+            t.deflate_stream
         );
+    }
+    Ok(csv)
+}
+
+fn encoded(profile: &Profile, e: &crate::model::Event) -> Result<Vec<u8>> {
+    let mut r = Vec::new();
+    profile
+        .codec
+        .encode(e, &mut r)
+        .map_err(|err| anyhow::anyhow!("{}: {}", profile.id, err.reason))?;
+    Ok(r)
+}
+
+/// `follow-lists.csv`: per median of [`generate::FOLLOW_LIST_MEDIANS`],
+/// `count` generated follow lists, kept where every profile of `profiles`
+/// represents them (so each row covers json's events), sized per profile.
+fn follow_list_rows(profiles: &[&'static Profile], count: usize, seed: u64) -> Result<String> {
+    let mut csv = FOLLOW_LISTS.header_line();
+    for median in generate::FOLLOW_LIST_MEDIANS {
+        let lists = generate::follow_lists(dictionary_seed(seed), count, median);
+        let (kept, _) = fixture::representable(lists, profiles);
+        for p in profiles {
+            let records = kept
+                .iter()
+                .map(|e| encoded(p, e))
+                .collect::<Result<Vec<_>>>()?;
+            let t = sizes::totals(records.iter().map(Vec::as_slice), None)?;
+            let _ = writeln!(
+                csv,
+                "{},{median},{},{},{},{}",
+                p.id, t.events, t.raw, t.zstd_event, t.deflate_event
+            );
+        }
     }
     Ok(csv)
 }

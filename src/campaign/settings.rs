@@ -11,7 +11,7 @@ use crate::bench::workload::Subset;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CampaignSettings {
-    /// Seconds; a pipeline check on a tiny corpus, subset `all` only.
+    /// Minutes; a pipeline check on a tiny corpus, subsets `all` and `mix`.
     Smoke,
     /// Minutes on 2 cores with the default corpus.
     Quick,
@@ -48,7 +48,7 @@ impl CampaignSettings {
     /// Subsets measured.
     pub fn subsets(self) -> &'static [Subset] {
         match self {
-            CampaignSettings::Smoke => &[Subset::All],
+            CampaignSettings::Smoke => &[Subset::All, Subset::Mix],
             _ => &Subset::ALL,
         }
     }
@@ -87,6 +87,15 @@ impl CampaignSettings {
             CampaignSettings::Smoke => 3,
             CampaignSettings::Quick => 10,
             CampaignSettings::Publication => 30,
+        }
+    }
+
+    /// Generated follow lists per median of `follow-lists.csv`.
+    pub fn follow_lists_per_median(self) -> usize {
+        match self {
+            CampaignSettings::Smoke => 20,
+            CampaignSettings::Quick => 60,
+            CampaignSettings::Publication => 200,
         }
     }
 

@@ -238,6 +238,17 @@ pub fn kind_counts(count: usize) -> Vec<(u16, usize)> {
         .iter()
         .map(|(_, s)| count as f64 * s / total)
         .collect();
+    let counts = apportion(&quotas, count);
+    KIND_SHARES
+        .iter()
+        .zip(counts)
+        .map(|(&(k, _), n)| (k, n))
+        .collect()
+}
+
+/// Largest-remainder apportionment of `n` over `quotas` (summing to `n`):
+/// floors, then one more to each largest remainder, ties to the earlier.
+pub fn apportion(quotas: &[f64], n: usize) -> Vec<usize> {
     let mut counts: Vec<usize> = quotas.iter().map(|q| q.floor() as usize).collect();
     let assigned: usize = counts.iter().sum();
     let mut order: Vec<usize> = (0..quotas.len()).collect();
@@ -245,14 +256,10 @@ pub fn kind_counts(count: usize) -> Vec<(u16, usize)> {
         let (ra, rb) = (quotas[a] - quotas[a].floor(), quotas[b] - quotas[b].floor());
         rb.total_cmp(&ra).then(a.cmp(&b))
     });
-    for &i in order.iter().take(count - assigned) {
+    for &i in order.iter().take(n.saturating_sub(assigned)) {
         counts[i] += 1;
     }
-    KIND_SHARES
-        .iter()
-        .zip(counts)
-        .map(|(&(k, _), n)| (k, n))
-        .collect()
+    counts
 }
 
 /// The kind and stratified size quantile of every event, in corpus order.
@@ -297,6 +304,31 @@ pub fn generate(seed: u64, count: usize) -> Vec<Event> {
         .map(|(i, (kind, u))| {
             let mut g = Gen::new(ctx.key, i as u64 + 1);
             kinds::build(&ctx, &mut g, kind, u)
+        })
+        .collect()
+}
+
+/// Medians of the follow lists [`follow_lists`] builds for the mix
+/// sensitivity; 317 is the published crawl's.
+pub const FOLLOW_LIST_MEDIANS: [usize; 6] = [100, 200, 317, 400, 500, 600];
+
+/// `count` signed follow lists from `seed` whose `p` tag counts follow the
+/// published crawl's quantiles scaled so that their median is
+/// `median_tags`, one per equal quantile stratum. Deterministic.
+pub fn follow_lists(seed: u64, count: usize, median_tags: usize) -> Vec<Event> {
+    let ctx = Ctx::new(seed);
+    let crawl = kinds::FOLLOWS
+        .iter()
+        .find(|(p, _)| *p == 0.5)
+        .map(|&(_, tags)| tags)
+        .expect("the crawl curve has a median point");
+    let scale = median_tags as f64 / crawl;
+    (0..count)
+        .into_par_iter()
+        .map(|i| {
+            let mut g = Gen::new(ctx.key, (median_tags as u64) << 32 | i as u64);
+            let u = (i as f64 + g.unit()) / count as f64;
+            kinds::scaled_follow_list(&ctx, &mut g, u, scale)
         })
         .collect()
 }
@@ -423,6 +455,22 @@ mod tests {
 
     /// Tolerances: median within 5 % of 317, p25 and p90 within 10 % of the
     /// published 98 and 984.
+    #[test]
+    fn scaled_follow_lists_have_the_asked_median() {
+        for median in [100, 600] {
+            let lists = follow_lists(7, 41, median);
+            assert!(lists.iter().all(|e| e.kind == 3));
+            let mut tags: Vec<usize> = lists
+                .iter()
+                .map(|e| e.tags.iter().filter(|t| t[0] == "p").count())
+                .collect();
+            tags.sort_unstable();
+            let got = tags[20] as f64;
+            assert!((got / median as f64 - 1.0).abs() < 0.1, "{median}: {got}");
+            assert_eq!(lists, follow_lists(7, 41, median));
+        }
+    }
+
     #[test]
     fn follow_list_sizes_follow_the_crawl() {
         let mut counts: Vec<usize> = corpus()

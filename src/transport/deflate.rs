@@ -260,7 +260,7 @@ impl PerMessageDeflate {
         Self {
             enabled: None,
             params,
-            compress: Compress::new_with_window_bits(LEVEL, false, WINDOW_BITS),
+            compress: compressor(),
             inflater: None,
             fragmented: false,
             out: Vec::new(),
@@ -383,6 +383,12 @@ impl Extension for PerMessageDeflate {
     }
 }
 
+/// A raw-deflate compressor with the settings both ends use ([`LEVEL`],
+/// [`WINDOW_BITS`]).
+pub fn compressor() -> Compress {
+    Compress::new_with_window_bits(LEVEL, false, WINDOW_BITS)
+}
+
 /// Compresses one message as soketto's `Deflate` does: all input with
 /// `FlushCompress::None`, then `Sync` until the output ends in [`TAIL`],
 /// which is then removed. `compress` is reset by the caller when the context
@@ -453,7 +459,7 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             data.extend_from_slice(format!("{:x} ", x >> 20).as_bytes());
         }
-        let mut c = Compress::new_with_window_bits(LEVEL, false, WINDOW_BITS);
+        let mut c = compressor();
         let mut out = Vec::new();
         deflate_message(&mut c, &data, &mut out).unwrap();
         assert_eq!(out, reference(&data));

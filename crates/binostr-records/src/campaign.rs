@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// `campaign.json`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CampaignRecord {
     /// Schema version ([`crate::SCHEMA`]).
     pub schema: u32,
@@ -19,6 +19,81 @@ pub struct CampaignRecord {
     pub corpus: CorpusRecord,
     /// The events every pass of each subset covers.
     pub sequences: Vec<Sequence>,
+    /// The traffic mix of subset `mix` and of composed figures (absent in
+    /// campaigns recorded before it existed: [`Mix::bigbrotr`] applies).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mix: Option<Mix>,
+}
+
+/// A traffic mix: each kind stratum's share of all events.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Mix {
+    /// Stable name.
+    pub name: String,
+    /// Where the shares come from.
+    pub source: String,
+    /// Every stratum once; shares sum to 1.
+    pub strata: Vec<MixStratum>,
+}
+
+/// One stratum of a [`Mix`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MixStratum {
+    /// Subset name: `kind-N` or `kind-other`.
+    pub stratum: String,
+    /// Share of all events, 0..=1.
+    pub share: f64,
+}
+
+/// The kind strata, in the order reports list them; `kind-other` is every
+/// kind not named before it.
+pub const STRATA: [&str; 6] = [
+    "kind-0",
+    "kind-1",
+    "kind-3",
+    "kind-7",
+    "kind-9735",
+    "kind-other",
+];
+
+/// The kinds with a stratum of their own.
+pub const STRATUM_KINDS: [u16; 5] = [0, 1, 3, 7, 9735];
+
+impl Mix {
+    /// Published traffic shares (BigBrotr/analysis, 172.66 million events,
+    /// Dec 2022 to Jul 2025); `kind-other` holds the remaining 30.07 %.
+    pub fn bigbrotr() -> Self {
+        let named = [
+            ("kind-0", 4.73),
+            ("kind-1", 38.96),
+            ("kind-3", 4.54),
+            ("kind-7", 18.89),
+            ("kind-9735", 2.81),
+        ];
+        let other = 100.0 - named.iter().map(|(_, p)| p).sum::<f64>();
+        let strata = named
+            .into_iter()
+            .chain([("kind-other", other)])
+            .map(|(stratum, percent)| MixStratum {
+                stratum: stratum.into(),
+                share: percent / 100.0,
+            })
+            .collect();
+        Self {
+            name: "bigbrotr-2025".into(),
+            source: "BigBrotr/analysis: kinds of 172.66 million relay events, Dec 2022 to Jul 2025"
+                .into(),
+            strata,
+        }
+    }
+
+    /// The share of `stratum`, 0 when absent.
+    pub fn share(&self, stratum: &str) -> f64 {
+        self.strata
+            .iter()
+            .find(|s| s.stratum == stratum)
+            .map_or(0.0, |s| s.share)
+    }
 }
 
 /// The corpus a campaign measured (`campaign.json`'s `corpus`).
@@ -71,7 +146,8 @@ pub struct Sequence {
     pub subset: String,
     /// Events in the subset.
     pub of: usize,
-    /// Indices into the corpus, ascending.
+    /// Indices into the corpus: ascending, except subset `mix`, whose
+    /// order interleaves its strata as a stream would.
     pub indices: Vec<usize>,
     /// First 16 hex digits of SHA-256 over the sequence's event ids, in
     /// order (`samples.csv`'s `sequence`).

@@ -135,6 +135,37 @@ pub const SIZES: Layout = Layout {
         col("zstd_event_bytes", Int),
         col("zstd_stream_bytes", Int),
         col("zstd_dict_bytes", Int),
+        col("deflate_event_bytes", Int),
+        col("deflate_stream_bytes", Int),
+    ],
+};
+
+/// `sizes.csv` as campaigns wrote it before its two deflate columns; readers
+/// accept it and report deflate as not measured.
+pub const SIZES_WITHOUT_DEFLATE: Layout = Layout {
+    file: "sizes.csv",
+    columns: SIZES.columns.split_at(8).0,
+};
+
+/// Earlier layouts of the same files that readers still accept, newest
+/// first after the current one.
+pub fn superseded(layout: &Layout) -> impl Iterator<Item = Layout> + '_ {
+    [SIZES_WITHOUT_DEFLATE]
+        .into_iter()
+        .filter(move |old| old.file == layout.file && old != layout)
+}
+
+/// `follow-lists.csv`: generated kind-3 follow lists at each median tag
+/// count, the input of the mix sensitivity.
+pub const FOLLOW_LISTS: Layout = Layout {
+    file: "follow-lists.csv",
+    columns: &[
+        col("profile", Str),
+        col("median_tags", Int),
+        col("events", Int),
+        col("raw_bytes", Int),
+        col("zstd_event_bytes", Int),
+        col("deflate_event_bytes", Int),
     ],
 };
 

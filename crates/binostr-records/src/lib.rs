@@ -18,7 +18,9 @@ mod campaign;
 mod registry;
 mod run;
 
-pub use campaign::{Apart, CampaignRecord, CorpusRecord, Refused, Sequence};
+pub use campaign::{
+    Apart, CampaignRecord, CorpusRecord, Mix, MixStratum, Refused, STRATA, STRATUM_KINDS, Sequence,
+};
 pub use registry::RegistryEntry;
 pub use run::{Contract, ContractCorpus, CriterionSettings, Git, Host, Observed, RunRecord};
 

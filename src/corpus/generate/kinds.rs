@@ -46,7 +46,7 @@ pub fn build(ctx: &Ctx, g: &mut Gen, kind: u16, u: f64) -> Event {
             let author = ctx.user(g);
             text_note(ctx, g, u, at, author)
         }
-        3 => follow_list(ctx, g, u, at),
+        3 => follow_list(ctx, g, u, at, 1.0),
         4 => nip04_dm(ctx, g, u, at),
         5 => deletion(ctx, g, at),
         6 => repost(ctx, g, u, at),
@@ -70,6 +70,13 @@ pub fn build(ctx: &Ctx, g: &mut Gen, kind: u16, u: f64) -> Event {
         31234 => draft(ctx, g, u, at),
         other => unregistered(ctx, g, other, at),
     }
+}
+
+/// Builds and signs a follow list whose tag count is the crawl's quantile
+/// `u` scaled by `scale`.
+pub fn scaled_follow_list(ctx: &Ctx, g: &mut Gen, u: f64, scale: f64) -> Event {
+    let at = ctx.timestamp(g);
+    follow_list(ctx, g, u, at, scale)
 }
 
 /// Assembles and signs an event with auxiliary randomness from `g`.

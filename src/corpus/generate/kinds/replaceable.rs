@@ -169,8 +169,10 @@ pub(super) fn metadata(ctx: &Ctx, g: &mut Gen, u: f64, at: u64) -> Event {
     finish(g, author, 0, at, tags, content)
 }
 
-pub(super) fn follow_list(ctx: &Ctx, g: &mut Gen, u: f64, at: u64) -> Event {
-    let n = quantile_curve(&FOLLOWS, u).round() as usize;
+/// A follow list whose `p` tag count is the crawl's quantile `u` times
+/// `scale` (1 for the crawl itself).
+pub(super) fn follow_list(ctx: &Ctx, g: &mut Gen, u: f64, at: u64, scale: f64) -> Event {
+    let n = (quantile_curve(&FOLLOWS, u) * scale).round().max(1.0) as usize;
     let mut seen = std::collections::HashSet::with_capacity(n * 2);
     let mut tags = Vec::with_capacity(n + 4);
     let mut tries = 0;
