@@ -89,8 +89,8 @@ impl StratumSizes {
             zstd_event: s.bytes[2],
             zstd_stream: Some(s.bytes[3]),
             zstd_dict: s.bytes[4],
-            deflate_event: None,
-            deflate_stream: None,
+            deflate_event: s.deflate.map(|d| d[0]),
+            deflate_stream: s.deflate.map(|d| d[1]),
         }
     }
 

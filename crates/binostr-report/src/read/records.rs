@@ -176,13 +176,39 @@ impl Scan for Layout {
     }
 
     fn scan_file(&self, path: &Path) -> Result<LazyFrame> {
-        check_header(path, &self.header())?;
-        LazyCsvReader::new(PlRefPath::try_from_path(path)?)
-            .with_has_header(true)
-            .with_schema(Some(self.schema()))
-            .finish()
-            .map_err(|e| anyhow::anyhow!("scanning {}: {e}", path.display()))
+        // A superseded layout's file gains its missing columns as nulls.
+        let old = binostr_records::csv::superseded(self)
+            .find(|old| header_of(path).is_ok_and(|h| h == old.header()));
+        let Some(old) = old else {
+            check_header(path, &self.header())?;
+            return read_csv(path, self.schema());
+        };
+        let missing: Vec<Expr> = self
+            .columns
+            .iter()
+            .filter(|c| !old.columns.contains(c))
+            .map(|c| lit(NULL).cast(dtype(c.ty)).alias(c.name))
+            .collect();
+        Ok(read_csv(path, old.schema())?.with_columns(missing))
     }
+}
+
+fn read_csv(path: &Path, schema: SchemaRef) -> Result<LazyFrame> {
+    LazyCsvReader::new(PlRefPath::try_from_path(path)?)
+        .with_has_header(true)
+        .with_schema(Some(schema))
+        .finish()
+        .map_err(|e| anyhow::anyhow!("scanning {}: {e}", path.display()))
+}
+
+fn header_of(path: &Path) -> Result<String> {
+    let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    Ok(text
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim_end_matches('\r')
+        .to_owned())
 }
 
 fn scan_with(
@@ -209,9 +235,8 @@ fn scan_with(
 }
 
 fn check_header(path: &Path, expected: &str) -> Result<()> {
-    let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let first = text.lines().next().unwrap_or("");
-    if first.trim_end_matches('\r') != expected {
+    let first = header_of(path)?;
+    if first != expected {
         bail!(
             "{}: header at byte 0 is {first:?}, expected {expected:?}",
             path.display()

@@ -70,6 +70,9 @@ pub struct Sizes {
     pub events: f64,
     /// Bytes: raw, framed, zstd per event, zstd stream, zstd with dictionary.
     pub bytes: [f64; 5],
+    /// Permessage-deflate bytes: each framed event alone, and one context
+    /// over them; `None` in campaigns whose `sizes.csv` predates them.
+    pub deflate: Option<[f64; 2]>,
 }
 
 /// Per-event latency percentiles of one workload and profile on one host.
@@ -189,13 +192,15 @@ impl Side {
 }
 
 /// The value columns of `sizes.csv`.
-pub const SIZE_COLUMNS: [&str; 6] = [
+pub const SIZE_COLUMNS: [&str; 8] = [
     "events",
     "raw_bytes",
     "framed_bytes",
     "zstd_event_bytes",
     "zstd_stream_bytes",
     "zstd_dict_bytes",
+    "deflate_event_bytes",
+    "deflate_stream_bytes",
 ];
 
 /// `sizes.csv` of `runs` as medians over runs.
@@ -210,6 +215,7 @@ pub fn read_sizes(runs: &[Run]) -> Result<Vec<Sizes>> {
                 subset: k[2].clone(),
                 events: v[0],
                 bytes: [v[1], v[2], v[3], v[4], v[5]],
+                deflate: (v[6].is_finite() && v[7].is_finite()).then_some([v[6], v[7]]),
             })
             .collect(),
     )

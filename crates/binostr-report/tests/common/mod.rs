@@ -241,6 +241,7 @@ pub fn write_campaign_with(
                 id: format!("seq-{s}"),
             })
             .collect(),
+        mix: None,
     };
     fs::write(
         dir.join(binostr_records::files::CAMPAIGN),
@@ -341,11 +342,13 @@ pub fn write_campaign_with(
             };
             writeln!(
                 sizes,
-                "{p},all,1000,{raw},{},{},{},{}",
+                "{p},all,1000,{raw},{},{},{},{},{},{}",
                 raw + 2000,
                 raw / 2,
                 raw / 3,
-                raw / 4
+                raw / 4,
+                raw * 3 / 5,
+                raw * 2 / 5
             )
             .unwrap();
             let base = 100.0 + 10.0 * i as f64;
