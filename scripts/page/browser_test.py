@@ -340,16 +340,18 @@ def main() -> None:
         for k, v in mix.items():
             d.type(f"#share-{k}", str(v))
         changed = calc_values(d)
-        if changed == default_page:
+        if changed == default_page and len(strata) > 1:
             fail("changing the mix changed nothing")
         n += compare(changed, ref.compute(rec, mix, mode=defaults["mode"],
                                           compression=defaults["compression"], **base), "changed mix")
+        # The other kinds' share at 0 (at 5 where it is the only stratum).
         other = strata[-1]
-        d.type(f"#share-{other}", "0")
-        mix[other] = 0.0
+        low = 0.0 if len(strata) > 1 else 5.0
+        d.type(f"#share-{other}", str(low))
+        mix[other] = low
         n += compare(calc_values(d), ref.compute(rec, mix, mode=defaults["mode"],
                                                  compression=defaults["compression"], **base),
-                     f"{other} at 0")
+                     f"{other} at {low}")
         d.type("#rate", "2000")
         d.type("#fanout", "3")
         base.update(rate=2000, fanout=3)
@@ -358,7 +360,7 @@ def main() -> None:
                         ".filter(o => o.disabled).map(o => o.value)")
         if sorted(disabled) != sorted(c["id"] for c in data["compressions"] if not c["available"]):
             fail(f"disabled compressions {disabled} are not those the campaign did not measure")
-        for shares_now, label in ((mix, f"{other} at 0"), (dict(mix, **{other: 25.0}), f"{other} at 25")):
+        for shares_now, label in ((mix, f"{other} at {low}"), (dict(mix, **{other: 25.0}), f"{other} at 25")):
             d.type(f"#share-{other}", str(shares_now[other]))
             for mode in ref.MODES:
                 d.click(f"input[name=mode][value={mode}]")
@@ -369,24 +371,29 @@ def main() -> None:
                                  f"{label}, {mode}, {comp}")
                 ties += check_ties(page_now, rec, mode, f"{label}, {mode}")
         # The tie rule where colours would differ: calculator.js on the page's
-        # data with a good and a bad profile called tied for validate.
-        shares_now = dict(mix, **{other: 0.0})
+        # data with two profiles of different colours called tied for validate.
+        shares_now = dict(mix, **{other: low})
         plain = ref.compute(rec, shares_now, mode="validate", compression=available[0], **base)
-        by = {v: [p for p, r in plain.items() if r["cpu_verdict"] == v] for v in ("good", "bad")}
-        if not by["good"] or not by["bad"]:
-            fail(f"no good and bad profile to test the tie rule on: {by}")
-        pair = [by["good"][0], by["bad"][0]]
-        rec.ties = dict(rec.ties, validate=rec.ties.get("validate", []) + [pair])
-        got = dict(d.js("""const data = JSON.parse(document.getElementById('binostr-data').textContent);
-            data.ties.validate = data.ties.validate.concat([arguments[0]]);
-            return BinostrCalculator.compute(data, arguments[1]).rows.map(r => [r.profile, r.cpu_verdict]);""",
-                        pair, dict(shares=shares_now, mode="validate", compression=available[0], **base)))
-        want_tied = ref.compute(rec, shares_now, mode="validate", compression=available[0], **base)
-        if any(got[p] != want_tied[p]["cpu_verdict"] for p in want_tied) or got[pair[0]] != "tie" \
-                or got[pair[1]] != "tie":
-            fail(f"tie rule: {pair} called tied give {[got[p] for p in pair]}")
-        rec.ties = ref.claims_ties(root / "results/campaigns" / a.label / "summary/summary.md")
-        print(f"browser-test: tie rule: {pair[0]} (green) and {pair[1]} (red), called tied, both grey")
+        raw = {p: None if r["cpu_saved"] is None else
+               "good" if r["cpu_saved"][1] > 0 else "bad" if r["cpu_saved"][2] < 0 else "tie"
+               for p, r in plain.items()}
+        colours = sorted({v for v in raw.values() if v})
+        if len(colours) < 2:
+            print(f"browser-test: tie rule: not exercised, every profile's CPU saved is {colours}")
+        else:
+            pair = [next(p for p, v in raw.items() if v == c) for c in colours[:2]]
+            rec.ties = dict(rec.ties, validate=rec.ties.get("validate", []) + [pair])
+            got = dict(d.js("""const data = JSON.parse(document.getElementById('binostr-data').textContent);
+                data.ties.validate = data.ties.validate.concat([arguments[0]]);
+                return BinostrCalculator.compute(data, arguments[1]).rows.map(r => [r.profile, r.cpu_verdict]);""",
+                            pair, dict(shares=shares_now, mode="validate", compression=available[0], **base)))
+            want_tied = ref.compute(rec, shares_now, mode="validate", compression=available[0], **base)
+            if any(got[p] != want_tied[p]["cpu_verdict"] for p in want_tied) or got[pair[0]] != "tie" \
+                    or got[pair[1]] != "tie":
+                fail(f"tie rule: {pair} called tied give {[got[p] for p in pair]}")
+            rec.ties = ref.claims_ties(root / "results/campaigns" / a.label / "summary/summary.md")
+            print(f"browser-test: tie rule: {pair[0]} ({colours[0]}) and {pair[1]} ({colours[1]}), "
+                  "called tied, both grey")
         json_cores = want["json"]["cores"]
         print(f"browser-test: calculator: {n} values and colours equal the recomputation (rel. {REL}) "
               f"over {len(available)} compressions {available} and {len(ref.MODES)} modes; not measured: "

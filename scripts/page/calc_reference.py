@@ -114,19 +114,25 @@ class Records:
                 whole = self.sizes.get((p, "all"))
                 if whole is None or any(x is None for x in parts):
                     continue
-                r = {c: whole[c] - sum(x[c] for x in parts) for c in ADDITIVE}
+                # No measured stratum: the rest is subset all, every column.
+                cols = ADDITIVE if parts else list(whole)
+                r = {c: whole[c] - sum(x[c] for x in parts) for c in cols}
                 if r["events"] > 0:
                     self.sizes[(p, REST)] = r
         self.ties = claims_ties(camp / "summary" / "summary.md")
 
+    def timed(self, subset: str) -> str:
+        """The subset whose times a stratum has: all when one stratum is all."""
+        return "all" if subset == REST and len(self.strata) == 1 else subset
+
     def ns(self, workload: str, profile: str, subset: str):
-        r = self.rows.get((workload, profile, subset))
+        r = self.rows.get((workload, profile, self.timed(subset)))
         if r is None:
             return None
         return tuple(float(r[c]) for c in ("median_ns", "ci_lo_ns", "ci_hi_ns"))
 
     def ratio(self, workload: str, profile: str, subset: str):
-        r = self.rows.get((workload, profile, subset))
+        r = self.rows.get((workload, profile, self.timed(subset)))
         if r is None or r["ratio_json"] == "":
             return None
         return tuple(float(r[c]) for c in ("ratio_json", "ratio_ci_lo", "ratio_ci_hi"))

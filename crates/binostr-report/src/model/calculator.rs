@@ -95,8 +95,11 @@ impl StratumSizes {
     }
 
     /// `self` minus `parts`, for the additive totals; `None` when a part is
-    /// missing or the remainder has no event.
+    /// missing or the remainder has no event. Without parts, `self` whole.
     fn remainder(&self, parts: &[&StratumSizes]) -> Option<Self> {
+        if parts.is_empty() {
+            return (self.events > 0.0).then(|| self.clone());
+        }
         let minus = |f: fn(&StratumSizes) -> f64| self.remainder_of(parts, f);
         let events = minus(|s| s.events);
         (events > 0.0).then(|| StratumSizes {
@@ -279,5 +282,6 @@ mod tests {
         assert_eq!(r.zstd_dict, 150.0);
         assert_eq!(r.zstd_stream, None);
         assert!(all.remainder(&[&sizes(10.0, 1000.0)]).is_none());
+        assert_eq!(all.remainder(&[]), Some(all.clone()));
     }
 }

@@ -216,11 +216,14 @@ fn gap(calc: &Calculator, origin: &Origin) -> Option<String> {
         .filter(|s| s.origin == Origin::Measured)
         .map(|s| label(&s.subset))
         .collect();
-    let minus = if measured.is_empty() {
-        String::new()
-    } else {
-        format!(" minus {}", measured.join(", "))
-    };
+    if measured.is_empty() {
+        return Some(
+            "No kind has a subset of its own in this campaign: one stratum holds every event, \
+             with subset all's sizes and times (the corpus's own kind mix, not the mix's shares)."
+                .to_owned(),
+        );
+    }
+    let minus = format!(" minus {}", measured.join(", "));
     Some(format!(
         "Other kinds ({} of the mix) have no subset of their own in this campaign: their sizes \
          are subset all{minus} (exact for raw, framed and per-event compression); their stream \
@@ -261,9 +264,15 @@ pub fn data(c: &Campaign, calc: &Calculator, profiles: &[String]) -> Value {
         for stratum in &calc.strata {
             let subset = &stratum.subset;
             let mut cell = Map::new();
-            if stratum.origin == Origin::Measured {
+            // Times: the stratum's subset's, or all's when it is all of it.
+            let timed = match &stratum.origin {
+                Origin::Measured => Some(subset.as_str()),
+                Origin::Remainder(_) if calc.strata.len() == 1 => Some("all"),
+                Origin::Remainder(_) => None,
+            };
+            if let Some(timed) = timed {
                 for w in &workloads {
-                    let Some(row) = c.row(host, w, p, subset, 1) else {
+                    let Some(row) = c.row(host, w, p, timed, 1) else {
                         continue;
                     };
                     let mut t = Map::new();
