@@ -194,7 +194,11 @@ pub fn build(c: &Campaign, profiles: &[String]) -> Result<Calculator> {
     if !rest.is_empty() {
         strata.push(Stratum {
             subset: REST.to_owned(),
-            name: "every kind without a subset of its own".to_owned(),
+            name: if strata.is_empty() {
+                "every event: no kind has a subset here".to_owned()
+            } else {
+                "every kind without a subset of its own".to_owned()
+            },
             share_pct: rest_share,
             origin: Origin::Remainder(rest.iter().map(|s| s.stratum.clone()).collect()),
         });

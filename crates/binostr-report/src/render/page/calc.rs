@@ -197,8 +197,9 @@ fn bytes(x: Option<f64>) -> Value {
 }
 
 /// How a stratum is labelled on the page.
-fn label(subset: &str) -> String {
+fn label(calc: &Calculator, subset: &str) -> String {
     match subset {
+        calculator::REST if calc.strata.len() == 1 => "all kinds".to_owned(),
         calculator::REST => "other kinds".to_owned(),
         "kind-other" => "other kinds".to_owned(),
         s => s.replace("kind-", "kind "),
@@ -214,7 +215,7 @@ fn gap(calc: &Calculator, origin: &Origin) -> Option<String> {
         .strata
         .iter()
         .filter(|s| s.origin == Origin::Measured)
-        .map(|s| label(&s.subset))
+        .map(|s| label(calc, &s.subset))
         .collect();
     if measured.is_empty() {
         return Some(
@@ -340,7 +341,7 @@ pub fn data(c: &Campaign, calc: &Calculator, profiles: &[String]) -> Value {
         },
         "strata": calc.strata.iter().map(|s| json!({
             "subset": s.subset,
-            "label": label(&s.subset),
+            "label": label(calc, &s.subset),
             "name": s.name,
             "share": json_number(s.share_pct, 4),
             "gap": gap(calc, &s.origin),
@@ -397,7 +398,7 @@ fn form(out: &mut String, calc: &Calculator) {
             out,
             "<label>{} <span class=\"what\">{}</span> \
              <input type=\"number\" min=\"0\" step=\"any\" name=\"share-{2}\" id=\"share-{2}\" value=\"{3}\"></label>",
-            esc(&label(&s.subset)),
+            esc(&label(calc, &s.subset)),
             esc(&s.name),
             esc(&s.subset),
             fixed(s.share_pct, 2)
@@ -501,7 +502,7 @@ fn table(out: &mut String, host: &str, profiles: &[String]) {
 
 /// How the calculator computes, under the table.
 fn formulas(out: &mut String, calc: &Calculator) {
-    let strata: Vec<String> = calc.strata.iter().map(|s| label(&s.subset)).collect();
+    let strata: Vec<String> = calc.strata.iter().map(|s| label(calc, &s.subset)).collect();
     let _ = writeln!(
         out,
         "</tbody></table></div>\n<details class=\"formulas\"><summary>How the calculator \
