@@ -6,18 +6,26 @@ network request refused, through chromedriver's W3C WebDriver protocol
 (Python's standard library only; Debian's chromium and chromium-driver),
 and checks that:
   - the page loads nothing (Content-Security-Policy, no resource entries);
-  - its embedded data are the campaign's records (summary.csv, sizes.csv)
-    and its default mix is the generator's published shares
-    (KIND_SHARES in src/corpus/generate.rs);
+  - its embedded data are the campaign's records (summary.csv, sizes.csv
+    with the derived "other kinds" stratum where the campaign has no
+    subset for them, transport.csv's socket bytes), its strata and default
+    shares are the campaign's traffic mix (campaign.json, or the published
+    BigBrotr mix for older campaigns), and its tied groups are those of
+    summary.md's Claims;
   - the tables hold every enabled profile of the registry the campaign
     measured (its registry.json, whose enabled profiles must be those of
     run-1/sizes.csv) and every summary row of each workload;
   - sorting by a column changes the order to that column's order;
-  - the calculator shows, for the default mix and for a changed one, the
-    numbers calc_reference.py recomputes from the records;
+  - the calculator shows, for the default mix, a changed one (the other
+    kinds' share too), every relay mode and every compression the campaign
+    measured (permessage-deflate per kind and on the socket, with and
+    without context takeover; zstd), the numbers and colours
+    calc_reference.py recomputes from the records, and never colours apart
+    two profiles the Claims call tied;
 then saves a screenshot.
 
-Usage: scripts/page/browser_test.py [--root DIR] [--screenshot PNG] LABEL
+Usage: scripts/page/browser_test.py [--root DIR] [--page HTML] [--screenshot PNG] LABEL
+(--page: test that file instead of the committed site/index.html)
 """
 
 from __future__ import annotations
@@ -49,6 +57,8 @@ EVERY_PROFILE = ["t-encode", "t-decode", "t-decode-id", "t-validate", "t-stream"
 OUTPUTS = ["bytes_per_event", "wire_bytes_per_second", "compressed_bytes_per_second",
            "cost_per_month", "compressed_cost_per_month", "bytes_saved", "compressed_bytes_saved",
            "cores", "cpu_saved", "zstd_cores"]
+SIZE_COLUMNS = ["events", "raw", "framed", "zstd_event", "zstd_stream", "zstd_dict", "deflate_event",
+                "deflate_stream"]
 REL = 1e-9
 
 
@@ -110,15 +120,7 @@ def close(a, b) -> bool:
     return math.isclose(a, b, rel_tol=REL, abs_tol=1e-12)
 
 
-def published_shares(root: Path) -> dict[str, float]:
-    text = (root / "src/corpus/generate.rs").read_text()
-    table = text[text.index("pub const KIND_SHARES"):]
-    table = table[: table.index("];")]
-    pairs = {int(k): float(v) for k, v in re.findall(r"\((\d+),\s*([\d.]+)\)", table)}
-    return {f"kind-{k}": pairs[k] for k in (0, 1, 3, 7)}
-
-
-def check_static(html: str, rec: ref.Records, root: Path) -> dict:
+def check_static(html: str, rec: ref.Records) -> dict:
     if 'http-equiv="Content-Security-Policy"' not in html or "default-src 'none'" not in html:
         fail("no Content-Security-Policy forbidding network requests")
     for pat in (r'\bsrc="(?!data:)', r"url\((?!data:)", r"@import", r'<link\b'):
@@ -136,22 +138,38 @@ def check_static(html: str, rec: ref.Records, root: Path) -> dict:
             for wl, v in cell.items():
                 if wl == "sizes":
                     want = rec.sizes[(p, s)]
-                    for col in ("events", "raw", "framed", "zstd_event", "zstd_stream", "zstd_dict"):
+                    for col in SIZE_COLUMNS:
                         key = col if col == "events" else col + "_bytes"
-                        if v[col] != want[key]:
-                            fail(f"embedded {p} {s} sizes {col} {v[col]} != sizes.csv {want[key]}")
+                        if v[col] != want.get(key):
+                            fail(f"embedded {p} {s} sizes {col} {v[col]} != sizes.csv {want.get(key)}")
                 else:
                     if tuple(v["ns"]) != rec.ns(wl, p, s):
                         fail(f"embedded {p} {s} {wl} ns {v['ns']} != summary.csv {rec.ns(wl, p, s)}")
                     if "ratio" in v and tuple(v["ratio"]) != rec.ratio(wl, p, s):
                         fail(f"embedded {p} {s} {wl} ratio {v['ratio']} != summary.csv")
                 checked += 1
-    want = published_shares(root)
-    got = {k["subset"]: k["share"] for k in data["kinds"]}
-    if got != want:
-        fail(f"default shares {got} are not KIND_SHARES of src/corpus/generate.rs {want}")
+    for p in rec.profiles:
+        if any(k in rec.sizes for k in [(p, s) for s, _ in rec.strata]) and p not in data["data"]:
+            fail(f"{p} has sizes but no embedded data")
+        for s, _ in rec.strata:
+            if (p, s) in rec.sizes and "sizes" not in data["data"][p].get(s, {}):
+                fail(f"embedded {p} {s}: no sizes, sizes.csv has them")
+    socket = data["transport"]["bytes"]
+    for (p, mode), v in rec.socket.items():
+        if p in data["profiles"] and socket[p][mode] != v:
+            fail(f"embedded socket bytes {p} {mode} {socket[p][mode]} != transport.csv {v}")
+        checked += 1
+    got = [(k["subset"], k["share"]) for k in data["strata"]]
+    if got != rec.strata:
+        fail(f"strata and default shares {got} are not the campaign's mix {rec.strata}")
+    mix = "campaign.json" if rec.mix_stated else "the published BigBrotr mix (campaign.json predates it)"
+    for mode, workloads in ref.MODES.items():
+        want = sorted(sorted(g) for wl in workloads for g in rec.ties.get(wl, []))
+        if sorted(sorted(g) for g in data["ties"][mode]) != want:
+            fail(f"tied groups of {mode}: page {data['ties'][mode]}, summary.md {want}")
     print(f"browser-test: static: CSP present, no external reference, {checked} embedded records "
-          f"equal summary.csv/sizes.csv, default shares = KIND_SHARES {want}")
+          f"equal summary.csv/sizes.csv/transport.csv, strata and shares = {mix} {rec.strata}, "
+          f"tied groups = summary.md's Claims")
     return data
 
 
@@ -179,11 +197,33 @@ def calc_values(d: WebDriver) -> dict[str, dict]:
         const v = Array.from(tr.cells).slice(1).map(td => td.dataset.value === '' ? null :
             (td.dataset.lo !== undefined ? [Number(td.dataset.value), Number(td.dataset.lo), Number(td.dataset.hi)]
                                           : Number(td.dataset.value)));
-        return [tr.dataset.profile, v]; });""")
+        const cpu = tr.cells[9];
+        const verdict = ['good', 'bad', 'tie'].find(c => cpu.classList.contains(c)) || null;
+        return [tr.dataset.profile, v, verdict]; });""")
     out = {}
-    for p, v in rows:
+    for p, v, verdict in rows:
         out[p] = dict(zip(OUTPUTS, v))
+        out[p]["cpu_verdict"] = verdict
     return out
+
+
+def set_compression(d: WebDriver, value: str) -> None:
+    d.js("const s = document.getElementById('compression'); s.value = arguments[0]; "
+         "s.dispatchEvent(new Event('change', {bubbles: true}));", value)
+    if d.js("return document.getElementById('compression').value") != value:
+        fail(f"the compression {value} cannot be chosen")
+
+
+def check_ties(page: dict, rec: ref.Records, mode: str, what: str) -> int:
+    """No two profiles the Claims call tied carry different colours."""
+    n = 0
+    for wl in ref.MODES[mode]:
+        for g in rec.ties.get(wl, []):
+            colours = {page[p]["cpu_verdict"] for p in g if p in page and page[p]["cpu_verdict"]}
+            if len(colours) > 1:
+                fail(f"{what}: {g}, tied for {wl} in the Claims, are coloured {colours}")
+            n += 1
+    return n
 
 
 def compare(page: dict, want: dict, what: str) -> int:
@@ -196,6 +236,8 @@ def compare(page: dict, want: dict, what: str) -> int:
             if not close(page[p][k], w):
                 fail(f"{what}: {p} {k} shows {page[p][k]}, recomputed {w}")
             n += 1
+        if page[p]["cpu_verdict"] != cols["cpu_verdict"]:
+            fail(f"{what}: {p} CPU saved is coloured {page[p]['cpu_verdict']}, recomputed {cols['cpu_verdict']}")
     return n
 
 
@@ -203,6 +245,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", default=".", type=Path)
     ap.add_argument("--screenshot", type=Path, help="where to save a PNG of the page's top")
+    ap.add_argument("--page", type=Path, help="the page to test (default: the committed one)")
     ap.add_argument("--chromium", default="/usr/lib/chromium/chromium"
                     if Path("/usr/lib/chromium/chromium").exists() else shutil.which("chromium"))
     ap.add_argument("--chromedriver", default=shutil.which("chromedriver"))
@@ -210,13 +253,13 @@ def main() -> None:
     a = ap.parse_args()
     start = time.monotonic()
     root = a.root.resolve()
-    page = root / "results/campaigns" / a.label / "site/index.html"
+    page = (a.page.resolve() if a.page else root / "results/campaigns" / a.label / "site/index.html")
     if not page.exists():
         fail(f"{page} is missing: run `just page {a.label}`")
     if not a.chromium or not a.chromedriver:
         fail("chromium and chromedriver are needed (Debian: apt-get install chromium chromium-driver)")
     rec = ref.Records(root, a.label)
-    data = check_static(page.read_text(), rec, root)
+    data = check_static(page.read_text(), rec)
     enabled = enabled_profiles(root, a.label)
 
     port = free_port()
@@ -283,41 +326,88 @@ def main() -> None:
             fail("a second click did not sort descending")
         print(f"browser-test: sorting: decode by ns/event ascending ({after[0]} first), then descending")
 
-        # The calculator: the default mix, then a changed one, then another mode.
+        # The calculator: the default mix, then changed ones, every mode and compression.
         defaults = data["defaults"]
-        shares = {k["subset"]: k["share"] for k in data["kinds"]}
+        shares = rec.shares()
         base = dict(rate=defaults["events_per_second"], fanout=defaults["fanout"],
                     price=defaults["price_per_gb"])
         want = ref.compute(rec, shares, mode=defaults["mode"], compression=defaults["compression"], **base)
-        n = compare(calc_values(d), want, "default mix")
         default_page = calc_values(d)
-        mix = {"kind-0": 10, "kind-1": 20, "kind-3": 30, "kind-7": 40}
+        n = compare(default_page, want, "default mix")
+        ties = check_ties(default_page, rec, defaults["mode"], "default mix")
+        strata = [s for s, _ in rec.strata]
+        mix = {k: float(10 * (i + 1)) for i, k in enumerate(strata)}
         for k, v in mix.items():
-            d.type(f"#share-{k.split('-')[1]}", str(v))
+            d.type(f"#share-{k}", str(v))
         changed = calc_values(d)
-        if changed == default_page:
-            fail("changing the kind mix changed nothing")
+        if changed == default_page and len(strata) > 1:
+            fail("changing the mix changed nothing")
         n += compare(changed, ref.compute(rec, mix, mode=defaults["mode"],
                                           compression=defaults["compression"], **base), "changed mix")
-        d.click("input[name=mode][value=store]")
-        d.js("const s = document.getElementById('compression'); s.value = 'zstd_dict'; "
-             "s.dispatchEvent(new Event('change', {bubbles: true}));")
+        # The other kinds' share at 0 (at 5 where it is the only stratum).
+        other = strata[-1]
+        low = 0.0 if len(strata) > 1 else 5.0
+        d.type(f"#share-{other}", str(low))
+        mix[other] = low
+        n += compare(calc_values(d), ref.compute(rec, mix, mode=defaults["mode"],
+                                                 compression=defaults["compression"], **base),
+                     f"{other} at {low}")
         d.type("#rate", "2000")
         d.type("#fanout", "3")
-        n += compare(calc_values(d), ref.compute(rec, mix, rate=2000, fanout=3, price=base["price"],
-                                                 mode="store", compression="zstd_dict"), "store, zstd_dict")
-        json_cores = want["json"]["cores"][0]
-        print(f"browser-test: calculator: {n} values equal the recomputation (rel. {REL}); default mix: "
-              f"json {want['json']['wire_bytes_per_second'] / 1e6:.3f} MB/s, {json_cores:.4f} cores")
+        base.update(rate=2000, fanout=3)
+        available = [c["id"] for c in data["compressions"] if c["available"]]
+        disabled = d.js("return Array.from(document.querySelectorAll('#compression option'))"
+                        ".filter(o => o.disabled).map(o => o.value)")
+        if sorted(disabled) != sorted(c["id"] for c in data["compressions"] if not c["available"]):
+            fail(f"disabled compressions {disabled} are not those the campaign did not measure")
+        for shares_now, label in ((mix, f"{other} at {low}"), (dict(mix, **{other: 25.0}), f"{other} at 25")):
+            d.type(f"#share-{other}", str(shares_now[other]))
+            for mode in ref.MODES:
+                d.click(f"input[name=mode][value={mode}]")
+                for comp in available:
+                    set_compression(d, comp)
+                    page_now = calc_values(d)
+                    n += compare(page_now, ref.compute(rec, shares_now, mode=mode, compression=comp, **base),
+                                 f"{label}, {mode}, {comp}")
+                ties += check_ties(page_now, rec, mode, f"{label}, {mode}")
+        # The tie rule where colours would differ: calculator.js on the page's
+        # data with two profiles of different colours called tied for validate.
+        shares_now = dict(mix, **{other: low})
+        plain = ref.compute(rec, shares_now, mode="validate", compression=available[0], **base)
+        raw = {p: None if r["cpu_saved"] is None else
+               "good" if r["cpu_saved"][1] > 0 else "bad" if r["cpu_saved"][2] < 0 else "tie"
+               for p, r in plain.items()}
+        colours = sorted({v for v in raw.values() if v})
+        if len(colours) < 2:
+            print(f"browser-test: tie rule: not exercised, every profile's CPU saved is {colours}")
+        else:
+            pair = [next(p for p, v in raw.items() if v == c) for c in colours[:2]]
+            rec.ties = dict(rec.ties, validate=rec.ties.get("validate", []) + [pair])
+            got = dict(d.js("""const data = JSON.parse(document.getElementById('binostr-data').textContent);
+                data.ties.validate = data.ties.validate.concat([arguments[0]]);
+                return BinostrCalculator.compute(data, arguments[1]).rows.map(r => [r.profile, r.cpu_verdict]);""",
+                            pair, dict(shares=shares_now, mode="validate", compression=available[0], **base)))
+            want_tied = ref.compute(rec, shares_now, mode="validate", compression=available[0], **base)
+            if any(got[p] != want_tied[p]["cpu_verdict"] for p in want_tied) or got[pair[0]] != "tie" \
+                    or got[pair[1]] != "tie":
+                fail(f"tie rule: {pair} called tied give {[got[p] for p in pair]}")
+            rec.ties = ref.claims_ties(root / "results/campaigns" / a.label / "summary/summary.md")
+            print(f"browser-test: tie rule: {pair[0]} ({colours[0]}) and {pair[1]} ({colours[1]}), "
+                  "called tied, both grey")
+        json_cores = want["json"]["cores"]
+        print(f"browser-test: calculator: {n} values and colours equal the recomputation (rel. {REL}) "
+              f"over {len(available)} compressions {available} and {len(ref.MODES)} modes; not measured: "
+              f"{sorted(disabled)}; {ties} tied groups never coloured apart; default mix: json "
+              f"{want['json']['wire_bytes_per_second'] / 1e6:.3f} MB/s, "
+              f"{'not measured' if json_cores is None else f'{json_cores[0]:.4f}'} cores")
 
         if a.screenshot:
             d.click("#reset-mix")
             d.type("#rate", str(defaults["events_per_second"]))
             d.type("#fanout", str(defaults["fanout"]))
             d.click("input[name=mode][value=validate]")
-            d.js("const s = document.getElementById('compression'); s.value = 'zstd_stream'; "
-                 "s.dispatchEvent(new Event('change', {bubbles: true})); window.scrollTo(0, 0); "
-                 "document.activeElement.blur();")
+            set_compression(d, defaults["compression"])
+            d.js("window.scrollTo(0, 0); document.activeElement.blur();")
             if compare(calc_values(d), want, "restored defaults") == 0:
                 fail("no calculator values")
             png = base64.b64decode(d.call("GET", d.s("/screenshot")))

@@ -77,8 +77,8 @@
 
   function inputs() {
     const shares = {};
-    data.kinds.forEach((k) => {
-      shares[k.subset] = Number(document.getElementById("share-" + k.kind).value);
+    data.strata.forEach((k) => {
+      shares[k.subset] = Number(document.getElementById("share-" + k.subset).value);
     });
     const mode = form.querySelector("input[name=mode]:checked");
     return {
@@ -152,8 +152,7 @@
       put(cells[6], r.compressed_bytes_saved, saved(r.compressed_bytes_saved), r.compressed_bytes_saved > 0 ? "good" : r.compressed_bytes_saved < 0 ? "bad" : "");
       put(cells[7], r.cores, withCi(r.cores, sig));
       const cpu = r.cpu_saved;
-      const cls = cpu === null ? "" : cpu[1] > 0 ? "good" : cpu[2] < 0 ? "bad" : "tie";
-      put(cells[8], cpu, withCi(cpu, (x) => (x * 100).toFixed(1), "\u00a0%"), cls);
+      put(cells[8], cpu, withCi(cpu, (x) => (x * 100).toFixed(1), "\u00a0%"), r.cpu_verdict || "");
       put(cells[9], r.zstd_cores, r.zstd_cores === null ? "" : sig(r.zstd_cores));
       tr.classList.toggle("baseline", r.profile === data.baseline);
     });
@@ -164,23 +163,38 @@
       return;
     }
     const json = byProfile.get(data.baseline);
+    const total = data.strata.reduce((t, k) => t + inp.shares[k.subset], 0);
     const mixText = out.weights
-      .map((w) => w.subset.replace("kind-", "kind ") + " " + (w.w * 100).toFixed(1) + "\u00a0%")
+      .map((w) => data.strata.find((k) => k.subset === w.subset).label + " " + (w.w * 100).toFixed(1) + "\u00a0%")
       .join(", ");
+    const gaps = data.strata
+      .filter((k) => k.gap && out.weights.find((w) => w.subset === k.subset).w > 0)
+      .map((k) => k.gap);
+    const comp = data.compressions.find((c) => c.id === inp.compression);
     summary.textContent =
-      "Mix used: " + mixText + ". " +
+      "Mix used: " + mixText +
+      (Math.abs(total - 100) > 1e-9 ? " (your shares sum to " + sig(total) + "\u00a0%, scaled to 100\u00a0%)" : "") +
+      ". " + gaps.join(" ") + (gaps.length ? " " : "") +
+      (comp && comp.source === "socket" ? data.transport.note + " " : "") +
+      (json && json.compressed_bytes_per_event === null
+        ? "Compressed figures are empty: this campaign did not measure that compression for every stratum with a share above 0. "
+        : "") +
+      (json && json.cores === null
+        ? "CPU figures are empty: this campaign has no times for every stratum with a share above 0. "
+        : "") +
       (json && json.cores
         ? "json: " + sig(json.wire_bytes_per_second / 1e6) + " MB/s on the wire, " +
           sig(json.cores[0]) + " cores for " + inp.mode + ". "
         : "") +
-      "CPU saved is green where its whole 95 % CI is above 0, red where it is below 0.";
+      "CPU saved is green where its whole 95 % CI is above 0, red where it is below 0, " +
+      "and grey for profiles the Claims call tied with one of another colour.";
   }
 
   form.addEventListener("input", render);
   form.addEventListener("change", render);
   document.getElementById("reset-mix").addEventListener("click", () => {
-    data.kinds.forEach((k) => {
-      document.getElementById("share-" + k.kind).value = String(k.share);
+    data.strata.forEach((k) => {
+      document.getElementById("share-" + k.subset).value = String(k.share);
     });
     render();
   });

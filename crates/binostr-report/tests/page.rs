@@ -102,13 +102,28 @@ fn the_page_holds_every_profile_and_its_records() {
         serde_json::json!([cell("median_ns"), cell("ci_lo_ns"), cell("ci_hi_ns")])
     );
     assert_eq!(row["median_ns"], "40.00");
-    let shares: Vec<f64> = d["kinds"]
+    // The strata are the mix's, none dropped: kind 1 has times here, the
+    // mix's other strata have no subset and become one, whose sizes are
+    // subset all's less the measured kinds' (none: kind 1 has no sizes row).
+    let strata: Vec<(String, f64)> = d["strata"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|k| k["share"].as_f64().unwrap())
+        .map(|k| {
+            (
+                k["subset"].as_str().unwrap().to_owned(),
+                k["share"].as_f64().unwrap(),
+            )
+        })
         .collect();
-    assert_eq!(shares, [4.73, 38.96, 4.54, 18.89]);
+    assert_eq!(
+        strata,
+        [
+            ("kind-1".to_owned(), 38.96),
+            ("kind-rest".to_owned(), 61.04)
+        ]
+    );
+    assert_eq!(d["data"]["event2"]["kind-rest"], serde_json::json!({}));
     assert!(html.contains("decode plot"), "the SVG is inline");
     assert!(html.contains(binostr_report::render::page::CALCULATOR_JS));
     assert!(html.contains(binostr_report::render::page::PAGE_JS));
@@ -221,4 +236,71 @@ fn the_binary_writes_the_page() {
     );
     let listed = String::from_utf8(out.stdout).unwrap();
     assert!(listed.trim_end().ends_with("site/index.html"), "{listed}");
+}
+
+/// Adds a `kind-1` row per profile to every run's `sizes.csv`, then keeps
+/// the first `columns` columns of every line.
+fn sizes_with_kind_1(root: &Path, columns: usize) {
+    let dir = root.join("results/campaigns/q1");
+    for k in 1..=3 {
+        let path = dir.join(format!("run-{k}/sizes.csv"));
+        let mut text = read(&path);
+        for p in ["json", "json-simd", "event2"] {
+            text.push_str(&format!(
+                "{p},kind-1,400,40000,41600,20000,15000,18000,21000,16000\n"
+            ));
+        }
+        let cut: String = text
+            .lines()
+            .map(|l| l.split(',').take(columns).collect::<Vec<_>>().join(",") + "\n")
+            .collect();
+        fs::write(&path, cut).unwrap();
+    }
+}
+
+#[test]
+fn the_calculator_offers_per_kind_deflate_only_where_sizes_csv_has_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    setup(tmp.path());
+    sizes_with_kind_1(tmp.path(), 10);
+    let d = data(&page(tmp.path()));
+    let offered = |d: &serde_json::Value, id: &str| {
+        d["compressions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap()["available"]
+            .clone()
+    };
+    assert_eq!(offered(&d, "deflate_stream"), true);
+    assert_eq!(d["defaults"]["compression"], "deflate_stream");
+    let kind_1 = &d["data"]["event2"]["kind-1"]["sizes"];
+    assert_eq!(kind_1["deflate_stream"], 16000.0);
+    // The rest is subset all minus kind 1: per-event totals subtract,
+    // stream and deflate totals do not.
+    let rest = &d["data"]["event2"]["kind-rest"]["sizes"];
+    assert_eq!(rest["events"], 600.0);
+    let sizes = read(tmp.path().join("results/campaigns/q1/run-1/sizes.csv"));
+    let all: Vec<f64> = sizes
+        .lines()
+        .find(|l| l.starts_with("event2,all,"))
+        .unwrap()
+        .split(',')
+        .skip(2)
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert_eq!(rest["zstd_event"], all[3] - 20000.0);
+    assert_eq!(rest["deflate_stream"], serde_json::Value::Null);
+
+    // sizes.csv as campaigns wrote it before the deflate columns.
+    sizes_with_kind_1(tmp.path(), 8);
+    let d = data(&page(tmp.path()));
+    assert_eq!(offered(&d, "deflate_stream"), false);
+    assert_eq!(offered(&d, "deflate_event"), false);
+    assert_ne!(d["defaults"]["compression"], "deflate_stream");
+    assert_eq!(
+        d["data"]["event2"]["kind-1"]["sizes"]["deflate_event"],
+        serde_json::Value::Null
+    );
 }

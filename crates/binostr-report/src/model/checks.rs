@@ -20,7 +20,7 @@ use crate::model::instr::Instr;
 use crate::model::paired::Paired;
 use crate::read::frame::{f64s, strs};
 use crate::read::records::{self, Run, Scan as _};
-use crate::read::side::{SIZE_COLUMNS, SIZES_WITHOUT_DEFLATE};
+use crate::read::side::SIZE_COLUMNS;
 
 /// Instruction counts of one key may differ across runs by at most this
 /// (max - min over min, in %).
@@ -114,7 +114,7 @@ pub fn check(runs: &[Run], paired: &[Paired], instr: &[Instr]) -> Result<Vec<Vio
 }
 
 fn bytes(runs: &[Run]) -> Result<Vec<Violation>> {
-    let lf = records::scan_grown(&records::SIZES, &SIZES_WITHOUT_DEFLATE, runs, false)?;
+    let lf = records::SIZES.scan_optional(runs)?;
     let Some(lf) = lf else {
         return Ok(Vec::new());
     };
@@ -141,7 +141,7 @@ fn bytes(runs: &[Run]) -> Result<Vec<Violation>> {
         let lo = f64s(&df, &format!("{c}_min"))?;
         let hi = f64s(&df, &format!("{c}_max"))?;
         for i in 0..df.height() {
-            // Both NaN: a column the runs did not record.
+            // NaN: a column the campaign's sizes.csv predates.
             if lo[i] != hi[i] && !(lo[i].is_nan() && hi[i].is_nan()) {
                 out.push(Violation {
                     host: host[i].clone(),

@@ -11,11 +11,13 @@
 //!   a stated traffic mix, and how they move with the kind-3 share and the
 //!   follow lists' size;
 //! - [`resolution`], [`relay`], [`languages`]: views of the loaded
-//!   campaign that several writers share.
+//!   campaign that several writers share;
+//! - [`calculator`]: the relay calculator's strata, sizes and ties.
 //!
 //! It reads through [`crate::read`] and never imports [`crate::render`].
 
 pub mod apart;
+pub mod calculator;
 pub mod campaign;
 pub mod checks;
 pub mod claims;

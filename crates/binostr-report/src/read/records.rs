@@ -176,13 +176,39 @@ impl Scan for Layout {
     }
 
     fn scan_file(&self, path: &Path) -> Result<LazyFrame> {
-        check_header(path, &self.header())?;
-        LazyCsvReader::new(PlRefPath::try_from_path(path)?)
-            .with_has_header(true)
-            .with_schema(Some(self.schema()))
-            .finish()
-            .map_err(|e| anyhow::anyhow!("scanning {}: {e}", path.display()))
+        // A superseded layout's file gains its missing columns as nulls.
+        let old = binostr_records::csv::superseded(self)
+            .find(|old| header_of(path).is_ok_and(|h| h == old.header()));
+        let Some(old) = old else {
+            check_header(path, &self.header())?;
+            return read_csv(path, self.schema());
+        };
+        let missing: Vec<Expr> = self
+            .columns
+            .iter()
+            .filter(|c| !old.columns.contains(c))
+            .map(|c| lit(NULL).cast(dtype(c.ty)).alias(c.name))
+            .collect();
+        Ok(read_csv(path, old.schema())?.with_columns(missing))
     }
+}
+
+fn read_csv(path: &Path, schema: SchemaRef) -> Result<LazyFrame> {
+    LazyCsvReader::new(PlRefPath::try_from_path(path)?)
+        .with_has_header(true)
+        .with_schema(Some(schema))
+        .finish()
+        .map_err(|e| anyhow::anyhow!("scanning {}: {e}", path.display()))
+}
+
+fn header_of(path: &Path) -> Result<String> {
+    let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    Ok(text
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim_end_matches('\r')
+        .to_owned())
 }
 
 fn scan_with(
@@ -206,53 +232,6 @@ fn scan_with(
         return Ok(None);
     }
     Ok(Some(concat(frames, UnionArgs::default())?))
-}
-
-/// Like [`Scan::scan`] for a table that gained columns at its end: a file
-/// in the layout `before` (its first columns, written before the others
-/// existed) is read too, its missing columns null ("not measured"). A run
-/// without the file is reported on stderr when `warn`.
-pub fn scan_grown(
-    layout: &Layout,
-    before: &Layout,
-    runs: &[Run],
-    warn: bool,
-) -> Result<Option<LazyFrame>> {
-    let added = &layout.columns[before.columns.len()..];
-    let mut frames = Vec::new();
-    for run in runs {
-        let path = run.dir.join(layout.file);
-        if !path.exists() {
-            if warn {
-                eprintln!("binostr-report: warning: {} is missing", path.display());
-            }
-            continue;
-        }
-        let lf = if header_of(&path)? == before.header() {
-            let nulls = added
-                .iter()
-                .map(|c| lit(NULL).cast(dtype(c.ty)).alias(c.name));
-            before
-                .scan_file(&path)?
-                .with_columns(nulls.collect::<Vec<_>>())
-        } else {
-            layout.scan_file(&path)?
-        };
-        frames.push(lf.with_columns([
-            lit(run.host.as_str()).alias("host"),
-            lit(run.id()).alias("run"),
-        ]));
-    }
-    if frames.is_empty() {
-        return Ok(None);
-    }
-    Ok(Some(concat(frames, UnionArgs::default())?))
-}
-
-fn header_of(path: &Path) -> Result<String> {
-    let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let first = text.lines().next().unwrap_or("");
-    Ok(first.trim_end_matches('\r').to_owned())
 }
 
 fn check_header(path: &Path, expected: &str) -> Result<()> {

@@ -80,8 +80,8 @@ pub struct Sizes {
     pub events: f64,
     /// Bytes: raw, framed, zstd per event, zstd stream, zstd with dictionary.
     pub bytes: [f64; 5],
-    /// Bytes raw-deflated per event and in one stream; `None` in campaigns
-    /// recorded before `sizes.csv` had them.
+    /// Permessage-deflate bytes: each framed event alone, and one context
+    /// over them; `None` in campaigns whose `sizes.csv` predates them.
     pub deflate: Option<[f64; 2]>,
 }
 
@@ -216,12 +216,10 @@ pub const SIZE_COLUMNS: [&str; 8] = [
     "deflate_stream_bytes",
 ];
 
-pub use binostr_records::csv::SIZES_WITHOUT_DEFLATE;
-
 /// `sizes.csv` of `runs` as medians over runs; files without the deflate
 /// columns are read with `deflate: None`.
 pub fn read_sizes(runs: &[Run]) -> Result<Vec<Sizes>> {
-    let lf = records::scan_grown(&records::SIZES, &SIZES_WITHOUT_DEFLATE, runs, true)?;
+    let lf = records::SIZES.scan(runs)?;
     Ok(medians_of(lf, &["profile", "subset"], &SIZE_COLUMNS)?
         .unwrap_or_default()
         .into_iter()

@@ -22,7 +22,7 @@ use anyhow::{Context, Result};
 use base64::Engine as _;
 
 use crate::read::inputs::Inputs;
-pub use calc::{COMPRESSIONS, KIND_SHARES, MODES, SHARES_SOURCE};
+pub use calc::{COMPRESSIONS, MODES};
 
 use crate::model::apart::Apart;
 use crate::model::campaign::Campaign;
@@ -49,7 +49,7 @@ pub fn write(root: &Path, c: &Campaign, label: &str, out: Option<&Path>) -> Resu
         eprintln!("binostr-report: warning: {w}");
     }
     let inputs = Inputs::read(root, label, &c.runs)?;
-    let text = render(c, &inputs, label);
+    let text = render(c, &inputs, label)?;
     let dir = out.map_or_else(
         || records::campaign_dir(root, label).join("site"),
         Path::to_path_buf,
@@ -80,11 +80,12 @@ pub fn profiles(c: &Campaign, inputs: &Inputs) -> Vec<String> {
 }
 
 /// The page's HTML.
-pub fn render(c: &Campaign, inputs: &Inputs, label: &str) -> String {
+pub fn render(c: &Campaign, inputs: &Inputs, label: &str) -> Result<String> {
     let profiles = profiles(c, inputs);
+    let (calculator, calculator_data) = calc::section(c, &profiles)?;
     let mut out = String::new();
     head_and_header(&mut out, c, label, &profiles);
-    out.push_str(&calculator_section(c, &profiles));
+    out.push_str(&calculator);
     out.push_str(&results::claims(c));
     out.push_str(&strata::holds(c));
     out.push_str(&results::workloads(c));
@@ -100,9 +101,9 @@ pub fn render(c: &Campaign, inputs: &Inputs, label: &str) -> String {
         out,
         "<script type=\"application/json\" id=\"binostr-data\">{}</script>\n\
          <script>\n{CALCULATOR_JS}</script>\n<script>\n{PAGE_JS}</script>\n</body>\n</html>\n",
-        calc::embed(&calc::data(c, &profiles))
+        calculator_data
     );
-    out
+    Ok(out)
 }
 
 /// `<head>` (styles, font) and the page's header: what the campaign is.
@@ -190,126 +191,4 @@ fn footer(out: &mut String, inputs: &Inputs, label: &str, apart: &[Apart], profi
             )
         }
     );
-}
-
-fn calculator_section(c: &Campaign, profiles: &[String]) -> String {
-    let mut out = String::new();
-    calculator_form(&mut out);
-    calculator_table(&mut out, c.primary_host(), profiles);
-    out.push_str(
-        "</tbody></table></div>\n<details class=\"formulas\"><summary>How the calculator \
-         computes</summary>\n<p>With shares <i>s<sub>k</sub></i> renormalised to weights \
-         <i>w<sub>k</sub></i> = <i>s<sub>k</sub></i> / Σ <i>s</i> over kinds 0, 1, 3, 7, events \
-         received per second <i>R</i> and copies sent per event <i>F</i>, for each profile:</p>\n<ul>\n\
-         <li>bytes per event <i>b</i> = Σ <i>w<sub>k</sub></i> · framed bytes<sub>k</sub> / \
-         events<sub>k</sub> (<code>sizes.csv</code>; compressed: the chosen zstd column, per-event \
-         columns plus the 4-byte length); wire bytes/s = <i>R</i> · (1 + <i>F</i>) · <i>b</i>; \
-         $/month = wire bytes/s · 2 592 000 s / 10<sup>9</sup> · price. Sizes are exact, so \
-         byte savings have no interval.</li>\n\
-         <li>CPU seconds per event <i>t</i> = Σ <i>w<sub>k</sub></i> Σ<sub>workloads of the \
-         mode</sub> ns<sub>k</sub> / 10<sup>9</sup>; cores = <i>R</i> · <i>t</i>. The CI adds \
-         the endpoints of each term's bootstrap CI (as if the errors moved together, the \
-         widest case). These absolute times belong to the host.</li>\n\
-         <li>CPU saved vs json = 1 − ρ, with ρ = Σ ω<sub>k,W</sub> · r<sub>k,W</sub>: the paired \
-         ratios to json r of each kind and workload, weighted by json's share ω of the mix's \
-         time (w<sub>k</sub> · json ns<sub>k,W</sub>, normalised). Its CI weights the paired CI \
-         endpoints the same way. Paired ratios cancel the host's drift; they are the numbers \
-         to carry to another machine.</li>\n\
-         <li>zstd cores = <i>R</i> · <i>F</i> · <code>compress</code> ns / 10<sup>9</sup>: \
-         zstd over 64-event windows, once per copy sent. Decompression and per-event or \
-         dictionary compression are not timed.</li>\n</ul></details>\n</section>\n",
-    );
-    out
-}
-
-/// The calculator's inputs: the kind mix, the traffic and the relay mode.
-fn calculator_form(out: &mut String) {
-    out.push_str(
-        "<section id=\"calculator\"><h2>Relay calculator</h2>\n<p>What would switching your \
-         relay from JSON to a binary profile cost or save? Set your kind mix, traffic and \
-         bandwidth price. Every input number is a record of this campaign (kinds 0, 1, 3 and 7 \
-         have subsets of their own); the arithmetic is the documented script \
-         <code>calculator.js</code> embedded in this page.</p>\n\
-         <form id=\"calc-form\" autocomplete=\"off\">\n<fieldset><legend>Kind mix (% of events)</legend>\n",
-    );
-    for (kind, name, share) in KIND_SHARES {
-        let _ = writeln!(
-            out,
-            "<label>kind {kind} <span class=\"what\">{name}</span> \
-             <input type=\"number\" min=\"0\" step=\"any\" name=\"share-{kind}\" id=\"share-{kind}\" value=\"{share}\"></label>"
-        );
-    }
-    let total: f64 = KIND_SHARES.iter().map(|k| k.2).sum();
-    let _ = writeln!(
-        out,
-        "<button type=\"button\" id=\"reset-mix\">published shares</button>\n\
-         <p class=\"note\">Default: {}. These four kinds are {}&nbsp;% of that traffic; the \
-         shares you set are renormalised over them.</p></fieldset>",
-        esc(SHARES_SOURCE),
-        crate::fmt::fixed(total, 2)
-    );
-    let d = calc::defaults();
-    let num = |k: &str| d[k].to_string();
-    let _ = writeln!(
-        out,
-        "<fieldset><legend>Traffic</legend>\n\
-         <label>events received per second <input type=\"number\" min=\"0\" step=\"any\" id=\"rate\" value=\"{}\"></label>\n\
-         <label>copies sent per event (subscribers) <input type=\"number\" min=\"0\" step=\"any\" id=\"fanout\" value=\"{}\"></label>\n\
-         <label>bandwidth price, $ per GB <input type=\"number\" min=\"0\" step=\"any\" id=\"price\" value=\"{}\"></label>\n\
-         <p class=\"note\">Defaults are examples, not measurements. GB = 10<sup>9</sup> bytes; a month is 30 days.</p></fieldset>",
-        num("events_per_second"),
-        num("fanout"),
-        num("price_per_gb")
-    );
-    out.push_str("<fieldset><legend>The relay</legend>\n");
-    for (id, workloads, what) in MODES {
-        let checked = if d["mode"] == id { " checked" } else { "" };
-        let _ = writeln!(
-            out,
-            "<label class=\"radio\"><input type=\"radio\" name=\"mode\" value=\"{id}\"{checked}> \
-             <strong>{id}</strong>: {what} <span class=\"what\">(CPU: {})</span></label>",
-            esc(&workloads.join(" + "))
-        );
-    }
-    out.push_str("<label class=\"radio\">compressed columns use <select id=\"compression\">");
-    for (id, what) in COMPRESSIONS {
-        let sel = if d["compression"] == id {
-            " selected"
-        } else {
-            ""
-        };
-        let _ = write!(out, "<option value=\"{id}\"{sel}>{}</option>", esc(what));
-    }
-    out.push_str("</select></label></fieldset>\n</form>\n");
-}
-
-/// The calculator's table, one row per profile (`calculator.js` fills it).
-fn calculator_table(out: &mut String, host: &str, profiles: &[String]) {
-    let _ = writeln!(
-        out,
-        "<p id=\"calc-summary\" class=\"summary\"></p>\n\
-         <noscript><p class=\"warn\">The calculator needs JavaScript; every table below works \
-         without it.</p></noscript>\n\
-         <div class=\"scroll calc\"><table class=\"sortable\" id=\"calc\"><thead><tr>\
-         <th scope=\"col\" data-type=\"text\"><button type=\"button\">profile</button></th>\
-         <th scope=\"col\" data-type=\"num\" title=\"mix-weighted bytes per event, with the 4-byte length\"><button type=\"button\">B/event</button></th>\
-         <th scope=\"col\" data-type=\"num\" title=\"bytes in and out per second, uncompressed\"><button type=\"button\">MB/s</button></th>\
-         <th scope=\"col\" data-type=\"num\" title=\"bytes in and out per second, compressed as chosen above\"><button type=\"button\">MB/s zstd</button></th>\
-         <th scope=\"col\" data-type=\"num\" title=\"bandwidth per 30 days, uncompressed\"><button type=\"button\">$/month</button></th>\
-         <th scope=\"col\" data-type=\"num\" title=\"bandwidth per 30 days, compressed\"><button type=\"button\">$/month zstd</button></th>\
-         <th scope=\"col\" data-type=\"num\" title=\"1 - bytes / json bytes, uncompressed (exact)\"><button type=\"button\">bytes saved</button></th>\
-         <th scope=\"col\" data-type=\"num\" title=\"1 - bytes / json bytes, both compressed (exact)\"><button type=\"button\">bytes saved zstd</button></th>\
-         <th scope=\"col\" data-type=\"num\" title=\"absolute ns of host {}, 95 % CI below\"><button type=\"button\">CPU cores</button></th>\
-         <th scope=\"col\" data-type=\"num\" title=\"1 - paired ratio to json, 95 % CI below\"><button type=\"button\">CPU saved vs json</button></th>\
-         <th scope=\"col\" data-type=\"num\" title=\"compress workload, once per copy sent\"><button type=\"button\">zstd cores</button></th>\
-         </tr></thead><tbody>",
-        esc(host)
-    );
-    for p in profiles {
-        let _ = write!(
-            out,
-            "<tr data-profile=\"{0}\"><td data-sort=\"{0}\"><code>{0}</code></td></tr>",
-            esc(p)
-        );
-    }
 }
