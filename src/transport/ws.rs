@@ -278,16 +278,7 @@ impl<W: AsyncWrite + Unpin> FrameWriter<W> {
         Self {
             writer,
             codec: Codec::new(),
-            compress: agreed.map(|a| {
-                (
-                    flate2::Compress::new_with_window_bits(
-                        deflate::LEVEL,
-                        false,
-                        deflate::WINDOW_BITS,
-                    ),
-                    a.server_no_context_takeover,
-                )
-            }),
+            compress: agreed.map(|a| (deflate::compressor(), a.server_no_context_takeover)),
             frame: Vec::new(),
             deflated: Vec::new(),
         }
