@@ -56,8 +56,8 @@
 //!   the table sums to 97.07 % and every share is normalised over that sum.
 //! - Kinds 321 and 1010 have no published NIP; they are modelled as small
 //!   events with short text or JSON content and an `e` or `p` reference.
-//! - 20 % of reposts have empty content, which NIP-18 allows; the rest embed
-//!   the reposted note.
+//! - 60 % of reposts have empty content, which NIP-18 allows (as 134 of
+//!   the 220 real ones do); the rest embed the reposted note.
 
 use rayon::prelude::*;
 use secp256k1::Keypair;
