@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::codec::Profile;
 use crate::codec::framing::{FRAME_HEADER, write_frame};
-use crate::corpus::calibrate::percentile;
+use crate::corpus::calibrate::{Compressed, percentile};
 use crate::model::Event;
 use crate::transport::deflate;
 
@@ -173,10 +173,7 @@ pub fn totals<'a>(
         if let Some(c) = with_dict.as_mut() {
             t.zstd_dict += c.compress(r)?.len();
         }
-        alone.reset();
-        out.clear();
-        deflate::deflate_message(&mut alone, r, &mut out)?;
-        t.deflate_event += out.len();
+        t.deflate_event += deflate::deflated_alone(&mut alone, r, &mut out)?;
         out.clear();
         deflate::deflate_message(&mut kept, r, &mut out)?;
         t.deflate_stream += out.len();
@@ -184,6 +181,33 @@ pub fn totals<'a>(
     t.framed = framed.len();
     t.zstd_stream = plain.compress(&framed)?.len();
     Ok(t)
+}
+
+/// Compresses records one at a time, each alone: zstd at [`ZSTD_LEVEL`] and
+/// permessage-deflate without context takeover (the transport's settings).
+pub struct AloneCompressor {
+    zstd: zstd::bulk::Compressor<'static>,
+    deflate: flate2::Compress,
+    scratch: Vec<u8>,
+}
+
+impl AloneCompressor {
+    /// A compressor with fresh contexts.
+    pub fn new() -> std::io::Result<Self> {
+        Ok(Self {
+            zstd: zstd::bulk::Compressor::new(ZSTD_LEVEL)?,
+            deflate: deflate::compressor(),
+            scratch: Vec::new(),
+        })
+    }
+
+    /// Compressed sizes of `record` alone.
+    pub fn compress(&mut self, record: &[u8]) -> std::io::Result<Compressed> {
+        Ok(Compressed {
+            zstd: self.zstd.compress(record)?.len(),
+            deflate: deflate::deflated_alone(&mut self.deflate, record, &mut self.scratch)?,
+        })
+    }
 }
 
 /// Dictionary size trained for [`totals`].
@@ -266,6 +290,19 @@ mod tests {
         assert_eq!(one.deflate_event, one.deflate_stream);
         let none = totals(test.iter().map(Vec::as_slice), None).unwrap();
         assert_eq!(none.zstd_dict, 0);
+    }
+
+    #[test]
+    fn alone_means_no_context_is_kept() {
+        let record = br#"{"content":"the same text, the same text, the same text"}"#;
+        let mut c = AloneCompressor::new().unwrap();
+        let first = c.compress(record).unwrap();
+        assert_eq!(c.compress(record).unwrap(), first);
+        assert_eq!(
+            first.zstd,
+            zstd::bulk::compress(record, ZSTD_LEVEL).unwrap().len()
+        );
+        assert!(first.deflate < record.len(), "{first:?}");
     }
 
     #[test]

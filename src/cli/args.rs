@@ -431,7 +431,9 @@ pub(super) enum CorpusCommand {
         output: PathBuf,
     },
     /// Compare a generated corpus with the real one, per kind: count share,
-    /// median and p90 JSON size, median tag count.
+    /// median and p90 JSON size, median tag count, zstd and deflate ratios;
+    /// fails when a kind with >= 30 real events is off by more than 10 %
+    /// with no stated reason.
     Calibrate {
         /// Seed of the generated corpus.
         #[arg(long, default_value_t = 1)]

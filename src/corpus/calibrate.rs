@@ -1,11 +1,19 @@
-//! Per-kind comparison of a generated corpus against the real one.
+//! Per-kind comparison of a generated corpus against the real one, and the
+//! bound the generator is held to.
 //!
 //! For every kind present in either corpus, [`calibrate`] reports the count,
 //! the count share, the median and 90th-percentile compact JSON size
-//! ([`Event::to_json`], NIP-01 field order) and the median tag count of both
-//! corpora side by side; [`render_table`] prints the rows as an aligned
+//! ([`Event::to_json`], NIP-01 field order), the median tag count and two
+//! compression ratios (each event compressed alone, compressed bytes summed
+//! over the kind / its JSON bytes; the caller supplies the compressor) of
+//! both corpora side by side; [`render_table`] prints the rows as an aligned
 //! Markdown table. Percentiles use the nearest-rank method ([`percentile`]),
 //! so every reported value is one that actually occurs in the data.
+//!
+//! The bound: every kind with at least [`BOUND_MIN_REAL`] real events has
+//! each [`Figure`] within [`BOUND_PCT`] percent of the real one, or a reason
+//! in [`EXPLAINED`]. Count shares are not bounded: the real corpus mixes its
+//! source files, not relay traffic.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -31,6 +39,15 @@ pub fn percentile(sorted: &[usize], p: f64) -> usize {
     sorted[rank.clamp(1, n) - 1]
 }
 
+/// Compressed sizes of one record, compressed alone.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Compressed {
+    /// zstd bytes.
+    pub zstd: usize,
+    /// Deflate bytes.
+    pub deflate: usize,
+}
+
 /// One corpus's figures for one kind.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct KindStats {
@@ -44,6 +61,10 @@ pub struct KindStats {
     pub size_p90: Option<usize>,
     /// Median number of tags; `None` when `count` is 0.
     pub tags_p50: Option<usize>,
+    /// zstd bytes / JSON bytes, summed over the kind; `None` when `count` is 0.
+    pub zstd_ratio: Option<f64>,
+    /// Deflate bytes / JSON bytes, summed over the kind; `None` when `count` is 0.
+    pub deflate_ratio: Option<f64>,
 }
 
 /// The generated and real figures for one kind.
@@ -55,30 +76,191 @@ pub struct KindRow {
     pub generated: KindStats,
     /// Figures for the real corpus.
     pub real: KindStats,
+    /// Where the kind stands against the bound.
+    pub bound: Verdict,
 }
 
-/// Sizes and tag counts of one kind, before percentiles.
+/// Kinds with at least this many real events are bounded.
+pub const BOUND_MIN_REAL: usize = 30;
+/// Largest distance of a generated figure from the real one, in percent of
+/// the real one.
+pub const BOUND_PCT: u32 = 10;
+
+/// Bounded kinds allowed to miss the bound, and why.
+pub const EXPLAINED: [(u16, &str); 4] = [
+    (
+        3,
+        "follows the published follow-list crawl (median 317 p tags); the real corpus holds only 42 follow lists",
+    ),
+    (
+        30000,
+        "not generated: outside the published top-20 traffic mix",
+    ),
+    (
+        10063,
+        "not generated: outside the published top-20 traffic mix",
+    ),
+    (
+        1985,
+        "not generated: outside the published top-20 traffic mix",
+    ),
+];
+
+/// A bounded figure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Figure {
+    /// Median JSON size.
+    SizeP50,
+    /// 90th-percentile JSON size.
+    SizeP90,
+    /// Median tag count.
+    TagsP50,
+    /// zstd ratio.
+    ZstdRatio,
+    /// Deflate ratio.
+    DeflateRatio,
+}
+
+impl Figure {
+    /// Every bounded figure, in table order.
+    pub const ALL: [Figure; 5] = [
+        Figure::SizeP50,
+        Figure::SizeP90,
+        Figure::TagsP50,
+        Figure::ZstdRatio,
+        Figure::DeflateRatio,
+    ];
+
+    /// Short name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Figure::SizeP50 => "p50 B",
+            Figure::SizeP90 => "p90 B",
+            Figure::TagsP50 => "tags",
+            Figure::ZstdRatio => "zstd",
+            Figure::DeflateRatio => "deflate",
+        }
+    }
+
+    /// This figure of `stats`, formatted, or `-` when absent.
+    pub fn show(self, stats: &KindStats) -> String {
+        let int = |v: Option<usize>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
+        let ratio = |v: Option<f64>| v.map_or_else(|| "-".to_string(), |v| format!("{v:.3}"));
+        match self {
+            Figure::SizeP50 => int(stats.size_p50),
+            Figure::SizeP90 => int(stats.size_p90),
+            Figure::TagsP50 => int(stats.tags_p50),
+            Figure::ZstdRatio => ratio(stats.zstd_ratio),
+            Figure::DeflateRatio => ratio(stats.deflate_ratio),
+        }
+    }
+
+    /// Whether `generated` is within [`BOUND_PCT`] percent of `real`; an
+    /// absent figure on either side is not.
+    pub fn within(self, generated: &KindStats, real: &KindStats) -> bool {
+        let pct = f64::from(BOUND_PCT);
+        let int = |g: Option<usize>, r: Option<usize>| match (g, r) {
+            (Some(g), Some(r)) => 100 * g.abs_diff(r) <= BOUND_PCT as usize * r,
+            _ => false,
+        };
+        let ratio = |g: Option<f64>, r: Option<f64>| match (g, r) {
+            (Some(g), Some(r)) => 100.0 * (g - r).abs() <= pct * r,
+            _ => false,
+        };
+        match self {
+            Figure::SizeP50 => int(generated.size_p50, real.size_p50),
+            Figure::SizeP90 => int(generated.size_p90, real.size_p90),
+            Figure::TagsP50 => int(generated.tags_p50, real.tags_p50),
+            Figure::ZstdRatio => ratio(generated.zstd_ratio, real.zstd_ratio),
+            Figure::DeflateRatio => ratio(generated.deflate_ratio, real.deflate_ratio),
+        }
+    }
+}
+
+/// One kind against the bound.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum Verdict {
+    /// Fewer than [`BOUND_MIN_REAL`] real events.
+    Unbounded,
+    /// Every figure within the bound.
+    Pass,
+    /// Figures outside the bound, for the reason given in [`EXPLAINED`].
+    Explained {
+        /// The figures outside the bound.
+        missed: Vec<Figure>,
+        /// Why.
+        reason: &'static str,
+    },
+    /// Figures outside the bound, with no stated reason.
+    Miss {
+        /// The figures outside the bound.
+        missed: Vec<Figure>,
+    },
+}
+
+impl Verdict {
+    /// The verdict for `kind` with these figures.
+    pub fn of(kind: u16, generated: &KindStats, real: &KindStats) -> Self {
+        if real.count < BOUND_MIN_REAL {
+            return Verdict::Unbounded;
+        }
+        let missed: Vec<Figure> = Figure::ALL
+            .into_iter()
+            .filter(|f| !f.within(generated, real))
+            .collect();
+        if missed.is_empty() {
+            return Verdict::Pass;
+        }
+        match EXPLAINED.iter().find(|(k, _)| *k == kind) {
+            Some(&(_, reason)) => Verdict::Explained { missed, reason },
+            None => Verdict::Miss { missed },
+        }
+    }
+
+    /// One word for the table.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Verdict::Unbounded => "-",
+            Verdict::Pass => "PASS",
+            Verdict::Explained { .. } => "explained",
+            Verdict::Miss { .. } => "MISS",
+        }
+    }
+}
+
+/// Sizes, tag counts and compressed bytes of one kind, before percentiles.
 #[derive(Default)]
 struct Samples {
     sizes: Vec<usize>,
     tags: Vec<usize>,
+    json_bytes: usize,
+    compressed: Compressed,
 }
 
-fn by_kind(events: &[Event]) -> BTreeMap<u16, Samples> {
+fn by_kind(
+    events: &[Event],
+    compress: &mut impl FnMut(&[u8]) -> std::io::Result<Compressed>,
+) -> std::io::Result<BTreeMap<u16, Samples>> {
     let mut map: BTreeMap<u16, Samples> = BTreeMap::new();
     let mut json = Vec::with_capacity(4096);
     for e in events {
         json.clear();
         e.write_json(&mut json);
+        let c = compress(&json)?;
         let s = map.entry(e.kind).or_default();
         s.sizes.push(json.len());
         s.tags.push(e.tags.len());
+        s.json_bytes += json.len();
+        s.compressed.zstd += c.zstd;
+        s.compressed.deflate += c.deflate;
     }
     for s in map.values_mut() {
         s.sizes.sort_unstable();
         s.tags.sort_unstable();
     }
-    map
+    Ok(map)
 }
 
 fn stats(samples: Option<&Samples>, total: usize) -> KindStats {
@@ -89,40 +271,63 @@ fn stats(samples: Option<&Samples>, total: usize) -> KindStats {
         count as f64 * 100.0 / total as f64
     };
     let nonempty = samples.filter(|s| !s.sizes.is_empty());
+    let ratio =
+        |bytes: fn(&Samples) -> usize| nonempty.map(|s| bytes(s) as f64 / s.json_bytes as f64);
     KindStats {
         count,
         share_pct,
         size_p50: nonempty.map(|s| percentile(&s.sizes, 50.0)),
         size_p90: nonempty.map(|s| percentile(&s.sizes, 90.0)),
         tags_p50: nonempty.map(|s| percentile(&s.tags, 50.0)),
+        zstd_ratio: ratio(|s| s.compressed.zstd),
+        deflate_ratio: ratio(|s| s.compressed.deflate),
     }
 }
 
 /// Compares `generated` with `real`, one row per kind present in either,
-/// sorted by real count share (descending), then by kind.
-pub fn calibrate(generated: &[Event], real: &[Event]) -> Vec<KindRow> {
-    let gen_map = by_kind(generated);
-    let real_map = by_kind(real);
+/// sorted by real count share (descending), then by kind. `compress` gives
+/// the compressed sizes of one event's compact JSON.
+pub fn calibrate(
+    generated: &[Event],
+    real: &[Event],
+    mut compress: impl FnMut(&[u8]) -> std::io::Result<Compressed>,
+) -> std::io::Result<Vec<KindRow>> {
+    let gen_map = by_kind(generated, &mut compress)?;
+    let real_map = by_kind(real, &mut compress)?;
     let mut kinds: Vec<u16> = gen_map.keys().chain(real_map.keys()).copied().collect();
     kinds.sort_unstable();
     kinds.dedup();
     let mut rows: Vec<KindRow> = kinds
         .into_iter()
-        .map(|kind| KindRow {
-            kind,
-            generated: stats(gen_map.get(&kind), generated.len()),
-            real: stats(real_map.get(&kind), real.len()),
+        .map(|kind| {
+            let generated = stats(gen_map.get(&kind), generated.len());
+            let real = stats(real_map.get(&kind), real.len());
+            KindRow {
+                kind,
+                bound: Verdict::of(kind, &generated, &real),
+                generated,
+                real,
+            }
         })
         .collect();
     // Same denominator for every row, so ordering by count orders by share exactly.
     rows.sort_by(|a, b| b.real.count.cmp(&a.real.count).then(a.kind.cmp(&b.kind)));
-    rows
+    Ok(rows)
+}
+
+/// Kinds that miss the bound with no stated reason.
+pub fn unexplained(rows: &[KindRow]) -> Vec<u16> {
+    rows.iter()
+        .filter(|r| matches!(r.bound, Verdict::Miss { .. }))
+        .map(|r| r.kind)
+        .collect()
 }
 
 /// Renders rows as an aligned Markdown table, real figures beside generated
-/// ones. Figures that do not exist (a kind absent from one corpus) print as `-`.
+/// ones, with each kind's verdict. Figures that do not exist (a kind absent
+/// from one corpus) print as `-`.
 pub fn render_table(rows: &[KindRow]) -> String {
-    const HEADER: [&str; 11] = [
+    const HEADER: [&str; 16] = [
         "kind",
         "real n",
         "gen n",
@@ -134,24 +339,28 @@ pub fn render_table(rows: &[KindRow]) -> String {
         "gen p90 B",
         "real tags",
         "gen tags",
+        "real zstd",
+        "gen zstd",
+        "real deflate",
+        "gen deflate",
+        "bound",
     ];
-    let opt = |v: Option<usize>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
-    let cells: Vec<[String; 11]> = rows
+    let cells: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
-            [
+            let mut row = vec![
                 r.kind.to_string(),
                 r.real.count.to_string(),
                 r.generated.count.to_string(),
                 format!("{:.2}", r.real.share_pct),
                 format!("{:.2}", r.generated.share_pct),
-                opt(r.real.size_p50),
-                opt(r.generated.size_p50),
-                opt(r.real.size_p90),
-                opt(r.generated.size_p90),
-                opt(r.real.tags_p50),
-                opt(r.generated.tags_p50),
-            ]
+            ];
+            for f in Figure::ALL {
+                row.push(f.show(&r.real));
+                row.push(f.show(&r.generated));
+            }
+            row.push(r.bound.word().to_string());
+            row
         })
         .collect();
     let mut widths = HEADER.map(str::len);
@@ -180,6 +389,53 @@ pub fn render_table(rows: &[KindRow]) -> String {
     out
 }
 
+/// One line per bounded kind: `PASS`, or the figures outside the bound
+/// (generated vs real) with `MISS` or the stated reason; then a count.
+pub fn render_bound(rows: &[KindRow]) -> String {
+    let mut out = format!(
+        "bound: kinds with >= {BOUND_MIN_REAL} real events, each figure within {BOUND_PCT} % of the real one\n"
+    );
+    let (mut pass, mut explained, mut miss) = (0, 0, 0);
+    for r in rows {
+        let figures = |missed: &[Figure]| {
+            missed
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{} {} vs {}",
+                        f.name(),
+                        f.show(&r.generated),
+                        f.show(&r.real)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let _ = match &r.bound {
+            Verdict::Unbounded => continue,
+            Verdict::Pass => {
+                pass += 1;
+                writeln!(out, "kind {}: PASS", r.kind)
+            }
+            Verdict::Explained { missed, reason } => {
+                explained += 1;
+                writeln!(
+                    out,
+                    "kind {}: explained ({}): {reason}",
+                    r.kind,
+                    figures(missed)
+                )
+            }
+            Verdict::Miss { missed } => {
+                miss += 1;
+                writeln!(out, "kind {}: MISS ({})", r.kind, figures(missed))
+            }
+        };
+    }
+    let _ = writeln!(out, "{pass} pass, {explained} explained, {miss} miss");
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,6 +450,18 @@ mod tests {
             tags: vec![vec!["t".into(), "x".into()]; tags],
             content: "a".repeat(content_len),
         }
+    }
+
+    /// A compressor with known sizes: half the bytes, and 10 bytes.
+    fn halve(json: &[u8]) -> std::io::Result<Compressed> {
+        Ok(Compressed {
+            zstd: json.len() / 2,
+            deflate: 10,
+        })
+    }
+
+    fn rows(generated: &[Event], real: &[Event]) -> Vec<KindRow> {
+        calibrate(generated, real, halve).unwrap()
     }
 
     /// JSON size of `event(kind, 0, tags)` plus `content_len`.
@@ -234,7 +502,7 @@ mod tests {
             event(3, 200, 8),
             event(3, 400, 6),
         ];
-        let rows = calibrate(&generated, &real);
+        let rows = rows(&generated, &real);
         let kinds: Vec<u16> = rows.iter().map(|r| r.kind).collect();
         assert_eq!(kinds, [1, 7, 3], "real share desc, then kind");
 
@@ -265,12 +533,120 @@ mod tests {
         assert_eq!(k3.generated.size_p90, Some(size(3, 400, 6)));
         assert_eq!(k3.generated.tags_p50, Some(7));
         assert_eq!(size(3, 200, 8), event(3, 200, 8).to_json().len());
+
+        // Ratios sum over the kind: (Σ len / 2) / Σ len and 10 n / Σ len.
+        let real_k1: Vec<usize> = [(10, 0), (30, 2), (20, 1)]
+            .map(|(c, t)| size(1, c, t))
+            .to_vec();
+        let json: usize = real_k1.iter().sum();
+        let halves: usize = real_k1.iter().map(|n| n / 2).sum();
+        assert_eq!(k1.real.zstd_ratio, Some(halves as f64 / json as f64));
+        assert_eq!(k1.real.deflate_ratio, Some(30.0 / json as f64));
+        assert_eq!(k7.generated.zstd_ratio, None);
+        assert_eq!(k3.real.deflate_ratio, None);
+        // Too few real events to be bounded.
+        assert!(rows.iter().all(|r| r.bound == Verdict::Unbounded));
+    }
+
+    fn stats_of(size: usize, tags: usize, zstd: f64) -> KindStats {
+        KindStats {
+            count: BOUND_MIN_REAL,
+            share_pct: 1.0,
+            size_p50: Some(size),
+            size_p90: Some(2 * size),
+            tags_p50: Some(tags),
+            zstd_ratio: Some(zstd),
+            deflate_ratio: Some(0.5),
+        }
+    }
+
+    #[test]
+    fn the_bound_is_ten_percent_of_the_real_figure() {
+        let real = stats_of(1000, 10, 0.5);
+        assert_eq!(
+            Verdict::of(1, &stats_of(1100, 11, 0.54), &real),
+            Verdict::Pass
+        );
+        assert_eq!(
+            Verdict::of(1, &stats_of(900, 9, 0.46), &real),
+            Verdict::Pass
+        );
+        assert_eq!(
+            Verdict::of(1, &stats_of(1101, 10, 0.56), &real),
+            Verdict::Miss {
+                missed: vec![Figure::SizeP50, Figure::SizeP90, Figure::ZstdRatio]
+            }
+        );
+        // No tags on the real side: the generated median must be 0 too.
+        let bare = stats_of(1000, 0, 0.5);
+        assert_eq!(
+            Verdict::of(1, &stats_of(1000, 1, 0.5), &bare),
+            Verdict::Miss {
+                missed: vec![Figure::TagsP50]
+            }
+        );
+        let mut few = real.clone();
+        few.count = BOUND_MIN_REAL - 1;
+        assert_eq!(
+            Verdict::of(1, &stats_of(9, 9, 0.9), &few),
+            Verdict::Unbounded
+        );
+    }
+
+    #[test]
+    fn a_kind_not_generated_misses_every_figure_unless_explained() {
+        let real = stats_of(1000, 10, 0.5);
+        let absent = stats(None, 100);
+        assert_eq!(
+            Verdict::of(7, &absent, &real),
+            Verdict::Miss {
+                missed: Figure::ALL.to_vec()
+            }
+        );
+        let (kind, reason) = EXPLAINED[1];
+        assert_eq!(
+            Verdict::of(kind, &absent, &real),
+            Verdict::Explained {
+                missed: Figure::ALL.to_vec(),
+                reason
+            }
+        );
+        // A reason does not hide a pass.
+        assert_eq!(Verdict::of(kind, &real, &real), Verdict::Pass);
+    }
+
+    #[test]
+    fn explained_kinds_are_distinct_and_give_a_reason() {
+        let mut kinds: Vec<u16> = EXPLAINED.iter().map(|(k, _)| *k).collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        assert_eq!(kinds.len(), EXPLAINED.len());
+        assert!(EXPLAINED.iter().all(|(_, why)| why.len() > 20));
+    }
+
+    #[test]
+    fn bound_lines_name_every_bounded_kind() {
+        let many = |kind, len| vec![event(kind, len, 1); BOUND_MIN_REAL];
+        let real = [many(1, 100), many(6, 100), many(30000, 100)].concat();
+        let generated = [many(1, 100), many(6, 900)].concat();
+        let rows = rows(&generated, &real);
+        assert_eq!(unexplained(&rows), [6]);
+        let text = render_bound(&rows);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 5, "{text}");
+        assert_eq!(lines[1], "kind 1: PASS");
+        assert!(lines[2].starts_with("kind 6: MISS (p50 B "), "{text}");
+        assert!(
+            lines[3].starts_with("kind 30000: explained (p50 B - vs "),
+            "{text}"
+        );
+        assert_eq!(lines[4], "1 pass, 1 explained, 1 miss");
     }
 
     #[test]
     fn ties_in_real_share_sort_by_kind() {
         let real = vec![event(9, 0, 0), event(2, 0, 0)];
-        let rows = calibrate(&[], &real);
+        let rows = rows(&[], &real);
         assert_eq!(rows.iter().map(|r| r.kind).collect::<Vec<_>>(), [2, 9]);
         assert_eq!(
             rows[0].generated.share_pct, 0.0,
@@ -280,7 +656,7 @@ mod tests {
 
     #[test]
     fn table_is_aligned_and_marks_missing_figures() {
-        let rows = calibrate(&[event(3, 0, 1)], &[event(1, 0, 0), event(1, 1, 0)]);
+        let rows = rows(&[event(3, 0, 1)], &[event(1, 0, 0), event(1, 1, 0)]);
         let table = render_table(&rows);
         let lines: Vec<&str> = table.lines().collect();
         assert_eq!(lines.len(), 4, "{table}");
@@ -293,5 +669,6 @@ mod tests {
         let k3: Vec<&str> = lines[3].split('|').map(str::trim).collect();
         assert_eq!(&k3[1..4], ["3", "0", "1"], "{table}");
         assert_eq!(k3[6], "-", "{table}");
+        assert_eq!(k3[16], "-", "unbounded: {table}");
     }
 }

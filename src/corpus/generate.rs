@@ -56,8 +56,8 @@
 //!   the table sums to 97.07 % and every share is normalised over that sum.
 //! - Kinds 321 and 1010 have no published NIP; they are modelled as small
 //!   events with short text or JSON content and an `e` or `p` reference.
-//! - 20 % of reposts have empty content, which NIP-18 allows; the rest embed
-//!   the reposted note.
+//! - 60 % of reposts have empty content, which NIP-18 allows (as 134 of
+//!   the 220 real ones do); the rest embed the reposted note.
 
 use rayon::prelude::*;
 use secp256k1::Keypair;
@@ -353,7 +353,7 @@ mod tests {
     const SEED: u64 = 0xB1_0057;
     /// SHA-256 of the JSONL of `generate(1, 64)`.
     const GOLDEN_SEED1_N64: &str =
-        "3181880654db725abd9bb262542d5295340730ae38b947aeac0f9fac7cac3132";
+        "2a9a64851816fc91050ff7774f01cd09cdbefe22a03e83edb3555d8d0a4252b4";
 
     fn corpus() -> &'static [Event] {
         static CORPUS: OnceLock<Vec<Event>> = OnceLock::new();
@@ -614,47 +614,5 @@ mod tests {
                 _ => {}
             }
         }
-    }
-
-    /// The audited real corpus (as `corpus calibrate` reads it), or `None`
-    /// after saying that `test` did not run (a failure under `CI=true`).
-    fn real_corpus(test: &str) -> Option<Vec<Event>> {
-        let dir = crate::corpus::source::corpus_dir_or_skip(test)?;
-        let mut events = Vec::new();
-        let options = crate::corpus::audit::AuditOptions::default();
-        crate::corpus::audit_real(Some(&dir), &options, |e| events.push(e))
-            .expect("the recorded real sources audit");
-        Some(events)
-    }
-
-    /// Tolerance: the generated median size of kinds whose shapes the real
-    /// corpus samples well (at least 100 events) is within 25 % of the real
-    /// one. Kinds 3 and 6 are excluded on purpose: follow lists follow the
-    /// published crawl rather than the 36 sampled lists, and most sampled
-    /// reposts come from one bridge that leaves content empty.
-    #[test]
-    fn median_sizes_track_the_real_corpus() {
-        let Some(real) = real_corpus("median_sizes_track_the_real_corpus") else {
-            return;
-        };
-        let rows = crate::corpus::calibrate::calibrate(corpus(), &real);
-        eprintln!("{}", crate::corpus::calibrate::render_table(&rows));
-        let mut checked = 0;
-        for r in rows
-            .iter()
-            .filter(|r| r.real.count >= 100 && ![3, 6].contains(&r.kind))
-        {
-            let Some(gen_p50) = r.generated.size_p50 else {
-                continue;
-            };
-            let real_p50 = r.real.size_p50.unwrap() as f64;
-            assert!(
-                (gen_p50 as f64 - real_p50).abs() <= real_p50 * 0.25,
-                "kind {}: generated median {gen_p50} B, real {real_p50} B",
-                r.kind
-            );
-            checked += 1;
-        }
-        assert!(checked >= 4, "only {checked} kinds compared");
     }
 }

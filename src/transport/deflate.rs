@@ -383,10 +383,22 @@ impl Extension for PerMessageDeflate {
     }
 }
 
-/// A raw-deflate compressor with the settings both ends use ([`LEVEL`],
-/// [`WINDOW_BITS`]).
+/// The compressor both ends use: raw deflate, [`LEVEL`], [`WINDOW_BITS`].
 pub fn compressor() -> Compress {
     Compress::new_with_window_bits(LEVEL, false, WINDOW_BITS)
+}
+
+/// Payload bytes of `message` compressed alone, as [`Compression::Deflate`]
+/// sends it: `compress` (from [`compressor`]) is reset first, `out` is scratch.
+pub fn deflated_alone(
+    compress: &mut Compress,
+    message: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<usize, std::io::Error> {
+    compress.reset();
+    out.clear();
+    deflate_message(compress, message, out)?;
+    Ok(out.len())
 }
 
 /// Compresses one message as soketto's `Deflate` does: all input with
@@ -445,6 +457,22 @@ mod tests {
         assert!(out.ends_with(&TAIL));
         out.truncate(out.len() - TAIL.len());
         out
+    }
+
+    #[test]
+    fn a_message_alone_ignores_the_previous_context() {
+        let first = br#"["EVENT","sub",{"content":"hello hello hello"}]"#;
+        let second = br#"["EVENT","sub",{"content":"hello hello again"}]"#;
+        let (mut c, mut out) = (compressor(), Vec::new());
+        assert_eq!(
+            deflated_alone(&mut c, first, &mut out).unwrap(),
+            reference(first).len()
+        );
+        assert_eq!(
+            deflated_alone(&mut c, second, &mut out).unwrap(),
+            reference(second).len()
+        );
+        assert_eq!(out, reference(second));
     }
 
     #[test]

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
+use crate::bench::sizes::{AloneCompressor, ZSTD_LEVEL};
 use crate::cli::args::{CorpusCommand, LimitArgs, SourceSet};
 use crate::cli::render;
 use crate::corpus::audit::{self, AuditOptions};
@@ -63,16 +64,23 @@ pub(super) fn run_corpus(command: CorpusCommand) -> Result<()> {
                 ..AuditOptions::default()
             };
             crate::corpus::audit_real(from.as_deref(), &options, |e| real.push(e))?;
-            let rows = calibrate::calibrate(&generated, &real);
+            let mut compressor = AloneCompressor::new()?;
+            let rows = calibrate::calibrate(&generated, &real, |json| compressor.compress(json))?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&rows)?);
             } else {
                 println!(
-                    "generated: {} events (seed {seed}); real: {} accepted events",
+                    "generated: {} events (seed {seed}); real: {} accepted events; \
+                     zstd level {ZSTD_LEVEL} and permessage-deflate, each event alone",
                     generated.len(),
                     real.len()
                 );
                 print!("{}", calibrate::render_table(&rows));
+                print!("{}", calibrate::render_bound(&rows));
+            }
+            let missed = calibrate::unexplained(&rows);
+            if !missed.is_empty() {
+                anyhow::bail!("kinds {missed:?} miss the calibration bound with no stated reason");
             }
             Ok(())
         }

@@ -141,10 +141,23 @@ pub fn nevent(id: &[u8; 32], relay: Option<&str>, author: Option<&[u8; 32]>) -> 
     bech32("nevent", &tlv)
 }
 
+/// NIP-19 `naddr` of a replaceable event: its `d` identifier (at most 255
+/// bytes kept), author and kind.
+pub fn naddr(d: &str, author: &[u8; 32], kind: u16) -> String {
+    let d = &d.as_bytes()[..d.len().min(255)];
+    let mut tlv = vec![0, d.len() as u8];
+    tlv.extend_from_slice(d);
+    tlv.extend([2, 32]);
+    tlv.extend_from_slice(author);
+    tlv.extend([3, 4]);
+    tlv.extend_from_slice(&u32::from(kind).to_be_bytes());
+    bech32("naddr", &tlv)
+}
+
 /// A BOLT 11 invoice (`lnbc…`) for `amount_msat`, with a valid bech32
 /// checksum and the usual tagged fields: payment hash, payment secret,
-/// description hash, expiry, min final CLTV expiry, features and sometimes a
-/// route hint; the signature is random bytes.
+/// description hash, expiry, min final CLTV expiry, features and often a
+/// payee node key and a route hint; the signature is random bytes.
 pub fn bolt11(
     g: &mut Gen,
     amount_msat: u64,
@@ -182,7 +195,14 @@ pub fn bolt11(
     if g.chance(0.7) {
         fields.push((5, int_words(g.pick(&[0x4100u64, 0x2_4100, 0x8_0000_4100]))));
     }
-    if g.chance(0.35) {
+    // Real corpus: 426 of 720 receipts' invoices name the payee node, 556
+    // carry a route hint.
+    if g.chance(0.59) {
+        let mut node = vec![if g.chance(0.5) { 2 } else { 3 }];
+        node.extend(g.bytes::<32>());
+        fields.push((19, to_words(&node)));
+    }
+    if g.chance(0.77) {
         let mut hint = Vec::with_capacity(51);
         hint.push(if g.chance(0.5) { 2 } else { 3 });
         hint.extend(g.bytes::<32>());

@@ -138,8 +138,15 @@ fn p_tag(g: &mut Gen, pk: &[u8; 32]) -> Vec<String> {
 }
 
 fn url_image(g: &mut Gen) -> String {
-    let h = hex::encode(&g.bytes::<32>());
-    match g.below(4) {
+    url_image_hashed(g).0
+}
+
+/// An image URL and the SHA-256 its file would have; hosts that name files
+/// by their hash (the first two) carry it in the URL.
+fn url_image_hashed(g: &mut Gen) -> (String, [u8; 32]) {
+    let hash = g.bytes::<32>();
+    let h = hex::encode(&hash);
+    let url = match g.below(4) {
         0 => format!("https://image.nostr.build/{h}.jpg"),
         1 => format!("https://blossom.primal.net/{h}.webp"),
         2 => format!(
@@ -151,7 +158,8 @@ fn url_image(g: &mut Gen) -> String {
             &h[..8],
             g.pick(&["jpg", "png", "gif", "mp4"])
         ),
-    }
+    };
+    (url, hash)
 }
 
 fn url_link(g: &mut Gen) -> String {

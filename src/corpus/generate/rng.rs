@@ -125,7 +125,8 @@ pub fn ln(x: f64) -> f64 {
 
 /// Inverse CDF through `(probability, value)` points, log-linear between
 /// neighbours: the value at `u` in `[0, 1]`. Points are sorted by
-/// probability, start at 0 and end at 1, and all values are positive.
+/// probability, start at 0 and end at 1, and all values are positive; two
+/// points at one probability make a step.
 pub fn quantile_curve(points: &[(f64, f64)], u: f64) -> f64 {
     let u = u.clamp(0.0, 1.0);
     let i = points
@@ -163,6 +164,10 @@ mod tests {
         assert!((quantile_curve(&pts, 1.0) - 400.0).abs() < 1e-9);
         assert!((quantile_curve(&pts, 0.25) - 10.0).abs() < 1e-9);
         assert!((quantile_curve(&pts, 0.75) - 200.0).abs() < 1e-9);
+        // A repeated probability is a step.
+        let step = [(0.0, 1.0), (0.5, 1.0), (0.5, 3.0), (1.0, 3.0)];
+        assert_eq!(quantile_curve(&step, 0.5), 1.0);
+        assert_eq!(quantile_curve(&step, 0.5000001), 3.0);
     }
 
     #[test]

@@ -5,7 +5,8 @@
 use secp256k1::Keypair;
 
 use super::{
-    client_tag, finish, hex_value, hint, npub, p_tag, proxy_tag, relay, tag, url_image, url_link,
+    client_tag, finish, hex_value, hint, npub, p_tag, proxy_tag, relay, tag, url_image,
+    url_image_hashed, url_link,
 };
 use crate::corpus::generate::{
     Ctx,
@@ -38,6 +39,7 @@ pub fn text_note(ctx: &Ctx, g: &mut Gen, u: f64, at: u64, author: &Keypair) -> E
 
     if g.chance(0.6) {
         let root = *ctx.note(g);
+        let mut thread: Vec<[u8; 32]> = Vec::with_capacity(4);
         match g.below(10) {
             0..=1 => tags.push(tag(["e", &hex_value(g, &root)])),
             2..=5 => {
@@ -54,11 +56,23 @@ pub fn text_note(ctx: &Ctx, g: &mut Gen, u: f64, at: u64, author: &Keypair) -> E
                     "root",
                     &hex::encode(&pk),
                 ]));
+                thread.push(pk);
             }
         }
-        for _ in 0..1 + g.skewed(3) {
-            let pk = *ctx.pubkey(g);
-            tags.push(p_tag(g, &pk));
+        // The thread's participants: the root's author first, and in 55 %
+        // of replies the author itself (real corpus: 1,190 of 3,683 notes
+        // p-tag their own author; 868 of 885 root authors are p-tagged).
+        let n = 1 + g.skewed(3);
+        while thread.len() < n {
+            thread.push(*ctx.pubkey(g));
+        }
+        if g.chance(0.55) {
+            let own = author.x_only_public_key().0.to_byte_array();
+            let at = g.below(thread.len());
+            thread[at] = own;
+        }
+        for pk in &thread {
+            tags.push(p_tag(g, pk));
         }
     }
     if g.chance(0.08) {
@@ -80,7 +94,7 @@ pub fn text_note(ctx: &Ctx, g: &mut Gen, u: f64, at: u64, author: &Keypair) -> E
     if g.chance(0.3) {
         let sep = if g.chance(0.5) { "\n" } else { " " };
         if g.chance(0.6) {
-            let url = url_image(g);
+            let (url, hash) = url_image_hashed(g);
             tail.push_str(&format!("{sep}{url}"));
             if g.chance(0.5) {
                 tags.push(vec![
@@ -92,7 +106,7 @@ pub fn text_note(ctx: &Ctx, g: &mut Gen, u: f64, at: u64, author: &Keypair) -> E
                         "blurhash {}",
                         &base64(&g.byte_vec(24)).replace(['+', '/', '='], "#")[..28]
                     ),
-                    format!("x {}", hex::encode(&g.bytes::<32>())),
+                    format!("x {}", hex::encode(&hash)),
                 ]);
             }
         } else {
@@ -212,7 +226,8 @@ pub(super) fn repost(ctx: &Ctx, g: &mut Gen, u: f64, at: u64) -> Event {
     if g.chance(0.05) {
         tags.push(proxy_tag(g));
     }
-    let content = if g.chance(0.8) {
+    // Real corpus: 134 of 220 reposts leave content empty (NIP-18 allows it).
+    let content = if g.chance(0.4) {
         original.to_json()
     } else {
         String::new()

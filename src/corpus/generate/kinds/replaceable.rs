@@ -24,33 +24,53 @@ pub const FOLLOWS: [(f64, f64); 7] = [
     (1.0, 5413.0),
 ];
 
-/// Kind 0 content bytes (real corpus: p10 20, p25 82, p50 285, p75 442,
-/// p90 545, p99 914).
-const META_LEN: [(f64, f64); 8] = [
-    (0.0, 14.0),
-    (0.10, 20.0),
-    (0.25, 82.0),
-    (0.50, 285.0),
-    (0.75, 442.0),
-    (0.90, 545.0),
-    (0.99, 914.0),
-    (1.0, 2400.0),
+/// Kind 0 `about` bytes of full profiles (real corpus, the 1,015 non-empty
+/// ones: p10 17, p25 32, p50 71, p75 141, p90 246, p99 683, max 2,072).
+const ABOUT_LEN: [(f64, f64); 8] = [
+    (0.0, 4.0),
+    (0.10, 17.0),
+    (0.25, 32.0),
+    (0.50, 71.0),
+    (0.75, 141.0),
+    (0.90, 246.0),
+    (0.99, 683.0),
+    (1.0, 2072.0),
 ];
 
-/// Kind 10002 `r`-tag count (real corpus p50 4).
-const RELAY_LIST_LEN: [(f64, f64); 4] = [(0.0, 1.0), (0.5, 4.0), (0.9, 9.0), (1.0, 24.0)];
+/// Share of sparse profiles (at most three fields; real corpus: 319 of 1,427).
+const SPARSE_PROFILES: f64 = 0.224;
 
+/// Kind 10002 `r`-tag count, a step curve (real corpus: 12 lists of 1, 18
+/// of 3, 3 of 9 to 13).
+const RELAY_LIST_LEN: [(f64, f64); 6] = [
+    (0.0, 1.0),
+    (0.364, 1.0),
+    (0.364, 3.0),
+    (0.909, 3.0),
+    (0.909, 9.0),
+    (1.0, 13.0),
+];
+
+/// Profile metadata. Below [`SPARSE_PROFILES`] a profile is a name with
+/// perhaps an `about` (0.55) and a `picture` (0.38); above it, fields appear
+/// at the real corpus's rates for its 1,108 full profiles, and the `about`
+/// length follows [`ABOUT_LEN`] along `u`.
 pub(super) fn metadata(ctx: &Ctx, g: &mut Gen, u: f64, at: u64) -> Event {
-    let target = quantile_curve(&META_LEN, u) as usize;
     let handle = text::handle(g);
     let img = |g: &mut Gen| -> String {
-        match g.below(4) {
-            0 => url_image(g),
-            1 => format!(
+        // Mostly named by hash, as in the real corpus (median URL 92 bytes).
+        match g.below(10) {
+            0..=6 => format!(
+                "https://{}/{}.{}",
+                g.pick(&["image.nostr.build", "blossom.primal.net", "nostr.build/i"]),
+                hex::encode(&g.bytes::<32>()),
+                g.pick(&["jpg", "png", "webp", "jpeg"])
+            ),
+            7 => format!(
                 "https://avatars.githubusercontent.com/u/{}?v=4",
                 g.range(1000, 99_999_999)
             ),
-            2 => format!(
+            8 => format!(
                 "https://i.imgur.com/{}.png",
                 &base64(&g.byte_vec(6)).replace(['+', '/'], "Q")[..7]
             ),
@@ -75,74 +95,99 @@ pub(super) fn metadata(ctx: &Ctx, g: &mut Gen, u: f64, at: u64) -> Event {
         "npub.cash",
         "strike.me",
     ]);
-    let mut extras: Vec<(&str, String)> = vec![
-        (
-            if g.chance(0.85) {
-                "display_name"
-            } else {
-                "displayName"
-            },
-            json_str(&text::display_name(g, &handle)),
-        ),
-        ("picture", json_str(&img(g))),
-        (
-            "nip05",
-            json_str(&if g.chance(0.2) {
-                format!("_@{handle}.com")
-            } else {
-                format!("{handle}@{domain}")
-            }),
-        ),
-        ("lud16", json_str(&format!("{handle}@{wallet}"))),
-        (
-            "website",
-            json_str(&format!(
-                "https://{handle}.{}",
-                g.pick(&["com", "net", "io", "xyz", "blog"])
-            )),
-        ),
-        ("banner", json_str(&img(g))),
-        (
-            "lud06",
-            json_str(&bech32(
-                "lnurl",
-                format!("https://{wallet}/.well-known/lnurlp/{handle}").as_bytes(),
-            )),
-        ),
-    ];
-    if g.chance(0.05) {
-        extras.push(("bot", "false".into()));
-    }
-    if g.chance(0.04) {
-        extras.push(("pubkey", json_str(&hex::encode(&ctx.user_pk(g)))));
-    }
-    g.shuffle(&mut extras[2..]);
-    let mut fields: Vec<(&str, String)> = vec![("name", json_str(&handle))];
-    let size = |fields: &[(&str, String)]| -> usize {
-        1 + fields
-            .iter()
-            .map(|(k, v)| k.len() + v.len() + 4)
-            .sum::<usize>()
+    let sparse = u < SPARSE_PROFILES;
+    let (about_chance, about_u) = if sparse {
+        (0.55, u / SPARSE_PROFILES)
+    } else {
+        (0.92, (u - SPARSE_PROFILES) / (1.0 - SPARSE_PROFILES))
     };
-    let mut rest = extras.into_iter();
-    for (k, v) in rest.by_ref() {
-        if size(&fields) + k.len() + v.len() + 4 > target * 2 / 3 {
-            break;
-        }
-        fields.push((k, v));
-    }
-    let room = target.saturating_sub(size(&fields) + 12);
-    if room >= 8 {
+    let about = g.chance(about_chance).then(|| {
         let lang = Lang::pick(g);
-        let mut about = text::paragraphs(g, lang, room * 3 / 4);
+        // Emoji and mentions below add some 20 bytes on average.
+        let target = quantile_curve(&ABOUT_LEN, about_u) as usize;
+        let budget = target - (target / 4).min(20);
+        let mut about = text::paragraphs(g, lang, budget.max(1));
         if g.chance(0.25) {
             about.push_str(&format!("\n{}", g.pick(EMOJI)));
         }
         if g.chance(0.2) {
             about.push_str(&format!("\n\nnostr:{}", npub(ctx.pubkey(g))));
         }
-        let at_pos = fields.len().min(1 + g.below(3));
-        fields.insert(at_pos, ("about", json_str(&about)));
+        json_str(&about)
+    });
+    let mut fields: Vec<(&str, String)> = vec![("name", json_str(&handle))];
+    if let Some(about) = about {
+        fields.push(("about", about));
+    }
+    if sparse {
+        if g.chance(0.38) {
+            fields.push(("picture", json_str(&img(g))));
+        }
+    } else {
+        // Larger profiles fill in more fields (as the real ones do): each
+        // field's rate scales from 0.7 to 1.3 times along `u`.
+        let rich = |p: f64| (p * (0.7 + 0.6 * about_u)).min(1.0);
+        let mut extras: Vec<(&str, String)> = Vec::new();
+        if g.chance(rich(0.98)) {
+            extras.push(("picture", json_str(&img(g))));
+        }
+        if g.chance(rich(0.87)) {
+            extras.push(("display_name", json_str(&text::display_name(g, &handle))));
+        }
+        if g.chance(rich(0.2)) {
+            extras.push(("displayName", json_str(&text::display_name(g, &handle))));
+        }
+        if g.chance(rich(0.84)) {
+            extras.push((
+                "nip05",
+                json_str(&if g.chance(0.2) {
+                    format!("_@{handle}.com")
+                } else {
+                    format!("{handle}@{domain}")
+                }),
+            ));
+        }
+        if g.chance(rich(0.83)) {
+            extras.push(("lud16", json_str(&format!("{handle}@{wallet}"))));
+        }
+        if g.chance(rich(0.8)) {
+            extras.push(("banner", json_str(&img(g))));
+        }
+        if g.chance(rich(0.77)) {
+            extras.push((
+                "website",
+                json_str(&format!(
+                    "https://{handle}.{}",
+                    g.pick(&["com", "net", "io", "xyz", "blog"])
+                )),
+            ));
+        }
+        // Real corpus: 441 profiles have `lud06`, most of them empty.
+        if g.chance(rich(0.4)) {
+            let lnurl = if g.chance(0.6) {
+                String::new()
+            } else {
+                bech32(
+                    "lnurl",
+                    format!("https://{wallet}/.well-known/lnurlp/{handle}").as_bytes(),
+                )
+            };
+            extras.push(("lud06", json_str(&lnurl)));
+        }
+        if g.chance(rich(0.1)) {
+            extras.push(("username", json_str(&handle)));
+        }
+        if g.chance(rich(0.07)) {
+            extras.push(("reactions", "true".into()));
+        }
+        if g.chance(rich(0.05)) {
+            extras.push(("bot", "false".into()));
+        }
+        if g.chance(rich(0.05)) {
+            extras.push(("pubkey", json_str(&hex::encode(&ctx.user_pk(g)))));
+        }
+        g.shuffle(&mut extras);
+        fields.extend(extras);
     }
     if g.chance(0.2) {
         g.shuffle(&mut fields);
@@ -230,7 +275,7 @@ pub(super) fn follow_list(ctx: &Ctx, g: &mut Gen, u: f64, at: u64, scale: f64) -
 }
 
 pub(super) fn relay_list(ctx: &Ctx, g: &mut Gen, u: f64, at: u64) -> Event {
-    let n = (quantile_curve(&RELAY_LIST_LEN, u) as usize).min(RELAYS.len());
+    let n = (quantile_curve(&RELAY_LIST_LEN, u).round() as usize).min(RELAYS.len());
     let start = g.below(RELAYS.len());
     let mut tags = Vec::with_capacity(n + 1);
     for i in 0..n {
@@ -241,10 +286,12 @@ pub(super) fn relay_list(ctx: &Ctx, g: &mut Gen, u: f64, at: u64) -> Event {
             _ => tag(["r", url, "write"]),
         });
     }
-    if g.chance(0.1) {
+    // Real corpus: 26 of 33 relay lists come through an ActivityPub bridge
+    // (`proxy`), 8 name their client.
+    if g.chance(0.79) {
         tags.push(proxy_tag(g));
     }
-    if g.chance(0.1) {
+    if g.chance(0.24) {
         tags.push(client_tag(g));
     }
     let author = ctx.user(g);

@@ -4,7 +4,7 @@ use super::{finish, relay, relays_tag, tag, url_image, url_link};
 use crate::corpus::generate::{
     Ctx,
     encode::{bech32, bolt11, sha256},
-    rng::Gen,
+    rng::{Gen, quantile_curve},
     text::{self, EMOJI, Lang},
 };
 use crate::model::{Event, hex};
@@ -54,13 +54,25 @@ pub(super) fn zap_goal(ctx: &Ctx, g: &mut Gen, at: u64) -> Event {
     finish(g, author, 9041, at, tags, content)
 }
 
+/// Relays in a zap request's `relays` tag (real corpus: p10 3, p50 7, p90
+/// 14, p99 39; the tail is capped at the 27 relays of `RELAYS`).
+const ZAP_RELAYS: [(f64, f64); 5] = [
+    (0.0, 1.0),
+    (0.10, 3.0),
+    (0.50, 7.0),
+    (0.90, 14.0),
+    (1.0, 27.0),
+];
+
 /// A NIP-57 zap receipt (kind 9735) signed by an LNURL server, embedding the
 /// sender's signed zap request (kind 9734) in its `description` tag.
 pub(super) fn zap_receipt(ctx: &Ctx, g: &mut Gen, at: u64) -> Event {
     let sender = ctx.user(g);
     let sender_pk = sender.x_only_public_key().0.to_byte_array();
     let recipient = ctx.user_pk(g);
-    let note = if g.chance(0.8) {
+    // Shares of tags and sizes follow the real corpus's 720 receipts: `e`
+    // 718, `P` 648, `preimage` 250; zap request relays p50 7, p90 14.
+    let note = if g.chance(0.997) {
         Some(*ctx.note(g))
     } else {
         None
@@ -71,7 +83,7 @@ pub(super) fn zap_receipt(ctx: &Ctx, g: &mut Gen, at: u64) -> Event {
     let msat = sats * 1000;
 
     let mut req_tags = Vec::new();
-    let n = 3 + g.below(8);
+    let n = quantile_curve(&ZAP_RELAYS, g.unit()).round() as usize;
     let relays = relays_tag(g, n);
     let relays_first = g.chance(0.5);
     if relays_first {
@@ -123,7 +135,7 @@ pub(super) fn zap_receipt(ctx: &Ctx, g: &mut Gen, at: u64) -> Event {
     if let Some(id) = &note {
         tags.push(tag(["e", &hex::encode(id)]));
     }
-    let big_p = g.chance(0.6);
+    let big_p = g.chance(0.9);
     if big_p && g.chance(0.5) {
         tags.push(tag(["P", &hex::encode(&sender_pk)]));
     }
@@ -132,7 +144,7 @@ pub(super) fn zap_receipt(ctx: &Ctx, g: &mut Gen, at: u64) -> Event {
     if big_p && tags.iter().all(|t| t[0] != "P") {
         tags.push(tag(["P", &hex::encode(&sender_pk)]));
     }
-    if g.chance(0.5) {
+    if g.chance(0.35) {
         tags.push(tag(["preimage", &hex::encode(&preimage)]));
     }
     let zapper = ctx.zapper(g);
