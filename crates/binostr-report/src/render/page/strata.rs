@@ -51,20 +51,7 @@ pub fn section(c: &Campaign, profiles: &[String]) -> String {
 }
 
 fn strata_table(c: &Campaign, profiles: &[String]) -> Table {
-    let mut columns: Vec<(String, Sort, &str)> = vec![("profile".to_owned(), Sort::Text, "")];
-    columns.extend(
-        STRATUM_SIZES
-            .iter()
-            .map(|m| (format!("{m} %"), Sort::Num, "")),
-    );
-    columns.extend(
-        TIME_WORKLOADS
-            .iter()
-            .map(|w| ((*w).to_owned(), Sort::Num, "")),
-    );
-    let columns: Vec<(&str, Sort, &str)> =
-        columns.iter().map(|c| (c.0.as_str(), c.1, c.2)).collect();
-    let mut t = Table::new("t-strata", &columns);
+    let mut t = sizes_and_times("t-strata", &STRATUM_SIZES);
     for s in STRATA.into_iter().filter(|s| c.has_subset(s)) {
         for p in profiles {
             let pcts = c.stratum_pcts(p, s);
@@ -75,6 +62,17 @@ fn strata_table(c: &Campaign, profiles: &[String]) -> Table {
         }
     }
     t
+}
+
+/// A table of profile, each size measure as % of json, and each time
+/// workload's ratio.
+fn sizes_and_times(id: &str, sizes: &[&str]) -> Table {
+    let mut names: Vec<(String, Sort)> = vec![("profile".to_owned(), Sort::Text)];
+    names.extend(sizes.iter().map(|m| (format!("{m} %"), Sort::Num)));
+    names.extend(TIME_WORKLOADS.iter().map(|w| ((*w).to_owned(), Sort::Num)));
+    let columns: Vec<(&str, Sort, &str)> =
+        names.iter().map(|(n, s)| (n.as_str(), *s, "")).collect();
+    Table::new(id, &columns)
 }
 
 fn composed(out: &mut String, c: &Campaign, profiles: &[String]) {
@@ -98,20 +96,7 @@ fn composed(out: &mut String, c: &Campaign, profiles: &[String]) {
              from a bootstrap resampling each stratum's rounds on its own.</p>",
             esc(&kind3_source(k.follow))
         );
-        let mut columns: Vec<(String, Sort, &str)> = vec![("profile".to_owned(), Sort::Text, "")];
-        columns.extend(
-            SIZE_MEASURES
-                .iter()
-                .map(|m| (format!("{m} %"), Sort::Num, "")),
-        );
-        columns.extend(
-            TIME_WORKLOADS
-                .iter()
-                .map(|w| ((*w).to_owned(), Sort::Num, "")),
-        );
-        let columns: Vec<(&str, Sort, &str)> =
-            columns.iter().map(|c| (c.0.as_str(), c.1, c.2)).collect();
-        let mut t = Table::new("t-composed", &columns);
+        let mut t = sizes_and_times("t-composed", &SIZE_MEASURES);
         for p in profiles {
             let sizes = k.size(p).unwrap_or([None; 3]);
             let mut cells = vec![Cell::text(p)];
