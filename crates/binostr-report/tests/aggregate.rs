@@ -1149,6 +1149,27 @@ mod strata {
             "`event2` is the smallest in every cell (18 of 18)."
         );
         assert_eq!(conclusions[1], "Smaller than json in every cell: `event2`.");
+
+        let tex = read(tmp.path().join("paper/generated/macros.tex"));
+        assert!(
+            tex.contains(
+                "\\newcommand{\\SensitivityGrid}{kind-3 share 0.00 \\%, 2.00 \\%, 4.54 \\%, \
+                 6.00 \\%, 8.00 \\%, 10.00 \\% (the other strata keep their relative shares) x \
+                 follow-list median 100, 317, 600 p tags}"
+            ),
+            "{tex}"
+        );
+        assert!(!tex.contains("SensitivityNotMeasured"));
+        // event2 is 80 % of json at kind-3 share 0, less wherever kind 3 weighs.
+        let spans = read(tmp.path().join("paper/generated/sensitivity-spans.csv"));
+        let lowest = format!("{:.2}", last.ratio("event2").unwrap() * 100.0);
+        for measure in ["raw", "zstd-per-event"] {
+            assert!(
+                spans.contains(&format!("\n{measure},event2,{lowest},80.00,1,1\n")),
+                "{spans}"
+            );
+            assert!(spans.contains(&format!("\n{measure},json,100.00,100.00,2,2\n")));
+        }
     }
 
     #[test]
@@ -1170,6 +1191,16 @@ mod strata {
         assert!(md.contains("Nothing is composed: kind-0, kind-1, kind-3, kind-7, kind-9735, kind-other not measured"));
         assert!(
             md.contains("follow-lists.csv and every kind stratum: not measured in this campaign")
+        );
+        let tex = read(tmp.path().join("paper/generated/macros.tex"));
+        assert!(tex.contains(
+            "\\newcommand{\\SensitivityNotMeasured}{The grid needs follow-lists.csv and every \
+             kind stratum: not measured in this campaign.}"
+        ));
+        let spans = read(tmp.path().join("paper/generated/sensitivity-spans.csv"));
+        assert_eq!(
+            spans,
+            "measure,profile,lowest_pct,highest_pct,best_rank,worst_rank\n"
         );
     }
 

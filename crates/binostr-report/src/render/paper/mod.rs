@@ -38,5 +38,6 @@ pub fn render(c: &Campaign) -> Result<Vec<(&'static str, String)>> {
         ("strata.csv", strata::strata_csv(c)),
         ("composed.csv", strata::composed_csv(c)),
         ("sensitivity.csv", strata::sensitivity_csv(c)),
+        ("sensitivity-spans.csv", strata::sensitivity_spans_csv(c)),
     ])
 }

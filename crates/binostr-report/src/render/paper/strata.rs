@@ -6,6 +6,7 @@ use crate::model::campaign::Campaign;
 use crate::model::mix::{
     NOT_MEASURED, SIZE_MEASURES, STRATA, TIME_WORKLOADS, kind3_source, stream_note,
 };
+use crate::model::sensitivity::KIND3_SHARES;
 use crate::render::names::tex_escape;
 
 /// A missing cell: pgfplots reads `nan`.
@@ -131,6 +132,35 @@ pub(super) fn sensitivity_csv(c: &Campaign) -> String {
     table(header, rows)
 }
 
+/// `sensitivity-spans.csv`: per grid measure and profile, the lowest and
+/// highest composed % of json's over the grid and the best and worst rank.
+pub(super) fn sensitivity_spans_csv(c: &Campaign) -> String {
+    let header = [
+        "measure",
+        "profile",
+        "lowest_pct",
+        "highest_pct",
+        "best_rank",
+        "worst_rank",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    let mut rows = Vec::new();
+    for g in &c.grids {
+        for (p, (lo, hi), (best, worst)) in g.spans() {
+            rows.push(vec![
+                SIZE_MEASURES[g.measure].replace(' ', "-"),
+                p,
+                fixed(lo * 100.0, PCT),
+                fixed(hi * 100.0, PCT),
+                best.to_string(),
+                worst.to_string(),
+            ]);
+        }
+    }
+    table(header, rows)
+}
+
 /// The macros of the mix, the strata, the composed headline and the grid:
 /// `(name, LaTeX value)`.
 pub(super) fn strata_macros(c: &Campaign) -> Vec<(String, String)> {
@@ -171,6 +201,30 @@ pub(super) fn strata_macros(c: &Campaign) -> Vec<(String, String)> {
             "ComposedNotMeasured".to_owned(),
             tex_escape(&format!("{} {NOT_MEASURED}", k.missing.join(", "))),
         ));
+    }
+    match c.grids.first() {
+        Some(g) => {
+            let shares: Vec<String> = KIND3_SHARES
+                .iter()
+                .map(|s| fixed(s * 100.0, 2) + " %")
+                .collect();
+            let medians: Vec<String> = g.medians.iter().map(i64::to_string).collect();
+            m.push((
+                "SensitivityGrid".to_owned(),
+                tex_escape(&format!(
+                    "kind-3 share {} (the other strata keep their relative shares) x \
+                     follow-list median {} p tags",
+                    shares.join(", "),
+                    medians.join(", ")
+                )),
+            ));
+        }
+        None => m.push((
+            "SensitivityNotMeasured".to_owned(),
+            tex_escape(&format!(
+                "The grid needs follow-lists.csv and every kind stratum: {NOT_MEASURED}."
+            )),
+        )),
     }
     for g in &c.grids {
         let name = ["Raw", "ZstdEvent"][g.measure.min(1)];
