@@ -166,9 +166,14 @@ pub fn run(
         }
         Task::Transport => {
             let events = load_corpus(corpus)?;
-            let sequences = super::sequences(&events, &[Subset::Mix], campaign, seed);
-            let mix = sequences.first().context("subset `mix` has no sequence")?;
-            let events: Vec<_> = mix.indices.iter().map(|&i| events[i].clone()).collect();
+            let stream = transport_stream(&events);
+            let sequences = super::sequences(&events, &[stream], campaign, seed);
+            let sequence = sequences.first().context("transport has no sequence")?;
+            let events: Vec<_> = sequence
+                .indices
+                .iter()
+                .map(|&i| events[i].clone())
+                .collect();
             let plan = Plan {
                 profiles: enabled,
                 reference: BASELINE,
@@ -239,6 +244,23 @@ pub fn run(
             std::hint::black_box(&kept);
             Ok(format!("{baseline},{peak}\n"))
         }
+    }
+}
+
+/// The stream transport measures: subset `mix`, or subset `all` (said on
+/// stderr) where the corpus has no event of some stratum the mix gives a
+/// share, as the report says when `campaign.json` lists no `mix` sequence.
+fn transport_stream(events: &[crate::model::Event]) -> Subset {
+    let (full, _) = workload::split_subsets(events, &[Subset::Mix], &super::traffic_mix());
+    if full.is_empty() {
+        eprintln!(
+            "transport: the corpus has no event of some stratum of the traffic mix; \
+             measuring subset `all` ({} events) instead of `mix`",
+            events.len()
+        );
+        Subset::All
+    } else {
+        Subset::Mix
     }
 }
 
