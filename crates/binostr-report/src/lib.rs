@@ -93,15 +93,32 @@ pub fn page(root: &Path, label: &str, out: Option<&Path>) -> Result<PathBuf> {
     page_holding(root, label, out, None)
 }
 
-/// [`page`], its claims marked against the label `holds_on`.
+/// [`page`], its claims marked against the label `holds_on`, or, when
+/// `None`, against the label that `summary.json` records (`aggregate
+/// --holds-on`), so that the committed page is rebuilt as it was made.
 pub fn page_holding(
     root: &Path,
     label: &str,
     out: Option<&Path>,
     holds_on: Option<&str>,
 ) -> Result<PathBuf> {
-    let c = load(root, &[label.to_owned()], holds_on)?;
+    let recorded = match holds_on {
+        Some(_) => None,
+        None => recorded_holds_on(root, label)?,
+    };
+    let c = load(root, &[label.to_owned()], holds_on.or(recorded.as_deref()))?;
     render::page::write(root, &c, label, out)
+}
+
+/// The `holds_on` label of `label`'s `summary/summary.json`, if any.
+fn recorded_holds_on(root: &Path, label: &str) -> Result<Option<String>> {
+    let path = records::campaign_dir(root, label).join("summary/summary.json");
+    let Ok(text) = fs::read_to_string(&path) else {
+        return Ok(None);
+    };
+    let doc: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+    Ok(doc["holds_on"].as_str().map(str::to_owned))
 }
 
 fn load(root: &Path, labels: &[String], holds_on: Option<&str>) -> Result<Campaign> {

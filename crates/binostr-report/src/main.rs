@@ -47,7 +47,8 @@ enum Command {
         /// Write index.html into this directory instead.
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Mark each claim with whether it also holds on this label's campaign.
+        /// Mark each claim with whether it also holds on this label's campaign
+        /// [default: the label summary.json records, from aggregate --holds-on].
         #[arg(long)]
         holds_on: Option<String>,
     },

@@ -29,6 +29,7 @@ pub fn summary_json(c: &Campaign) -> Result<String> {
         "violations": violations,
         "resolution": resolution,
         "claims": claims,
+        "holds_on": c.holds_on.as_ref().map(|h| &h.label),
         "rows": rows,
         "ratios": ratios,
         "instructions": instructions,
