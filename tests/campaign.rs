@@ -426,6 +426,11 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
     let tmp2 = label.join("run-2.tmp");
     let started = Instant::now();
     while !tmp2.exists() {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!(
+                "run-2 exited before it started ({status}): was the checkout committed meanwhile?"
+            );
+        }
         assert!(
             started.elapsed() < Duration::from_secs(120),
             "run-2 never started"

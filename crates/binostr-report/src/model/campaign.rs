@@ -32,6 +32,8 @@ pub struct HoldsOn {
     pub source: String,
     /// Its primary host's claims (subset all).
     pub claims: Vec<Claim>,
+    /// Its profiles measured apart, which are in none of its claims.
+    pub apart: Vec<String>,
 }
 
 /// A loaded campaign (possibly several labels and hosts).
@@ -261,6 +263,7 @@ impl Campaign {
             label: other.to_owned(),
             source: o.corpus_source().unwrap_or("unknown").to_owned(),
             claims: o.claims.into_iter().filter(|k| k.host == host).collect(),
+            apart: o.apart.into_iter().map(|a| a.profile).collect(),
         });
         Ok(self)
     }

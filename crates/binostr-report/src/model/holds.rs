@@ -31,6 +31,9 @@ pub struct Mark {
     /// The other label, its corpus source and whether the claim holds
     /// there (`None` when no other label was given or it has no claim).
     pub there: Option<(String, String, bool)>,
+    /// The claim's leader, when the other label measures it apart (so it
+    /// is in none of that label's claims).
+    pub apart_there: Option<String>,
     /// The kind strata whose own claim says the same.
     pub kinds_holding: Vec<String>,
     /// The kind strata with a claim for the workload.
@@ -52,10 +55,18 @@ impl Mark {
                 self.here.0,
                 self.there.as_ref().map_or("", |t| t.0.as_str())
             ),
-            Some((label, src, false)) => format!(
-                "holds only on the {} corpus (`{}`), not on the {src} corpus (`{label}`)",
-                self.here.1, self.here.0
-            ),
+            Some((label, src, false)) => {
+                let why = self.apart_there.as_ref().map_or(String::new(), |p| {
+                    format!(
+                        ", where `{p}` cannot represent every event and is measured apart, \
+                         in none of its claims"
+                    )
+                });
+                format!(
+                    "holds only on the {} corpus (`{}`), not on the {src} corpus (`{label}`){why}",
+                    self.here.1, self.here.0
+                )
+            }
             None => format!(
                 "holds on the {} corpus (`{}`); not checked on a second corpus",
                 self.here.1, self.here.0
@@ -102,6 +113,11 @@ pub fn marks(c: &Campaign) -> Vec<Mark> {
                 let o = h.claims.iter().find(|o| o.workload == k.workload)?;
                 Some((h.label.clone(), h.source.clone(), same(k, o)))
             });
+            let apart_there = c
+                .holds_on
+                .as_ref()
+                .filter(|h| h.apart.contains(&k.leader))
+                .map(|_| k.leader.clone());
             let kinds: Vec<(&String, bool)> = c
                 .kind_claims
                 .iter()
@@ -113,6 +129,7 @@ pub fn marks(c: &Campaign) -> Vec<Mark> {
                 sentence: k.sentence(),
                 here: here.clone(),
                 there,
+                apart_there,
                 kinds_holding: kinds.iter().filter(|x| x.1).map(|x| x.0.clone()).collect(),
                 kinds_measured: kinds.iter().map(|x| x.0.clone()).collect(),
             }
@@ -157,6 +174,7 @@ mod tests {
             sentence: String::new(),
             here: ("pd".into(), "generated".into()),
             there: Some(("qr".into(), "real".into(), false)),
+            apart_there: None,
             kinds_holding: vec!["kind-1".into()],
             kinds_measured: vec!["kind-0".into(), "kind-1".into()],
         };
@@ -165,6 +183,12 @@ mod tests {
             "holds only on the generated corpus (`pd`), not on the real corpus (`qr`); \
              only for some kinds: kind-1 (of kind-0, kind-1)"
         );
+        m.apart_there = Some("nson".into());
+        assert!(m.text().starts_with(
+            "holds only on the generated corpus (`pd`), not on the real corpus (`qr`), \
+             where `nson` cannot represent every event and is measured apart, in none of its claims;"
+        ));
+        m.apart_there = None;
         m.there = Some(("qr".into(), "real".into(), true));
         m.kinds_holding = m.kinds_measured.clone();
         assert!(m.on_both());
