@@ -143,10 +143,12 @@ class Records:
 
 
 def claims_ties(summary_md: Path) -> dict[str, list[list[str]]]:
-    """Per workload: the profiles summary.md's Claims call tied."""
+    """Per workload: the profiles summary.md's Claims call tied (their lines
+    start with a profile; "Where each claim holds" repeats them after a
+    bold workload name)."""
     out: dict[str, list[list[str]]] = {}
     for line in summary_md.read_text().splitlines():
-        m = re.match(r"- (.*) are tied within [\d.]+ % for (\S+) ", line)
+        m = re.match(r"- (`.*) are tied within [\d.]+ % for (\S+) ", line)
         if m:
             out.setdefault(m.group(2), []).append(re.findall(r"`([^`]+)`", m.group(1)))
     return out
