@@ -367,6 +367,25 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
         let first = seen.entry(key).or_insert_with(|| pass.clone());
         assert_eq!(*first, pass, "{l}");
     }
+    // rounds.csv keeps every round of a sample up to the cap, then thins.
+    let cap = binostr::bench::timing::RECORDED_ROUNDS_PER_SAMPLE;
+    let mut written: BTreeMap<[&str; 5], usize> = BTreeMap::new();
+    for l in rounds.lines().skip(1) {
+        let f: Vec<&str> = l.split(',').collect();
+        *written.entry([f[1], f[3], f[5], f[6], f[7]]).or_default() += 1;
+    }
+    for l in samples.lines().skip(1) {
+        let f: Vec<&str> = l.split(',').collect();
+        if f[0].starts_with("transport-") {
+            continue;
+        }
+        let iters: usize = f[5].parse().unwrap();
+        assert_eq!(
+            written.get(&[f[2], f[4], f[0], f[1], f[3]]).copied(),
+            Some(iters.min(cap)),
+            "{l}: rounds.csv rows of this sample"
+        );
+    }
     // Every enabled profile exchanges the sequence over WebSocket in each
     // compression mode, beside json.
     let transported: BTreeSet<(String, String)> = samples

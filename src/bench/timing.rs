@@ -61,6 +61,34 @@ pub struct Measured {
     pub rounds: Vec<Round>,
 }
 
+/// Most rounds of one Criterion sample written to `rounds.csv` and
+/// `ratios.csv`. A group of few, fast members (a profile measured apart)
+/// runs thousands of rounds per sample; those are thinned to an even stride,
+/// keeping their round numbers. `samples.csv` totals every round.
+pub const RECORDED_ROUNDS_PER_SAMPLE: usize = 100;
+
+/// Indices of the rounds written to `rounds.csv` and `ratios.csv`: every
+/// round of a sample with at most `cap`, otherwise `cap` of them at an even
+/// stride from its first. `rounds` are in sample order.
+pub fn recorded(rounds: &[Round], cap: usize) -> Vec<usize> {
+    let mut kept = Vec::new();
+    let mut start = 0;
+    while start < rounds.len() {
+        let sample = rounds[start].sample;
+        let n = rounds[start..]
+            .iter()
+            .take_while(|r| r.sample == sample)
+            .count();
+        if n <= cap {
+            kept.extend(start..start + n);
+        } else {
+            kept.extend((0..cap).map(|j| start + j * n / cap));
+        }
+        start += n;
+    }
+    kept
+}
+
 /// Why a group's measurement is unusable.
 #[derive(Debug, thiserror::Error)]
 pub enum TimingError {
@@ -275,11 +303,12 @@ pub fn samples_csv(measured: &[Measured]) -> String {
     s
 }
 
-/// `rounds.csv`: every pass of every round, in the order it ran.
+/// `rounds.csv`: every pass of every recorded round, in the order it ran.
 pub fn rounds_csv(measured: &[Measured]) -> String {
     let mut s = ROUNDS.header_line();
     for m in measured {
-        for (r, round) in m.rounds.iter().enumerate() {
+        for r in recorded(&m.rounds, RECORDED_ROUNDS_PER_SAMPLE) {
+            let round = &m.rounds[r];
             for (pos, &i) in round.order.iter().enumerate() {
                 let k = &m.group.members[i];
                 let _ = writeln!(
@@ -302,15 +331,17 @@ pub fn rounds_csv(measured: &[Measured]) -> String {
     s
 }
 
-/// `ratios.csv`: every paired ratio of every round (ns/event of the member
+/// `ratios.csv`: every paired ratio of every recorded round (ns/event of the member
 /// over ns/event of `against` in the same round), with its invariant bound.
 pub fn ratios_csv(measured: &[Measured]) -> String {
     let mut s = RATIOS.header_line();
     for m in measured {
         let per_event = |r: &Round, i: usize| r.ns[i] as f64 / m.events[i] as f64;
+        let recorded = recorded(&m.rounds, RECORDED_ROUNDS_PER_SAMPLE);
         for c in m.group.comparisons() {
             let k = &m.group.members[c.member];
-            for (r, round) in m.rounds.iter().enumerate() {
+            for &r in &recorded {
+                let round = &m.rounds[r];
                 let _ = writeln!(
                     s,
                     "{},{},{},{},{},{},{:.6},{}",
@@ -327,4 +358,36 @@ pub fn ratios_csv(measured: &[Measured]) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rounds(per_sample: &[usize]) -> Vec<Round> {
+        per_sample
+            .iter()
+            .enumerate()
+            .flat_map(|(sample, &n)| {
+                (0..n).map(move |_| Round {
+                    sample,
+                    order: vec![0],
+                    ns: vec![1],
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn small_samples_keep_every_round() {
+        assert_eq!(recorded(&rounds(&[3, 2]), 3), vec![0, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn large_samples_are_thinned_evenly_from_their_first_round() {
+        let kept = recorded(&rounds(&[2, 10, 4]), 4);
+        // sample 0: rounds 0-1; sample 1: rounds 2-11 at stride 2.5;
+        // sample 2: rounds 12-15, all kept.
+        assert_eq!(kept, vec![0, 1, 2, 4, 7, 9, 12, 13, 14, 15]);
+    }
 }
