@@ -213,6 +213,11 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
             }),
         };
         let observed = ctx.measure(&empty)?;
+        let stages: Vec<String> = observed
+            .stages
+            .iter()
+            .map(|s| format!("{} {:.1} s", s.stage, s.seconds))
+            .collect();
         let tmp = dir.join(format!("run-{k}.tmp"));
         let run = RunRecord {
             schema: SCHEMA,
@@ -224,7 +229,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
             &(serde_json::to_string_pretty(&run)? + "\n"),
         )?;
         std::fs::rename(&tmp, dir.join(format!("run-{k}")))?;
-        bar.println(format!("run-{k} complete"));
+        bar.println(format!("run-{k} complete: {}", stages.join(", ")));
     }
     bar.finish_and_clear();
     println!(

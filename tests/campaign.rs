@@ -433,6 +433,28 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
         );
     }
     let instructions = instruction_counts(&run1, &contract, measured, &apart_ids);
+    // Every stage's wall time, in the order the run took them.
+    let mut want = vec!["timing", "sizes", "latency", "transport"]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>();
+    for a in record["corpus"]["apart"].as_array().unwrap() {
+        let id = a["profile"].as_str().unwrap();
+        for task in ["timing", "sizes", "transport"] {
+            want.push(format!("apart {id} {task}"));
+        }
+    }
+    want.extend(["allocations", "peak RSS"].map(String::from));
+    if instructions.is_some() {
+        want.push("instructions".into());
+    }
+    let stages = contract["observed"]["stages"].as_array().unwrap();
+    let named: Vec<String> = stages
+        .iter()
+        .map(|s| s["stage"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(named, want);
+    assert!(stages.iter().all(|s| s["seconds"].as_f64().unwrap() >= 0.0));
     let before = read(&run1.join("samples.csv"));
 
     // A killed run is never counted, and the next invocation resumes it.

@@ -6,8 +6,10 @@
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
+use binostr_records::Stage;
 use binostr_records::csv::{ALLOC, INSTRUCTIONS, RSS};
 use rayon::prelude::*;
 
@@ -54,15 +56,20 @@ impl RunContext<'_> {
         let order_seed = order_seed(self.opts.seed, self.k);
         let started = now_rfc3339();
         let load_before = host::load_average();
+        let mut stages = Vec::new();
         self.bar.set_message(format!("run-{} timing", self.k));
+        let start = Instant::now();
         self.child(
             &["timing", "--order-seed", &order_seed.to_string()],
             &tmp,
             true,
         )?;
+        stages.push(Stage::since("timing", start));
         for probe in ["sizes", "latency", "transport"] {
             self.bar.set_message(format!("run-{} {probe}", self.k));
+            let start = Instant::now();
             self.child(&[probe], &tmp, false)?;
+            stages.push(Stage::since(probe, start));
             self.bar.inc(1);
         }
         // Each profile measured apart: its own events, paired with json on them.
@@ -80,16 +87,24 @@ impl RunContext<'_> {
                 self.bar
                     .set_message(format!("run-{} apart {} {}", self.k, a.profile.id, args[0]));
                 let cmd = Command::new(std::env::current_exe()?);
+                let start = Instant::now();
                 self.child_with(cmd, &a.path, &pair, args, &out, timing)?;
+                stages.push(Stage::since(
+                    format!("apart {} {}", a.profile.id, args[0]),
+                    start,
+                ));
                 if !timing {
                     self.bar.inc(1);
                 }
             }
         }
         self.bar.set_message(format!("run-{} allocations", self.k));
+        let start = Instant::now();
         self.alloc_probe(&tmp)?;
+        stages.push(Stage::since("allocations", start));
         self.bar.inc(1);
         self.bar.set_message(format!("run-{} peak RSS", self.k));
+        let start = Instant::now();
         // Peak RSS needs a fresh process per pair; they run side by side
         // (a process's own peak is unaffected), one per core.
         let pairs: Vec<(&str, Workload)> = self
@@ -111,11 +126,14 @@ impl RunContext<'_> {
             .collect::<Result<Vec<String>>>()?;
         let rss = RSS.header_line() + &rows.concat();
         write_atomically(&tmp.join(RSS.file), &rss)?;
+        stages.push(Stage::since("peak RSS", start));
         let instructions = match &self.instructions {
             Some(probe) => {
                 self.bar.set_message(format!("run-{} instructions", self.k));
+                let start = Instant::now();
                 let rows = self.instruction_probe(probe, &tmp)?;
                 write_atomically(&tmp.join(INSTRUCTIONS.file), instructions::csv(&rows))?;
+                stages.push(Stage::since("instructions", start));
                 probe.valgrind.version.clone()
             }
             None => instructions::SKIPPED.to_string(),
@@ -130,6 +148,7 @@ impl RunContext<'_> {
             load_before,
             load_after: host::load_average(),
             instructions: Some(instructions),
+            stages,
         })
     }
 

@@ -27,7 +27,7 @@ pub use campaign::{
 };
 pub use event::SignedEvent;
 pub use registry::RegistryEntry;
-pub use run::{Contract, ContractCorpus, CriterionSettings, Git, Host, Observed, RunRecord};
+pub use run::{Contract, ContractCorpus, CriterionSettings, Git, Host, Observed, RunRecord, Stage};
 
 /// Schema version of `campaign.json` and `run-K/contract.json`.
 pub const SCHEMA: u32 = 2;

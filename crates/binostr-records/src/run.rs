@@ -115,4 +115,30 @@ pub struct Observed {
     /// was skipped (absent in runs recorded before it existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<String>,
+    /// Wall time of each stage, in the order they ran (empty in runs
+    /// recorded before it existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stages: Vec<Stage>,
+}
+
+/// Wall time of one stage of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stage {
+    /// What ran: `timing`, `sizes`, `latency`, `transport`, `apart ID
+    /// timing` (and its `sizes`, `transport`), `allocations`, `peak RSS`,
+    /// `instructions`.
+    pub stage: String,
+    /// Wall seconds, to a tenth.
+    pub seconds: f64,
+}
+
+impl Stage {
+    /// The stage `stage` that began at `start` and ends now.
+    pub fn since(stage: impl Into<String>, start: std::time::Instant) -> Stage {
+        Stage {
+            stage: stage.into(),
+            seconds: (start.elapsed().as_secs_f64() * 10.0).round() / 10.0,
+        }
+    }
 }

@@ -241,6 +241,7 @@ pub fn contract_with(host: &str, run: usize, seed_null: bool) -> String {
             load_before: vec![0.1, 0.2, 0.3],
             load_after: vec![0.4, 0.3, 0.3],
             instructions: None,
+            stages: Vec::new(),
         },
     };
     serde_json::to_string_pretty(&record).unwrap() + "\n"
