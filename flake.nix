@@ -22,7 +22,6 @@
       systems = [
         "x86_64-linux"
         "aarch64-linux"
-        "x86_64-darwin"
         "aarch64-darwin"
       ];
       forAllSystems = f: nixpkgs.lib.genAttrs systems (system: f (perSystem system));
@@ -40,17 +39,20 @@
           );
 
           # Cargo sources plus what build.rs (protox reads schemas/),
-          # include_str!/include_bytes! (provenance/, the report's font) and the
-          # tests (goldens, fixtures, interop vectors) read.
+          # include_str!/include_bytes! (provenance/, src/'s text files, the
+          # report's font) and the tests (goldens, fixtures, interop vectors,
+          # the committed evolution results) read.
           src = lib.fileset.toSource {
             root = ./.;
             fileset = lib.fileset.unions [
               (craneLib.fileset.commonCargoSources ./.)
+              ./src
               ./schemas
               ./provenance
               ./crates/binostr-report/assets
               ./tests
               ./vectors
+              ./results/evolution
             ];
           };
 
@@ -105,18 +107,6 @@
             ]
           );
 
-          # Interop runtimes; the per-language scripts pin their own packages.
-          pythonInterop = pkgs.python3.withPackages (
-            ps: with ps; [
-              cbor2
-              msgpack
-              protobuf
-              flatbuffers
-              fastavro
-              pymongo
-            ]
-          );
-
           # Built from the committed paper/generated/ and the campaign records
           # (SOURCE_DATE_EPOCH comes from the runs' finished times).
           paper = pkgs.stdenvNoCC.mkDerivation {
@@ -149,18 +139,20 @@
           };
 
           # A campaign records the git commit and, with valgrind (required for
-          # publication), instruction counts.
+          # publication), instruction counts. Apps see only the tools they
+          # list (inheritPath = false), never the host's.
           cliInputs = [
             binostr
             pkgs.git
+            pkgs.coreutils
           ]
           ++ lib.optionals pkgs.stdenv.hostPlatform.isLinux [ pkgs.valgrind ];
-          app = name: description: text: {
+          app = name: description: runtimeInputs: text: {
             type = "app";
             program = lib.getExe (
               pkgs.writeShellApplication {
-                inherit name text;
-                runtimeInputs = cliInputs;
+                inherit name text runtimeInputs;
+                inheritPath = false;
               }
             );
             meta.description = description;
@@ -200,31 +192,36 @@
           };
 
           apps = {
-            default = app "binostr" "The Binostr command line" ''exec binostr "$@"'';
-            campaign = app "binostr-campaign" "Run a measurement campaign in this checkout: campaign --settings quick|publication|smoke --label LABEL" ''exec binostr campaign "$@"'';
-            verify = app "binostr-verify" "Verify a campaign's manifest hashes and its BIP-340 signature: verify LABEL" ''exec binostr manifest verify "$@"'';
-            interop = {
-              type = "app";
-              program = lib.getExe (
-                pkgs.writeShellApplication {
-                  name = "binostr-interop";
-                  runtimeInputs = [
-                    binostr
-                    pythonInterop
-                    pkgs.nodejs
-                    pkgs.go
-                  ];
-                  text = ''
-                    binostr vectors -o vectors/interop-v1.json
-                    for lang in python js go; do
-                      bash "scripts/interop/$lang/run.sh"
-                    done
-                  '';
-                }
-              );
-              meta.description = "Write the interop vectors and run the Python, JavaScript and Go verifiers in this checkout";
-            };
-            smoke = app "binostr-smoke" "Quick end-to-end check: generate and audit a small corpus, round-trip it through notepack byte for byte" ''
+            default = app "binostr" "The Binostr command line" cliInputs ''exec binostr "$@"'';
+            # --real reads the flake's own copy of the real corpus unless
+            # BINOSTR_CORPUS_DIR names another.
+            campaign = app "binostr-campaign" "Run a measurement campaign in this checkout: campaign --settings quick|publication|smoke --label LABEL [--real]" cliInputs ''
+              export BINOSTR_CORPUS_DIR="''${BINOSTR_CORPUS_DIR:-${corpusReal}}"
+              exec binostr campaign "$@"
+            '';
+            verify = app "binostr-verify" "Verify a campaign's manifest hashes and its BIP-340 signature: verify LABEL" cliInputs ''exec binostr manifest verify "$@"'';
+            # Not hermetic: each harness installs its pinned packages (pip
+            # wheels by hash, npm ci, Go modules) from the registries.
+            interop = app "binostr-interop" "Write the interop vectors and run the Python, JavaScript and Go verifiers in this checkout (needs PyPI, npm and the Go module proxy)" [
+              binostr
+              pkgs.bash
+              pkgs.coreutils
+              pkgs.python3
+              pkgs.nodejs
+              pkgs.go
+            ] ''
+              echo "interop: the harnesses fetch their pinned packages from PyPI, the npm registry and the Go module proxy"
+              if ! python3 -c 'import urllib.request as u; u.urlopen("https://pypi.org/simple/", timeout=10)' 2>/dev/null; then
+                echo "interop: PyPI is unreachable; this app needs the network (see docs/NIX.md)" >&2
+                exit 1
+              fi
+              export BINOSTR_BIN=${lib.getExe binostr} CGO_ENABLED=0
+              binostr vectors -o vectors/interop-v1.json
+              for lang in python js go; do
+                bash "scripts/interop/$lang/run.sh"
+              done
+            '';
+            smoke = app "binostr-smoke" "Quick end-to-end check: generate and audit a small corpus, round-trip it through notepack byte for byte" (cliInputs ++ [ pkgs.diffutils ]) ''
               tmp=$(mktemp -d)
               trap 'rm -rf "$tmp"' EXIT
               binostr corpus default --count 200 --select 100 -o "$tmp/corpus"
@@ -236,20 +233,19 @@
           };
 
           devShells.default = craneLib.devShell {
+            # No schema compilers: nixpkgs' protobuf, capnproto and thrift are
+            # not the versions scripts/regen.sh pins, and `just regen-check`
+            # refuses to run in this shell (docs/NIX.md).
             packages = [
               pkgs.just
-              pkgs.protobuf
-              pkgs.flatbuffers
-              pkgs.capnproto
-              pkgs.capnproto-rust
-              pkgs.thrift
-              pythonInterop
+              pkgs.python3
               pkgs.nodejs
               pkgs.go
               tex
             ]
             ++ lib.optionals pkgs.stdenv.hostPlatform.isLinux [ pkgs.valgrind ];
             BINOSTR_CORPUS_DIR = corpusReal;
+            BINOSTR_NIX_SHELL = "1";
           };
 
           # No codegen-drift check: nixpkgs carries capnproto 1.x, not the

@@ -6,7 +6,9 @@
 #     nix/LOCK-ENTRIES.md (and, when $BINOSTR_LOCK_ENTRIES names another
 #     copy of that file, nix/LOCK-ENTRIES.md must equal it): every node's rev,
 #     narHash and lastModified, rust-overlay following nixpkgs, crane without
-#     inputs.
+#     inputs;
+#  4. every app's wrapper script (results/nix/apps/) runs with only the tools
+#     the flake lists for it (scripts/check-app-wrappers.py).
 # The flake is not built here.
 #
 # With --inputs DIR, it then evaluates every flake output offline (Nix >= 2.18,
@@ -98,3 +100,9 @@ print(f"flake: flake.lock pins {len(nodes) - 1} inputs, all from LOCK-ENTRIES.md
 PY
 
 [ -z "$inputs" ] || exec bash scripts/flake-eval.sh "$inputs"
+
+# Every app's wrapper (results/nix/apps/, written by flake-eval.sh) runs with
+# only the tools the flake gives it.
+bin=${BINOSTR_BIN:-${CARGO_TARGET_DIR:-target}/release/binostr}
+[ -x "$bin" ] || cargo build --release --locked --bins -q
+python3 scripts/check-app-wrappers.py --binostr "$bin"

@@ -100,8 +100,22 @@ for system, c in sorted(counts.items()):
 PY
 
 echo
-echo "== what the checks are given (x86_64-linux, x86_64-darwin)"
-for system in x86_64-linux x86_64-darwin; do
+echo "== app wrappers (x86_64-linux) -> results/nix/apps/NAME.sh, store hashes as HASH"
+mkdir -p results/nix/apps
+rm -f results/nix/apps/*.sh
+for app in $(python3 -c 'import json,sys; print(" ".join(sorted(json.load(open(sys.argv[1]))["x86_64-linux"])))' "$tmp/apps.json"); do
+    drv=$(nixc eval --raw "$flake#apps.x86_64-linux.$app.program" "${over[@]}" \
+        --apply 'p: builtins.head (builtins.attrNames (builtins.getContext p))' 2>/dev/null)
+    nixc derivation show "$drv" 2>/dev/null | python3 -c '
+import json, re, sys
+env = next(iter(json.load(sys.stdin).values()))["env"]
+sys.stdout.write(re.sub(r"/nix/store/[0-9a-z]{32}-", "/nix/store/HASH-", env["text"]))' > "results/nix/apps/$app.sh"
+    echo "$app: $(grep -m1 '^export PATH=' "results/nix/apps/$app.sh")"
+done
+
+echo
+echo "== what the checks are given (x86_64-linux, aarch64-darwin)"
+for system in x86_64-linux aarch64-darwin; do
     capture "$tmp/tests.json" nixc eval --json "$flake#checks.$system.tests" "${over[@]}" \
         --apply 't: { nativeBuildInputs = map (d: d.name) t.nativeBuildInputs; CI = t.CI or null; checkPhase = t.checkPhase; }'
 done
@@ -164,7 +178,7 @@ refuse() {
     fi
     grep -E '^ *error:' <<<"$out" | tail -1 | sed 's/^ *//' | redact
 }
-refuse x86_64-darwin 'pkgs.valgrind.drvPath'
+refuse aarch64-darwin 'pkgs.valgrind.drvPath'
 refuse x86_64-linux '(pkgs.stdenv.mkDerivation { name = "x"; nativeBuildInputs = [ pkgs.python3.withPackages ]; }).drvPath'
 refuse x86_64-linux '(pkgs.fetchurl { url = "https://example.org/x"; sha256 = "0000"; }).drvPath'
 refuse x86_64-linux '(pkgs.python3.withPackages (ps: [ ps.cbor ])).drvPath'

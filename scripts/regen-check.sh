@@ -10,6 +10,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+if [[ -n "${BINOSTR_NIX_SHELL:-}" ]]; then
+    echo "regen-check: refused in the Nix dev shell: nixpkgs' protoc, capnp and thrift are not the pinned" >&2
+    echo "  generators, which install with apt-get, pip and cargo; run it outside (docs/NIX.md)" >&2
+    exit 2
+fi
+
 bash scripts/check-codegen-drift.sh
 bash scripts/interop/go/regen.sh --check
 bash scripts/interop/js/regen.sh --check

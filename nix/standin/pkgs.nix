@@ -405,6 +405,7 @@ in
   cargo = tool "cargo" { };
   rustc = tool "rustc" { };
   coreutils = tool "coreutils" { };
+  diffutils = tool "diffutils" { };
   # The attributes of nixpkgs' bintools-wrapper that rust-overlay reads.
   bintools = tool "bintools-wrapper" {
     passthru = {

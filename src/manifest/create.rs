@@ -43,7 +43,7 @@ pub enum CreateError {
         /// Why.
         detail: String,
     },
-    /// A tool (git, rustc) failed.
+    /// A tool (git) failed.
     #[error("`{command}`: {detail}")]
     Tool {
         /// The command line.
@@ -184,7 +184,8 @@ pub fn create(
             source,
         })?
         .0;
-    let rustc = tool(root, "rustc", &["-vV"])?;
+    // The compiler that built this binary: no rustc need be on PATH.
+    let rustc = crate::campaign::host::rustc_version();
 
     let mut warnings = Vec::new();
     if git.dirty {

@@ -43,6 +43,9 @@ pub struct Run {
     pub started: Option<String>,
     /// `observed.finished` (RFC 3339), when recorded.
     pub finished: Option<String>,
+    /// `observed.instructions`: the valgrind version that counted, or why
+    /// none did.
+    pub instructions: Option<String>,
 }
 
 impl Run {
@@ -88,7 +91,36 @@ pub fn discover(root: &Path, labels: &[String]) -> Result<Vec<Run>> {
             runs.push(read_run(label, k, path)?);
         }
     }
+    one_valgrind_per_host(&runs)?;
     Ok(runs)
+}
+
+/// Instruction counts of one host are compared across its runs, so they must
+/// come from one valgrind version.
+fn one_valgrind_per_host(runs: &[Run]) -> Result<()> {
+    for a in runs {
+        let Some(va) = a
+            .instructions
+            .as_deref()
+            .filter(|v| v.starts_with("valgrind-"))
+        else {
+            continue;
+        };
+        if let Some(b) = runs.iter().find(|b| {
+            b.host == a.host
+                && b.instructions
+                    .as_deref()
+                    .is_some_and(|vb| vb.starts_with("valgrind-") && vb != va)
+        }) {
+            bail!(
+                "{} counted instructions with {va}, {} with {}: counts of different valgrind versions are not comparable; aggregate them apart",
+                a.id(),
+                b.id(),
+                b.instructions.as_deref().unwrap_or_default()
+            );
+        }
+    }
+    Ok(())
 }
 
 fn read_run(label: &str, k: u32, dir: PathBuf) -> Result<Run> {
@@ -116,6 +148,7 @@ fn read_run(label: &str, k: u32, dir: PathBuf) -> Result<Run> {
         corpus: c.corpus,
         started: Some(file.observed.started),
         finished: Some(file.observed.finished),
+        instructions: file.observed.instructions,
     })
 }
 
@@ -243,4 +276,49 @@ fn check_header(path: &Path, expected: &str) -> Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(k: u32, host: &str, instructions: Option<&str>) -> Run {
+        Run {
+            label: "l".into(),
+            k,
+            dir: PathBuf::new(),
+            host: host.into(),
+            commit: String::new(),
+            dirty: false,
+            campaign_profile: "quick".into(),
+            corpus: ContractCorpus {
+                fingerprint: "f".into(),
+                count: 1,
+                seed: Some(1),
+            },
+            started: None,
+            finished: None,
+            instructions: instructions.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn one_host_counts_with_one_valgrind() {
+        let same = [
+            run(1, "h", Some("valgrind-3.19.0")),
+            run(2, "h", Some("valgrind-3.19.0")),
+            run(3, "h", Some("skipped: valgrind not found")),
+            run(1, "other", Some("valgrind-3.25.1")),
+        ];
+        assert!(one_valgrind_per_host(&same).is_ok());
+        let mixed = [
+            run(1, "h", Some("valgrind-3.19.0")),
+            run(2, "h", Some("valgrind-3.25.1")),
+        ];
+        let e = one_valgrind_per_host(&mixed).unwrap_err().to_string();
+        assert!(
+            e.contains("l/run-1") && e.contains("valgrind-3.25.1"),
+            "{e}"
+        );
+    }
 }

@@ -1,0 +1,6 @@
+#!/nix/store/HASH-bash-standin/bin/bash
+set -o errexit -o nounset -o pipefail
+export PATH="/nix/store/HASH-binostr-0.1.0/bin:/nix/store/HASH-git-standin/bin:/nix/store/HASH-coreutils-standin/bin:/nix/store/HASH-valgrind-standin/bin"
+export BINOSTR_CORPUS_DIR="${BINOSTR_CORPUS_DIR:-/nix/store/HASH-binostr-real-corpus}"
+exec binostr campaign "$@"
+
