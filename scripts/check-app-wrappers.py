@@ -26,6 +26,11 @@ PUBKEY = "npub1vn52enahfpr0c8mustnceud3ajwyx05dg2tasx7gj9f6kgf2f24qlefn84"
 
 # nixpkgs package -> the commands it puts on PATH that this host also has.
 TOOLS = {
+    "coreutils": (
+        "basename cat chmod cp cut date dirname echo env false head id ln ls mkdir "
+        "mktemp mv printf pwd readlink realpath rm rmdir sha256sum sleep sort tail "
+        "tee touch tr true uname wc"
+    ).split(),
     "git": ["git"],
     "valgrind": ["valgrind"],
     "bash": ["bash", "sh"],
@@ -34,11 +39,6 @@ TOOLS = {
     "nodejs": ["node", "npm", "npx"],
     "go": ["go", "gofmt"],
 }
-COREUTILS = (
-    "basename cat chmod cp cut date dirname echo env false head id ln ls mkdir "
-    "mktemp mv printf pwd readlink realpath rm rmdir sha256sum sleep sort tail "
-    "tee touch tr true uname wc"
-).split()
 
 
 def fail(msg):
@@ -53,8 +53,6 @@ def tool_dir(tmp, package, binostr):
     os.makedirs(d)
     if package == "binostr":
         names = {n: os.path.join(os.path.dirname(binostr), n) for n in ("binostr", "binostr-alloc-probe")}
-    elif package == "coreutils":
-        names = {n: shutil.which(n) for n in COREUTILS}
     elif package in TOOLS:
         names = {n: shutil.which(n) for n in TOOLS[package]}
     else:

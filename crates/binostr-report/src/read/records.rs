@@ -6,6 +6,7 @@
 //! and each scanned frame gains `host` (from `contract.json`) and `run`
 //! (`<label>/run-K`) columns.
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -98,25 +99,21 @@ pub fn discover(root: &Path, labels: &[String]) -> Result<Vec<Run>> {
 /// Instruction counts of one host are compared across its runs, so they must
 /// come from one valgrind version.
 fn one_valgrind_per_host(runs: &[Run]) -> Result<()> {
-    for a in runs {
-        let Some(va) = a
+    let mut first: BTreeMap<&str, (&Run, &str)> = BTreeMap::new();
+    for run in runs {
+        let Some(version) = run
             .instructions
             .as_deref()
             .filter(|v| v.starts_with("valgrind-"))
         else {
             continue;
         };
-        if let Some(b) = runs.iter().find(|b| {
-            b.host == a.host
-                && b.instructions
-                    .as_deref()
-                    .is_some_and(|vb| vb.starts_with("valgrind-") && vb != va)
-        }) {
+        let (a, va) = *first.entry(&run.host).or_insert((run, version));
+        if va != version {
             bail!(
-                "{} counted instructions with {va}, {} with {}: counts of different valgrind versions are not comparable; aggregate them apart",
+                "{} counted instructions with {va}, {} with {version}: counts of different valgrind versions are not comparable; aggregate them apart",
                 a.id(),
-                b.id(),
-                b.instructions.as_deref().unwrap_or_default()
+                run.id()
             );
         }
     }
