@@ -29,10 +29,12 @@ pub fn macro_suffix(id: &str) -> String {
 }
 
 /// `s` with LaTeX's special characters escaped, for text inside a macro.
+/// A double hyphen stays two hyphens (`-{}-`), so a copied `--flag` works.
 pub fn tex_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
+            '-' if out.ends_with('-') => out.push_str("{}-"),
             '\\' => out.push_str("\\textbackslash{}"),
             '~' => out.push_str("\\textasciitilde{}"),
             '^' => out.push_str("\\textasciicircum{}"),
@@ -49,6 +51,13 @@ pub fn tex_escape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn double_hyphens_stay_hyphens() {
+        assert_eq!(tex_escape("campaign --real"), "campaign -{}-real");
+        assert_eq!(tex_escape("a---b"), "a-{}-{}-b");
+        assert_eq!(tex_escape("kind-3 & co"), "kind-3 \\& co");
+    }
 
     #[test]
     fn suffixes() {
