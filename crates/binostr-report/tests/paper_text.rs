@@ -51,7 +51,10 @@ fn dashed_texttt(text: &str) -> Vec<(usize, String)> {
 #[test]
 fn scanner_finds_a_dashed_command() {
     let text = "ok \\texttt{a -{}-b}\nbad \\texttt{cargo run --release}\n";
-    assert_eq!(dashed_texttt(text), vec![(2, "cargo run --release".to_string())]);
+    assert_eq!(
+        dashed_texttt(text),
+        vec![(2, "cargo run --release".to_string())]
+    );
     assert!(dashed_texttt("range 1--2, \\texttt{x{y}z}").is_empty());
 }
 
@@ -60,7 +63,11 @@ fn paper_commands_keep_their_double_hyphens() {
     let paper = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../paper");
     let mut files = Vec::new();
     tex_files(&paper, &mut files);
-    assert!(files.len() > 5, "no paper sources under {}", paper.display());
+    assert!(
+        files.len() > 5,
+        "no paper sources under {}",
+        paper.display()
+    );
     let mut bad = Vec::new();
     for file in files {
         let text = fs::read_to_string(&file).unwrap();
