@@ -152,7 +152,11 @@ print(f"{k:064x}")')
 else
     [ -n "${BINOSTR_SIGNING_KEY:-}" ] || die "BINOSTR_SIGNING_KEY is not set (the project's key signs releases)"
     binostr release sign --version "$version" --commit "$commit" "$out" >&2
-    signer=$pubkey
+    signer=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["pubkey"])' "$out/release.event.json")
+    if [ "$signer" != "$pubkey" ]; then
+        rm "$out/release.event.json"
+        die "BINOSTR_SIGNING_KEY gives $signer, not the project's key $pubkey; event removed"
+    fi
 fi
 
 say "verifying as a reader would"
