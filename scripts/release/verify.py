@@ -173,6 +173,8 @@ def verify_release(directory, pinned, rebuild=True):
         raise Refused(f"binding: version tag `{version}` is not v<semver>")
     if not re.fullmatch(r"[0-9a-f]{40}", commit):
         raise Refused(f"binding: commit tag `{commit}` is not 40 lowercase hex")
+    if re.fullmatch(r"v\d+\.\d+\.\d+.*", d.resolve().name) and d.resolve().name != version:
+        raise Refused(f"binding: the directory is named {d.resolve().name}, the event signs release {version}")
     sums = parse_sums(sums_bytes, d / SUMS_FILE)
     present = []
     for name, want in sorted(sums.items()):
@@ -282,7 +284,8 @@ def main():
         if not args.dir or not args.pubkey:
             ap.error("DIR and --pubkey are required (or --self-test)")
         ev = verify_release(args.dir, args.pubkey, rebuild=not args.no_rebuild)
-        print(f"verified: {args.dir}: release {tags_of(ev, EVENT_FILE)['version']} signed by {args.pubkey}")
+        skipped = " (archives NOT rebuilt: --no-rebuild)" if args.no_rebuild else ""
+        print(f"verified: {args.dir}: release {tags_of(ev, EVENT_FILE)['version']} signed by {args.pubkey}{skipped}")
     except Refused as e:
         sys.exit(f"verify: REFUSED: {e}")
 
