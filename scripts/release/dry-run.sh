@@ -16,10 +16,14 @@ fi
 pinned=$1
 version=v0.0.0-dry-run
 
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/binostr-target}"
-say "building binostr"
-cargo build --release --locked --quiet --bin binostr
-export BINOSTR_BIN="$CARGO_TARGET_DIR/release/binostr"
+if [ -n "${BINOSTR_BIN:-}" ]; then
+    say "using BINOSTR_BIN=$BINOSTR_BIN"
+else
+    export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/binostr-target}"
+    say "building binostr"
+    cargo build --release --locked --quiet --bin binostr
+    export BINOSTR_BIN="$CARGO_TARGET_DIR/release/binostr"
+fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/binostr-dry-run.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
