@@ -50,6 +50,9 @@ if [ "$throwaway" = 1 ] && [ -z "$out" ]; then
     die "--throwaway needs --out: a rehearsal never writes under releases/"
 fi
 out=${out:-releases/$version}
+if [ "$throwaway" = 0 ] && [ -z "${BINOSTR_SIGNING_KEY:-}" ]; then
+    die "BINOSTR_SIGNING_KEY is not set (the project's key signs releases)"
+fi
 
 if [ -n "$(git status --porcelain)" ]; then
     git status --short >&2
@@ -150,7 +153,6 @@ print(f"{k:064x}")')
     [ "$signer" != "$pubkey" ] || die "the throwaway key is the project's key"
     say "throwaway signer $signer"
 else
-    [ -n "${BINOSTR_SIGNING_KEY:-}" ] || die "BINOSTR_SIGNING_KEY is not set (the project's key signs releases)"
     binostr release sign --version "$version" --commit "$commit" "$out" >&2
     signer=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["pubkey"])' "$out/release.event.json")
     if [ "$signer" != "$pubkey" ]; then
