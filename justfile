@@ -168,3 +168,16 @@ manifest label:
 # Verify campaign LABEL offline against the project's published key.
 verify label:
     cargo run --release -- manifest verify --pubkey {{signing_pubkey}} {{label}}
+
+# Cut release VERSION of HEAD into releases/VERSION/, signed with $BINOSTR_SIGNING_KEY (--out DIR, --skip-checks WHY, --skip-paper WHY).
+[positional-arguments]
+release *args:
+    bash scripts/release/release.sh "$@" --pubkey {{signing_pubkey}}
+
+# Verify releases/VERSION offline: signature, pinned key, SHA256SUMS, archives rebuilt from git.
+release-verify version:
+    python3 scripts/release/verify.py releases/{{version}} --pubkey {{signing_pubkey}}
+
+# Rehearse a release with a throwaway key in a clone of HEAD; check what verify accepts and refuses.
+release-dry-run:
+    bash scripts/release/dry-run.sh {{signing_pubkey}}

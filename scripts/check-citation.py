@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Checks CITATION.cff (CFF 1.2.0) and codemeta.json: structure, and that they
-agree with each other, with Cargo.toml and with the paper's manifest key.
+agree with each other, with Cargo.toml and with the paper's manifest key; and
+that .zenodo.json and CHANGELOG.md agree with them (title, version, licence,
+description, creators; a released version has a dated CHANGELOG section).
 
 Stdlib only. CITATION.cff is read with a parser for the YAML subset it uses
 (block mappings, block lists of scalars or of flat mappings, plain or
@@ -108,6 +110,57 @@ def check_cff(cff):
     return errors
 
 
+CHANGELOG_HEADING = re.compile(r"^## \[(?P<version>[^\]]+)\](?: - (?P<date>\d{4}-\d{2}-\d{2}))?\s*$")
+
+
+def check_zenodo(zenodo, cff):
+    errors = []
+    expected = {
+        "title": cff.get("title"),
+        "description": cff.get("abstract"),
+        "version": cff.get("version"),
+        "license": cff.get("license"),
+        "upload_type": "software",
+        "creators": [{"name": a.get("name")} for a in cff.get("authors", [])],
+        "keywords": cff.get("keywords"),
+    }
+    for key, value in expected.items():
+        if zenodo.get(key) != value:
+            errors.append(f".zenodo.json: {key} is {zenodo.get(key)!r}, CITATION.cff gives {value!r}")
+    if zenodo.get("publication_date") != cff.get("date-released"):
+        errors.append(f".zenodo.json: publication_date {zenodo.get('publication_date')!r} is not "
+                      f"CITATION.cff's date-released {cff.get('date-released')!r}")
+    return errors
+
+
+def check_changelog(text, cff):
+    """Keep a Changelog headings; CITATION's version dated exactly when released."""
+    errors, sections = [], {}
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if line.startswith("## "):
+            m = CHANGELOG_HEADING.match(line)
+            if not m or (m["version"] != "Unreleased" and not re.fullmatch(r"\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?", m["version"])):
+                errors.append(f"CHANGELOG.md:{lineno}: expected `## [Unreleased]` or `## [X.Y.Z] - YYYY-MM-DD`")
+                continue
+            if m["version"] in sections:
+                errors.append(f"CHANGELOG.md:{lineno}: [{m['version']}] appears twice")
+            if m["version"] != "Unreleased" and not m["date"]:
+                errors.append(f"CHANGELOG.md:{lineno}: [{m['version']}] has no date")
+            sections[m["version"]] = m["date"]
+    if not sections:
+        errors.append("CHANGELOG.md: no `## [Unreleased]` or version section")
+    version, released = cff.get("version"), cff.get("date-released")
+    if released is not None and sections.get(version) != released:
+        errors.append(f"CHANGELOG.md: CITATION.cff releases {version} on {released}; "
+                      f"expected a `## [{version}] - {released}` section")
+    if released is None and sections.get(version):
+        errors.append(f"CHANGELOG.md: [{version}] is dated {sections[version]}, "
+                      "but CITATION.cff has no date-released")
+    if version not in sections and "Unreleased" not in sections:
+        errors.append(f"CHANGELOG.md: neither [{version}] nor [Unreleased] is present")
+    return errors
+
+
 def main():
     errors = []
     try:
@@ -135,11 +188,21 @@ def main():
     for what, values in pairs.items():
         if any(v != values[0] for v in values[1:]) or not values[0]:
             errors.append(f"{what} disagrees: {values}")
+    if "date-released" in cff and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", cff["date-released"]):
+        errors.append("CITATION.cff: date-released must be YYYY-MM-DD")
+    try:
+        errors += check_zenodo(json.loads((ROOT / ".zenodo.json").read_text()), cff)
+    except (OSError, ValueError) as e:
+        errors.append(f".zenodo.json: {e}")
+    try:
+        errors += check_changelog((ROOT / "CHANGELOG.md").read_text(), cff)
+    except OSError as e:
+        errors.append(f"CHANGELOG.md: {e}")
     if meta.get("@type") != "SoftwareSourceCode" or "codemeta" not in str(meta.get("@context")):
         errors.append("codemeta.json: not a codemeta SoftwareSourceCode")
     if errors:
         sys.exit("citation: " + "\n citation: ".join(errors))
-    print(f"citation: CITATION.cff and codemeta.json agree (version {cff['version']}, key {cff_keys[0][:16]}...)")
+    print(f"citation: CITATION.cff, codemeta.json, .zenodo.json and CHANGELOG.md agree (version {cff['version']}, key {cff_keys[0][:16]}...)")
 
 
 if __name__ == "__main__":

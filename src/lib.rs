@@ -5,7 +5,7 @@
 //! | module | role |
 //! |---|---|
 //! | [`cli`] | the `binostr` command line |
-//! | [`manifest`] | the signed results manifest: SHA-256 of every result file, a BIP-340-signed Nostr event, offline verification |
+//! | [`manifest`] | the signed results manifest: SHA-256 of every result file, a BIP-340-signed Nostr event, offline verification; the release signature |
 //! | [`campaign`] | the measurement campaign: corpus, isolated child runs, samples, instruction counts, host record |
 //! | [`vectors`] | interop vectors: signed events with their bytes under every profile |
 //! | [`evolution`] | the evolution suite: readers and writers of different versions, range growth |

@@ -25,6 +25,9 @@
 //!
 //! The manifest reads the campaign's records through the campaign's own
 //! types ([`crate::campaign::CampaignRecord`], [`crate::campaign::RunRecord`]).
+//!
+//! [`sign_release`] signs a release's `SHA256SUMS` the same way: one event
+//! kind, one event file layout ([`event_file_bytes`]), one key.
 
 use binostr_records::SignedEvent;
 use serde::{Deserialize, Serialize};
@@ -35,10 +38,15 @@ pub mod canonical;
 mod covered;
 mod create;
 pub mod key;
+mod release;
 mod verify;
 
 pub use create::{CreateError, Signed, create};
 pub use key::{KeySource, SigningKey};
+pub use release::{
+    RELEASE_EVENT_FILE, ReleaseError, SUMS_FILE, SignedRelease, SumsEntry, check_sums,
+    check_version, sign_release,
+};
 pub use verify::{Failure, FailureClass, Verification, verify};
 
 /// Git state; `dirty` is outside the directories the manifest covers.
@@ -144,6 +152,33 @@ pub fn event_record(event: &Event) -> SignedEvent {
         content: event.content.clone(),
         sig: hex::encode(&event.sig),
     }
+}
+
+/// The bytes of an event file (`manifest.event.json`, `release.event.json`):
+/// the event's record ([`event_record`]) as compact NIP-01 JSON, and a newline.
+pub fn event_file_bytes(event: &Event) -> Vec<u8> {
+    let mut out = serde_json::to_vec(&event_record(event))
+        .expect("a record of strings and integers serializes");
+    out.push(b'\n');
+    out
+}
+
+/// A BIP-340 signed event of [`KIND`] with fresh auxiliary randomness.
+fn sign_event(
+    key: &SigningKey,
+    created_at: u64,
+    tags: Vec<Vec<String>>,
+    content: String,
+) -> Result<Event, key::KeyError> {
+    let mut aux = [0u8; 32];
+    getrandom::fill(&mut aux).map_err(|e| key::KeyError::Random(e.to_string()))?;
+    Ok(crate::validate::signed_event(
+        key.keypair(),
+        &aux,
+        (KIND, created_at),
+        tags,
+        content,
+    ))
 }
 
 fn check_label(label: &str) -> Result<(), CreateError> {

@@ -173,6 +173,9 @@ pub(super) enum Command {
     /// The signed results manifest of a campaign: create it, verify it.
     #[command(subcommand)]
     Manifest(ManifestCommand),
+    /// A release's signature: sign its SHA256SUMS as a NIP-94 event.
+    #[command(subcommand)]
+    Release(ReleaseCommand),
     /// The maintenance cost of every registry profile, computed from the
     /// checkout: module and generated lines, external crates (`cargo tree`),
     /// schema compiler, languages with a working library (the interop
@@ -326,6 +329,24 @@ pub(super) enum ManifestCommand {
         /// Campaign label.
         #[arg(value_name = "LABEL")]
         label: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(super) enum ReleaseCommand {
+    /// Check DIR/SHA256SUMS and every file it lists, then sign it as a
+    /// NIP-94 event (DIR/release.event.json) with `version` and `commit`
+    /// tags. The key comes from where `manifest create` takes it.
+    Sign {
+        /// The release, `v` and a semantic version (v0.1.0, v1.0.0-rc.1).
+        #[arg(long, value_name = "V")]
+        version: String,
+        /// The released commit, 40 lowercase hex characters.
+        #[arg(long, value_name = "SHA")]
+        commit: String,
+        /// The release directory holding SHA256SUMS and the archives.
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
     },
 }
 

@@ -16,6 +16,7 @@ mod evolution;
 mod maintenance;
 mod manifest;
 mod relay;
+mod release;
 mod torture;
 mod transport;
 
@@ -25,6 +26,7 @@ use evolution::run_evolution;
 use maintenance::run_maintenance;
 use manifest::run_manifest;
 use relay::run_relay;
+use release::run_release;
 use torture::run_torture;
 use transport::run_transport;
 
@@ -141,6 +143,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         } => run_evolution(&out, enabled_only, max_events, &inputs),
         Command::Torture(t) => run_torture(t),
         Command::Manifest(m) => run_manifest(m),
+        Command::Release(r) => run_release(r),
         Command::Maintenance { root, out, check } => run_maintenance(&root, out, check),
         Command::Transport {
             profiles,

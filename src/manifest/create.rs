@@ -9,12 +9,11 @@ use sha2::{Digest, Sha256};
 
 use super::covered::{EntryKind, covered_dirs, hash_file, walk};
 use super::{
-    EVENT_FILE, FileEntry, Git, KIND, MANIFEST_FILE, Manifest, PAPER_GENERATED, SCHEMA,
-    SignedCampaign, SignedCorpus, SigningKey, Toolchain, campaign_dir, canonical, check_label, key,
+    EVENT_FILE, FileEntry, Git, MANIFEST_FILE, Manifest, PAPER_GENERATED, SCHEMA, SignedCampaign,
+    SignedCorpus, SigningKey, Toolchain, campaign_dir, canonical, check_label, key,
 };
 use crate::campaign::{CampaignRecord, Contract, RunRecord};
 use crate::model::{Event, hex};
-use crate::validate;
 
 /// Why a manifest could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -80,10 +79,7 @@ impl Signed {
     /// The bytes of `manifest.event.json`: the event's record
     /// ([`super::event_record`]) as compact NIP-01 JSON, and a newline.
     pub fn event_bytes(&self) -> Vec<u8> {
-        let mut out = serde_json::to_vec(&super::event_record(&self.event))
-            .expect("a record of strings and integers serializes");
-        out.push(b'\n');
-        out
+        super::event_file_bytes(&self.event)
     }
 }
 
@@ -252,12 +248,9 @@ fn sign_manifest(
     let short = &manifest.git.commit[..manifest.git.commit.len().min(12)];
     let dirty = if manifest.git.dirty { " (dirty)" } else { "" };
     let tag = |k: &str, v: String| vec![k.to_owned(), v];
-    let mut aux = [0u8; 32];
-    getrandom::fill(&mut aux).map_err(|e| key::KeyError::Random(e.to_string()))?;
-    let event = validate::signed_event(
-        key.keypair(),
-        &aux,
-        (KIND, created_at),
+    let event = super::sign_event(
+        key,
+        created_at,
         vec![
             tag("x", hex::encode(&Sha256::digest(bytes))),
             tag("m", "application/json".into()),
@@ -277,7 +270,7 @@ fn sign_manifest(
             manifest.label,
             manifest.files.len()
         ),
-    );
+    )?;
     Ok(event)
 }
 

@@ -1,26 +1,36 @@
 //! `binostr manifest create|verify`.
 
+use std::path::Path;
+
 use anyhow::{Context, Result, bail};
 
 use crate::cli::args::ManifestCommand;
 use crate::files::write_atomically;
 use crate::model::hex;
 
+/// The signing key (from the environment or the key file; a key file
+/// under `root` is refused) and the current Unix time.
+pub(super) fn signing_key_now(root: &Path) -> Result<(crate::manifest::SigningKey, u64)> {
+    use crate::manifest::{KeySource, key};
+    let signing_key = key::load(&KeySource::from_env()?, root)?;
+    if let Some(path) = &signing_key.created {
+        eprintln!(
+            "created a new signing key at {} (mode 0600)",
+            path.display()
+        );
+    }
+    let created_at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .context("system clock before 1970")?
+        .as_secs();
+    Ok((signing_key, created_at))
+}
+
 pub(super) fn run_manifest(command: ManifestCommand) -> Result<()> {
-    use crate::manifest::{self, KeySource, key};
+    use crate::manifest::{self, key};
     match command {
         ManifestCommand::Create { root, label } => {
-            let signing_key = key::load(&KeySource::from_env()?, &root)?;
-            if let Some(path) = &signing_key.created {
-                eprintln!(
-                    "created a new signing key at {} (mode 0600)",
-                    path.display()
-                );
-            }
-            let created_at = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .context("system clock before 1970")?
-                .as_secs();
+            let (signing_key, created_at) = signing_key_now(&root)?;
             let signed = manifest::create(&root, &label, &signing_key, created_at)?;
             for w in &signed.warnings {
                 eprintln!("warning: {w}");
