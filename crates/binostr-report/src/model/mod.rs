@@ -27,6 +27,7 @@ pub mod key;
 pub mod languages;
 pub mod mix;
 pub mod paired;
+pub mod recommend;
 pub mod relay;
 pub mod resolution;
 pub mod sensitivity;

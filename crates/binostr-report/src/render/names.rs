@@ -48,6 +48,21 @@ pub fn tex_escape(s: &str) -> String {
     out
 }
 
+/// A sentence with profile ids in backticks as LaTeX: each id in
+/// `\\prof{}`, the rest escaped.
+pub fn tex_code(s: &str) -> String {
+    s.split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                format!("\\prof{{{}}}", tex_escape(part))
+            } else {
+                tex_escape(part)
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,6 +82,14 @@ mod tests {
         assert_eq!(macro_suffix("thrift-compact"), "ThriftCompact");
         assert_eq!(macro_suffix("p2p"), "PTwoP");
         assert_eq!(macro_suffix("cbor-intmap"), "CborIntmap");
+    }
+
+    #[test]
+    fn code_spans_become_prof() {
+        assert_eq!(
+            tex_code("keep `json-sonic` at 5 %"),
+            "keep \\prof{json-sonic} at 5 \\%"
+        );
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod calc;
 mod html;
 mod provenance;
 mod results;
+mod scorecard;
 mod strata;
 
 use std::fmt::Write as _;
@@ -86,6 +87,7 @@ pub fn render(c: &Campaign, inputs: &Inputs, label: &str) -> Result<String> {
     let mut out = String::new();
     head_and_header(&mut out, c, label, &profiles);
     out.push_str(&calculator);
+    out.push_str(&scorecard::section(c));
     out.push_str(&results::claims(c));
     out.push_str(&strata::holds(c));
     out.push_str(&results::workloads(c));

@@ -2,6 +2,7 @@
 //! host (see [`Campaign::primary_host`]).
 
 mod macros;
+pub mod recommend;
 mod strata;
 mod tables;
 
@@ -17,8 +18,14 @@ use tables::{
 
 /// File name and contents of every file in `paper/generated/`.
 pub fn render(c: &Campaign) -> Result<Vec<(&'static str, String)>> {
+    let decisions = crate::model::recommend::recommend(c);
     Ok(vec![
-        ("macros.tex", macros(c)?),
+        ("macros.tex", macros(c, &decisions)?),
+        (
+            "recommendation.tex",
+            recommend::recommendation_tex(&decisions),
+        ),
+        ("scorecard.csv", recommend::scorecard_csv(&decisions)),
         ("sizes.csv", sizes_csv(c)),
         ("speed.csv", speed_csv(c)),
         ("floors.csv", floors_csv(c)),
