@@ -83,9 +83,13 @@ pub struct Row {
     /// Per-round events/s ratio to the reference profile in the same mode
     /// and check (`None` for the reference itself or without one).
     pub speed_vs_reference: Option<Estimate>,
-    /// Median delivery latency per event (relay send → client receive), ns.
+    /// Median send → receive time per event (relay takes the event to
+    /// send → client has the whole message), ns. The relay streams the
+    /// whole answer unpaced, so this is mostly waiting behind earlier events
+    /// of the same REQ, not an unloaded delivery latency (docs/TRANSPORT.md,
+    /// "What the latency columns measure").
     pub latency_p50_ns: u64,
-    /// 99th percentile delivery latency, ns.
+    /// 99th percentile of the same send → receive time, ns.
     pub latency_p99_ns: u64,
     /// Relay CPU per event, median over rounds, ns.
     pub relay_cpu_ns: f64,

@@ -208,6 +208,9 @@ pub const TRANSPORT: Layout = Layout {
         col("speed_vs_json", Real),
         col("speed_vs_json_lo", Real),
         col("speed_vs_json_hi", Real),
+        // Named `latency`, kept for the committed records: the send → receive
+        // time of each event inside an unpaced answer, mostly queueing
+        // (docs/TRANSPORT.md, "What the latency columns measure").
         col("latency_p50_ns", Real),
         col("latency_p99_ns", Real),
         col("relay_cpu_ns_per_event", Real),

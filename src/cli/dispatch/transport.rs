@@ -145,7 +145,7 @@ fn table(rows: &[Row]) -> String {
         "B/event",
         "events/s",
         "vs json",
-        "p99 ns",
+        "s→r p99 ns",
         "relay ns",
         "client ns"
     );
@@ -185,8 +185,10 @@ fn readme(rows: &[Row], events: usize, rounds: usize, seed: u64, apart: &[String
          REQ), the handshake's bytes, and the flate2 model of the exchange bytes \
          (equal by construction of the run: it fails otherwise); events/s from \
          REQ sent to EOSE received (median over rounds, bootstrap 95 % CI), its \
-         per-round ratio to `json` in the same mode and check; delivery latency \
-         per event (relay send → client receive) over every timed event; thread \
+         per-round ratio to `json` in the same mode and check; send → receive \
+         time per event (relay send → client receive, p50 and p99 over every timed \
+         event: mostly waiting behind earlier events of the same streamed answer, \
+         not an unloaded delivery latency; docs/TRANSPORT.md); thread \
          CPU ns per event of the relay (REQ → EOSE flushed) and of the client \
          (REQ → EOSE received, decoding or validating each event). Times belong \
          to one host; byte counts are exact and host-independent.\n{apart}",

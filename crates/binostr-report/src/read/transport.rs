@@ -43,7 +43,9 @@ pub struct Transport {
     /// Median over runs of the per-round events/s ratio to json (NaN for
     /// json).
     pub speed_vs_json: f64,
-    /// Median over runs of p50 and p99 delivery latency, ns.
+    /// Median over runs of the p50 and p99 send → receive time per event
+    /// (`latency_*` columns: mostly queueing behind earlier events of the
+    /// same REQ, docs/TRANSPORT.md), ns.
     pub latency_ns: [f64; 2],
     /// Median over runs of relay and client CPU ns per event.
     pub cpu_ns: [f64; 2],

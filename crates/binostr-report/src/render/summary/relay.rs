@@ -170,9 +170,13 @@ fn loop_table(out: &mut String, c: &Campaign, host: &str) {
         let _ = writeln!(
             out,
             "The loop per exchange on a fresh connection (`transport.csv`, medians over runs): \
-             events/s end to end, delivery latency from the relay's send to the client's check, \
-             and thread CPU per event on each side; validate checks the id and BIP-340 signature \
-             of every event.\n"
+             events/s end to end; send → receive per event, from the relay taking it to send to \
+             the client holding the whole message, while the relay streams the whole answer \
+             unpaced: mostly waiting behind earlier events of the same REQ, so it grows with the \
+             answer and with the client's time per event, and is not the latency of one event on \
+             an idle connection (docs/TRANSPORT.md, \"What the latency columns measure\"); and \
+             thread CPU per event on each side; validate checks the id and BIP-340 signature of \
+             every event.\n"
         );
         let table: Vec<Vec<String>> = side
             .iter()
@@ -198,8 +202,8 @@ fn loop_table(out: &mut String, c: &Campaign, host: &str) {
                 "check",
                 "events/s",
                 "speed / json",
-                "p50 µs",
-                "p99 µs",
+                "send→receive p50 µs",
+                "send→receive p99 µs",
                 "relay CPU ns/event",
                 "client CPU ns/event",
             ],
