@@ -6,7 +6,10 @@
 //! the 95% bootstrap interval of the per-round ratio leader / other (the two
 //! passes of the same round, from `rounds.csv`) lies below 1 in every run.
 //! Otherwise the leader and every candidate it does not resolve are *tied*,
-//! within the largest point difference between them.
+//! within the largest point difference between them. A tied candidate is
+//! *equivalent* to the leader when that interval lies within
+//! [`stats::EQUIVALENCE_MARGIN`] of 1 in every run (an equivalence test);
+//! the others are *undecided*.
 
 use std::collections::BTreeSet;
 
@@ -33,6 +36,9 @@ pub struct Claim {
     pub tied: Vec<String>,
     /// The largest |other / leader - 1| over `tied`, in % (0 when none).
     pub tied_pct: f64,
+    /// The members of `tied` the equivalence test shows equivalent to the
+    /// leader (the rest are undecided).
+    pub equivalent: Vec<String>,
     /// The closest resolved candidate and leader / it, when any.
     pub closest: Option<(String, f64)>,
     /// Profiles left out because a row of theirs violates an invariant.
@@ -69,13 +75,36 @@ impl Claim {
             let mut names = vec![format!("`{}`", self.leader)];
             names.extend(self.tied.iter().map(|p| format!("`{p}`")));
             format!(
-                "{} are tied within {} % for {} (lowest point estimate: `{}`); no profile is faster than all others in every run.{excluded}",
+                "{} are tied within {} % for {} (lowest point estimate: `{}`); no profile is faster than all others in every run. {}{excluded}",
                 names.join(", "),
                 crate::fmt::fixed(self.tied_pct, 1),
                 self.workload,
-                self.leader
+                self.leader,
+                self.equivalence()
             )
         }
+    }
+
+    /// The equivalence test's outcome, as a sentence.
+    pub fn equivalence(&self) -> String {
+        let margin = crate::fmt::fixed(stats::EQUIVALENCE_MARGIN * 100.0, 0);
+        let n = self.tied.len();
+        let undecided: Vec<String> = self
+            .tied
+            .iter()
+            .filter(|p| !self.equivalent.contains(p))
+            .map(|p| format!("`{p}`"))
+            .collect();
+        let tail = if undecided.is_empty() {
+            String::new()
+        } else {
+            format!("; undecided: {}", undecided.join(", "))
+        };
+        format!(
+            "Equivalence test (95% CI of the paired ratio to `{}` within {margin} % of 1 in every run): {} of {n} equivalent{tail}.",
+            self.leader,
+            self.equivalent.len()
+        )
     }
 
     /// The leader and the tied profiles, in order.
@@ -105,11 +134,13 @@ pub fn claim(
     c.sort_by(|a, b| a.1.total_cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
     let (leader, leader_ratio) = c.first()?.clone();
     let mut tied = Vec::new();
+    let mut equivalent = Vec::new();
     let mut tied_pct: f64 = 0.0;
     let mut closest: Option<(String, f64)> = None;
     for (other, _) in &c[1..] {
         let runs = rounds.pair(host, workload, subset, 1, &leader, other);
         let mut resolved = !runs.is_empty();
+        let mut within = !runs.is_empty();
         let mut medians = Vec::new();
         for (run, ratios) in &runs {
             let key = if subset == "all" {
@@ -122,7 +153,9 @@ pub fn claim(
                 stats::key_seed(&key),
                 stats::RESAMPLES,
             );
-            resolved &= stats::ci95(&boot).1 < 1.0;
+            let ci = stats::ci95(&boot);
+            resolved &= ci.1 < 1.0;
+            within &= stats::within_margin(ci);
             medians.push(stats::median(ratios));
         }
         let est = stats::median(&medians);
@@ -131,6 +164,9 @@ pub fn claim(
                 closest = Some((other.clone(), est));
             }
         } else {
+            if within {
+                equivalent.push(other.clone());
+            }
             tied.push(other.clone());
             if est.is_finite() {
                 tied_pct = tied_pct.max((1.0 / est - 1.0).abs() * 100.0);
@@ -145,6 +181,7 @@ pub fn claim(
         resolved: tied.is_empty(),
         tied,
         tied_pct,
+        equivalent,
         closest,
         excluded: candidates
             .iter()

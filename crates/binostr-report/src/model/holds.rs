@@ -150,6 +150,7 @@ mod tests {
             resolved,
             tied: tied.iter().map(|s| (*s).to_owned()).collect(),
             tied_pct: 1.0,
+            equivalent: Vec::new(),
             closest: None,
             excluded: Vec::new(),
         }

@@ -92,6 +92,17 @@ pub fn quantile_sorted(xs: &[f64], q: f64) -> f64 {
     xs[lo] + (h - lo as f64) * (xs[hi] - xs[lo])
 }
 
+/// The equivalence margin: two measurements are equivalent when the 95%
+/// interval of their paired ratio lies within this fraction of 1 (a
+/// difference smaller than it does not count).
+pub const EQUIVALENCE_MARGIN: f64 = 0.05;
+
+/// Whether an interval of a ratio lies within [`EQUIVALENCE_MARGIN`] of 1
+/// (in either direction).
+pub fn within_margin(ci: (f64, f64)) -> bool {
+    ci.0 >= 1.0 / (1.0 + EQUIVALENCE_MARGIN) && ci.1 <= 1.0 + EQUIVALENCE_MARGIN
+}
+
 /// The percentile 95% interval of bootstrap replicates.
 pub fn ci95(replicates: &[f64]) -> (f64, f64) {
     let mut v = replicates.to_vec();
@@ -164,6 +175,14 @@ pub fn uniform(rng: &mut ChaCha8Rng, n: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn equivalence_margin_is_symmetric() {
+        assert!(within_margin((0.96, 1.04)));
+        assert!(!within_margin((0.94, 1.01)));
+        assert!(!within_margin((0.99, 1.06)));
+    }
+
     use super::*;
 
     #[test]

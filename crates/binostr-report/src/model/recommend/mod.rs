@@ -39,7 +39,7 @@ use crate::model::summary::BASELINE;
 
 /// Equivalence margin of measured ratios and exact sizes: a relative
 /// difference within it does not count.
-pub const MARGIN: f64 = 0.05;
+pub const MARGIN: f64 = crate::model::stats::EQUIVALENCE_MARGIN;
 
 /// Equivalence margin of timings from one sitting without an interval
 /// (the other languages' harnesses).

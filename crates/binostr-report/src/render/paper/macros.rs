@@ -395,11 +395,15 @@ fn tex_claim(k: &crate::model::claims::Claim) -> String {
         let mut names: Vec<String> = k.tied_set().iter().map(|p| prof(p)).collect();
         let last = names.pop().expect("a tie has two profiles");
         format!(
-            "{} and {} are tied within {}\\,\\% for {}",
+            "{} and {} are tied within {}\\,\\% for {} ({} of {} equivalent to {} within {}\\,\\% in every run)",
             names.join(", "),
             last,
             fixed(k.tied_pct, 1),
-            tex_escape(&k.workload)
+            tex_escape(&k.workload),
+            k.equivalent.len(),
+            k.tied.len(),
+            prof(&k.leader),
+            fixed(crate::model::stats::EQUIVALENCE_MARGIN * 100.0, 0)
         )
     }
 }
