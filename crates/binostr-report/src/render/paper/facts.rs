@@ -51,6 +51,15 @@ pub(super) fn facts_macros(c: &Campaign) -> Vec<(String, String)> {
             .map(|e| e.id.clone())
             .collect();
         put("ProfilesDisabledList", prof_list(&disabled));
+        for (family, ids) in facts::families(c) {
+            put(
+                &format!(
+                    "ProfilesFamily{}",
+                    crate::render::names::macro_suffix(&family)
+                ),
+                prof_list(&ids),
+            );
+        }
         put(
             "ProfileFamilyItems",
             facts::families(c)
@@ -67,6 +76,15 @@ pub(super) fn facts_macros(c: &Campaign) -> Vec<(String, String)> {
                 .join("\n"),
         );
     }
+    if !c.evolution_ranges.is_empty() {
+        let cases: Vec<String> = c.evolution_ranges.iter().map(|w| tex_code(w)).collect();
+        put("EvolutionRangeCount", cases.len().to_string());
+        put("EvolutionRangeCases", and_list(&cases));
+    }
+    put(
+        "PairedAgreePct",
+        fixed(crate::model::resolution::RESOLVED_RANGE_PCT, 0),
+    );
     let langs = languages::measured(c);
     put("LanguagesMeasured", and_list(&langs));
     put("LanguagesOther", and_list(&langs[1..]));
@@ -83,6 +101,39 @@ pub(super) fn facts_macros(c: &Campaign) -> Vec<(String, String)> {
         put("UnsignedCount", unsigned.len().to_string());
     }
     m
+}
+
+/// `s` escaped, `` `x` `` in `\texttt{}`, `^` as a superscript.
+fn tex_code(s: &str) -> String {
+    s.split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            let e = tex_escape(part).replace("\\textasciicircum{}", "\\textsuperscript{}");
+            let e = fix_superscripts(&e);
+            if i % 2 == 1 {
+                format!("\\texttt{{{e}}}")
+            } else {
+                e
+            }
+        })
+        .collect()
+}
+
+/// `2\textsuperscript{}32` -> `2\textsuperscript{32}`.
+fn fix_superscripts(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find("\\textsuperscript{}") {
+        out.push_str(&rest[..i]);
+        rest = &rest[i + "\\textsuperscript{}".len()..];
+        let n = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        out.push_str(&format!("\\textsuperscript{{{}}}", &rest[..n]));
+        rest = &rest[n..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn tt(dir: &str) -> String {
@@ -220,6 +271,14 @@ mod tests {
         assert_eq!(thousands(9596), "9,596");
         assert_eq!(thousands(995), "995");
         assert_eq!(thousands(1_000_000), "1,000,000");
+    }
+
+    #[test]
+    fn code_and_powers_become_latex() {
+        assert_eq!(
+            tex_code("2^32 + 1, `v0`"),
+            "2\\textsuperscript{32} + 1, \\texttt{v0}"
+        );
     }
 
     #[test]
