@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Builds the paper twice, in PAPER_DIR (default paper/) and in a fresh copy
+# Checks the paper's text (crates/binostr-report/tests/paper_facts.rs), then
+# builds the paper twice, in PAPER_DIR (default paper/) and in a fresh copy
 # at another path with the same SOURCE_DATE_EPOCH, and fails unless both PDFs
 # have the same SHA-256.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# The text check first: no hand-written number, list or unsigned source.
+(cd "$root" && cargo test -p binostr-report --locked --test paper_facts --test paper_text)
 src=${1:-$root/paper}
 export BINOSTR_RESULTS=${BINOSTR_RESULTS:-$(cd "$src/.." && pwd)/results}
 tmp=$(mktemp -d)

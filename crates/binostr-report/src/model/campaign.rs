@@ -56,6 +56,12 @@ pub struct Campaign {
     pub evolution: ProfileTable,
     /// `results/maintenance/maintenance.csv` (empty when absent).
     pub maintenance: ProfileTable,
+    /// What each evolution range-growth case encodes (empty when absent).
+    pub evolution_ranges: Vec<String>,
+    /// `results/fuzz/*.json` (empty when absent).
+    pub fuzz: Vec<crate::read::fuzz::Fuzz>,
+    /// The paths the first label's `manifest.json` lists, when it has one.
+    pub signed: Option<Vec<String>>,
     /// Missing optional inputs, reported on stderr and in `summary.md`.
     pub warnings: Vec<String>,
     /// Paired-ratio estimates, sorted by key.
@@ -125,6 +131,9 @@ impl Campaign {
         let evolution = ProfileTable::read(root, &binostr_records::csv::EVOLUTION, &mut warnings)?;
         let maintenance =
             ProfileTable::read(root, &binostr_records::csv::MAINTENANCE, &mut warnings)?;
+        let fuzz = crate::read::fuzz::read_fuzz(root, &mut warnings)?;
+        let evolution_ranges = crate::read::side::read_evolution_ranges(root)?;
+        let signed = crate::read::signed::manifest_paths(root, &labels[0])?;
         let (composed, grids) = compose(&side, &rounds, &runs[0].host, &rows, record.as_ref());
         let index = rows.iter().enumerate().map(|(i, r)| (r.key(), i)).collect();
         let paired_index = paired
@@ -142,6 +151,9 @@ impl Campaign {
             reference,
             evolution,
             maintenance,
+            fuzz,
+            signed,
+            evolution_ranges,
             warnings,
             paired,
             instr,

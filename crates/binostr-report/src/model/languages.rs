@@ -10,6 +10,22 @@ use crate::model::campaign::Campaign;
 /// `decode` rows), then the interop harnesses' `language` column.
 pub const LANGUAGES: [&str; 5] = ["rust", "python", "js", "go", "kotlin"];
 
+/// The name of each of [`LANGUAGES`] as the paper prints it.
+pub const LANGUAGE_NAMES: [&str; LANGUAGES.len()] =
+    ["Rust", "Python", "JavaScript", "Go", "Kotlin"];
+
+/// The printed names of Rust (this campaign) and of every language with an
+/// interop timing, in [`LANGUAGES`] order.
+pub fn measured(c: &Campaign) -> Vec<&'static str> {
+    LANGUAGES
+        .iter()
+        .zip(LANGUAGE_NAMES)
+        .enumerate()
+        .filter(|(i, (l, _))| *i == 0 || c.interop.iter().any(|r| r.language == **l))
+        .map(|(_, (_, name))| name)
+        .collect()
+}
+
 /// SDK languages the matrix names but nothing here measures, and why: a
 /// column of "not measured here", not a missing library.
 pub const NOT_MEASURED: [(&str, &str); 1] =

@@ -12,7 +12,9 @@
 //!   follow lists' size;
 //! - [`resolution`], [`relay`], [`languages`]: views of the loaded
 //!   campaign that several writers share;
-//! - [`calculator`]: the relay calculator's strata, sizes and ties.
+//! - [`calculator`]: the relay calculator's strata, sizes and ties;
+//! - [`facts`]: what the prose states about fuzzing, non-canonical input,
+//!   the registry and the signed manifest.
 //!
 //! It reads through [`crate::read`] and never imports [`crate::render`].
 
@@ -21,6 +23,7 @@ pub mod calculator;
 pub mod campaign;
 pub mod checks;
 pub mod claims;
+pub mod facts;
 pub mod holds;
 pub mod instr;
 pub mod key;

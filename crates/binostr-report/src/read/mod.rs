@@ -8,6 +8,8 @@
 //! - [`side`], [`transport`]: side measurements over runs, and the inputs
 //!   from outside the campaign (robustness, interop, side-by-side,
 //!   evolution, maintenance);
+//! - [`fuzz`], [`signed`]: the fuzzing records, and what the campaign's
+//!   signed manifest lists;
 //! - [`inputs`]: what the results page reads besides the campaign;
 //! - [`frame`]: Polars columns as plain vectors.
 //!
@@ -16,8 +18,10 @@
 pub mod apart;
 pub mod campaign_file;
 pub mod frame;
+pub mod fuzz;
 pub mod inputs;
 pub mod records;
 pub mod registry;
 pub mod side;
+pub mod signed;
 pub mod transport;

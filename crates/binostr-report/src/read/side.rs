@@ -533,6 +533,25 @@ fn split_csv(line: &str) -> Option<Vec<String>> {
     }
 }
 
+/// `results/evolution/evolution.json`: what each range-growth case encodes
+/// (the `what` of the first profile's `range`; every profile runs the same
+/// cases); empty when the file is absent.
+pub fn read_evolution_ranges(root: &Path) -> Result<Vec<String>> {
+    let path = root.join("results/evolution/evolution.json");
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let text = fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let doc: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    Ok(doc["profiles"][0]["range"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r["what"].as_str().map(str::to_owned))
+        .collect())
+}
+
 /// The maintenance columns the paper's table shows, in order.
 pub const MAINTENANCE_COLUMNS: [&str; 8] = [
     "profile",

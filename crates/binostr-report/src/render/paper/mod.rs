@@ -1,6 +1,7 @@
 //! `paper/generated/`: `macros.tex` and the pgfplots tables, for the primary
 //! host (see [`Campaign::primary_host`]).
 
+mod facts;
 mod macros;
 pub mod recommend;
 mod strata;
@@ -12,8 +13,8 @@ use crate::model::campaign::Campaign;
 use macros::macros;
 use tables::{
     apart_csv, compress_csv, evolution_csv, filter_csv, floors_csv, instructions_csv, interop_csv,
-    kinds_csv, latency_csv, maintenance_csv, matrix_csv, reference_csv, robustness_csv, sizes_csv,
-    speed_csv, transport_csv,
+    kinds_csv, latency_csv, maintenance_csv, matrix_csv, profiles_csv, reference_csv,
+    robustness_csv, sizes_csv, speed_csv, transport_csv,
 };
 
 /// File name and contents of every file in `paper/generated/`.
@@ -36,6 +37,7 @@ pub fn render(c: &Campaign) -> Result<Vec<(&'static str, String)>> {
         ("apart.csv", apart_csv(c)),
         ("kinds.csv", kinds_csv(c)),
         ("compress.csv", compress_csv(c)),
+        ("profiles.csv", profiles_csv(c)),
         ("robustness.csv", robustness_csv(c)),
         ("interop.csv", interop_csv(c)),
         ("interop-matrix.csv", matrix_csv(c)),

@@ -341,6 +341,24 @@ pub(super) fn kinds_csv(c: &Campaign) -> String {
     )
 }
 
+/// The campaign's `registry.json` as the paper's profile table.
+pub(super) fn profiles_csv(c: &Campaign) -> String {
+    let yes = |b: bool| if b { "yes" } else { "no" }.to_owned();
+    csv(
+        "profile,family,enabled,deterministic,self_describing,borrowed_view",
+        c.registry.iter().map(|e| {
+            vec![
+                e.id.clone(),
+                e.family.clone(),
+                yes(e.enabled),
+                yes(e.deterministic),
+                yes(e.self_describing),
+                yes(e.borrowed_view),
+            ]
+        }),
+    )
+}
+
 pub(super) fn robustness_csv(c: &Campaign) -> String {
     let rows = c.robustness.iter().flat_map(|r| &r.subjects).map(|s| {
         let (cases, clean, failures) = s.classes.iter().fold((0, 0, 0), |acc, (&k, x)| {
