@@ -12,7 +12,8 @@
 //!   follow lists' size;
 //! - [`resolution`], [`relay`], [`languages`]: views of the loaded
 //!   campaign that several writers share;
-//! - [`calculator`]: the relay calculator's strata, sizes and ties.
+//! - [`calculator`]: the relay calculator's strata, sizes and ties;
+//! - [`maintenance`]: a registry entry's specification and crates.
 //!
 //! It reads through [`crate::read`] and never imports [`crate::render`].
 
@@ -25,6 +26,7 @@ pub mod holds;
 pub mod instr;
 pub mod key;
 pub mod languages;
+pub mod maintenance;
 pub mod mix;
 pub mod paired;
 pub mod relay;
