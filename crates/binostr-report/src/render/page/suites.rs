@@ -226,8 +226,8 @@ pub fn evolution(c: &Campaign) -> String {
     out
 }
 
-/// The specification cell of `p`: the registry's citation, or
-/// `maintenance.csv`'s where the registry has none.
+/// The spec status and citation cells of `row`: the registry's (a status
+/// that `maintenance.csv` contradicts is flagged), else `maintenance.csv`'s.
 fn spec_cells(inputs: &Inputs, t: &ProfileTable, row: &[String]) -> [Cell; 2] {
     let csv_status = t.cell(row, "spec_status").unwrap_or_default();
     let csv_ref = t.cell(row, "spec_ref").unwrap_or_default();
@@ -315,8 +315,6 @@ pub fn maintenance(c: &Campaign, inputs: &Inputs) -> String {
         columns: vec![
             text("profile", ""),
             text("campaign", ""),
-            text("spec status", "registry"),
-            text("specification", "registry"),
             num("module lines", "code lines of the profile's own module"),
             num("generated lines", "code lines generated from its schema"),
             num("test lines", ""),
@@ -333,6 +331,8 @@ pub fn maintenance(c: &Campaign, inputs: &Inputs) -> String {
                 "Rust and each language with a working library",
             ),
             text("languages", ""),
+            text("spec status", "registry"),
+            text("specification", "registry"),
         ],
         rows: Vec::new(),
     };
@@ -347,8 +347,6 @@ pub fn maintenance(c: &Campaign, inputs: &Inputs) -> String {
             vec![
                 code_cell(&r[0]),
                 in_campaign(c, &r[0]),
-                status,
-                cited,
                 n("module_lines"),
                 n("generated_lines"),
                 n("test_lines"),
@@ -370,6 +368,8 @@ pub fn maintenance(c: &Campaign, inputs: &Inputs) -> String {
                 Cell::text(cell("schema_compiler")),
                 n("ecosystems"),
                 Cell::text(cell("languages")),
+                status,
+                cited,
             ],
         );
     }
