@@ -17,10 +17,20 @@ fn registry() -> String {
         enabled: false,
         ..registry_entry("cbor-intmap", "open-standard")
     };
+    let json = binostr_records::RegistryEntry {
+        maintenance: serde_json::json!({"crates": ["serde", "serde_json"], "spec": {
+            "number": 8259, "status": "ietf-rfc", "title": "JSON Data Interchange Format"}}),
+        ..registry_entry("json", "nostr-baseline")
+    };
+    let event2 = binostr_records::RegistryEntry {
+        maintenance: serde_json::json!({"crates": [], "spec": {
+            "implementation": "mleku/nostr (binarymarshal.go)", "status": "none"}}),
+        ..registry_entry("event2", "nostr-specific")
+    };
     let entries = [
-        registry_entry("json", "nostr-baseline"),
+        json,
         registry_entry("json-simd", "nostr-baseline"),
-        registry_entry("event2", "nostr-specific"),
+        event2,
         disabled,
     ];
     serde_json::to_string_pretty(&entries).unwrap() + "\n"
@@ -302,5 +312,221 @@ fn the_calculator_offers_per_kind_deflate_only_where_sizes_csv_has_it() {
     assert_eq!(
         d["data"]["event2"]["kind-1"]["sizes"]["deflate_event"],
         serde_json::Value::Null
+    );
+}
+
+/// The header titles and, per row, the `data-profile` and the cells'
+/// `data-sort` values of table `id`.
+fn cells(html: &str, id: &str) -> (Vec<String>, Vec<(String, Vec<String>)>) {
+    let t = table(html, id);
+    let head = &t[..t.find("</thead>").unwrap()];
+    let titles = head
+        .split("<button type=\"button\">")
+        .skip(1)
+        .map(|h| h[..h.find("</button>").unwrap()].to_owned())
+        .collect();
+    let rows = t
+        .split("<tr data-profile=\"")
+        .skip(1)
+        .map(|r| {
+            let profile = r[..r.find('"').unwrap()].to_owned();
+            let values = r
+                .split("data-sort=\"")
+                .skip(1)
+                .map(|c| c[..c.find('"').unwrap()].to_owned())
+                .collect();
+            (profile, values)
+        })
+        .collect();
+    (titles, rows)
+}
+
+/// The page's `<section id=ID>`.
+fn section<'a>(html: &'a str, id: &str) -> &'a str {
+    let start = html
+        .find(&format!("<section id=\"{id}\">"))
+        .unwrap_or_else(|| panic!("no section {id}"));
+    let end = start + html[start..].find("</section>").unwrap();
+    &html[start..end]
+}
+
+/// Writes `results/evolution/evolution.csv`, `results/maintenance/maintenance.csv`
+/// and `results/robustness/robustness.json` under `root`.
+fn suites(root: &Path) {
+    let evo = root.join("results/evolution");
+    fs::create_dir_all(&evo).unwrap();
+    fs::write(
+        evo.join("evolution.csv"),
+        binostr_records::csv::EVOLUTION.header()
+            + ",range_created_at_2e32,range_tags_70000\n\
+         json,true,rejected,n/a,ok,none,n/a,exact,exact\n\
+         event2,true,misread-pinned,n/a,by-construction,none,n/a,refused,exact\n\
+         cbor-intmap,false,rejected,n/a,ok,none,n/a,exact,exact\n",
+    )
+    .unwrap();
+    let maint = root.join("results/maintenance");
+    fs::create_dir_all(&maint).unwrap();
+    fs::write(
+        maint.join("maintenance.csv"),
+        binostr_records::csv::MAINTENANCE.header_line()
+            + "json,111,0,11,none,5,ietf-rfc,RFC 8259,yes,rust go,182,503,0\n\
+         event2,192,0,0,none,1,none,mleku/nostr (binarymarshal.go),yes,rust,106,0,0\n\
+         json-simd,97,0,23,none,5,vendor,\"https://x.example/spec, v2\",yes,rust,22,614,7\n",
+    )
+    .unwrap();
+    let rob = root.join("results/robustness");
+    fs::create_dir_all(&rob).unwrap();
+    let class = |outcomes: serde_json::Value, over: u64| {
+        serde_json::json!({"outcomes": outcomes, "peak_rss_kib": 0,
+            "over_memory_bound": over, "findings": []})
+    };
+    let subject = |name: &str, ours: bool, classes: serde_json::Value| {
+        serde_json::json!({"subject": name, "ours": ours, "cases_of": "json",
+            "classes": classes, "mutations": 0, "mutation_seconds": 0.0})
+    };
+    let report = serde_json::json!({
+        "manifest": {"seed": 1, "mutations": 100, "bomb_depth": 100, "profiles": ["json"]},
+        "seconds": 1.5, "timeout_seconds": 30, "mem_limit_mib": 2048,
+        "failures": 1, "failing": [], "library_failures": 3,
+        "subjects": [
+            subject("json", true, serde_json::json!({
+                "mutation": class(serde_json::json!(
+                    {"clean-error": 80, "accepted": 15, "accepted-noncanonical": 5}), 0),
+                "bad-utf8": class(serde_json::json!({"clean-error": 9, "accepted": 1}), 0)})),
+            subject("lib:x", false, serde_json::json!({
+                "nesting-bomb": class(serde_json::json!(
+                    {"clean-error": 1, "stack-overflow": 2, "panic-contained": 1}), 1)})),
+        ]
+    });
+    fs::write(
+        rob.join("robustness.json"),
+        serde_json::to_string_pretty(&report).unwrap(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn evolution_comes_from_its_file_and_says_no_records_only_without_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    setup(tmp.path());
+    let absent = section(&page(tmp.path()), "evolution").to_owned();
+    assert!(
+        absent.contains("No records") && absent.contains("is missing"),
+        "{absent}"
+    );
+    suites(tmp.path());
+    let html = page(tmp.path());
+    let evo = section(&html, "evolution");
+    assert!(!evo.contains("No records"), "{evo}");
+    assert!(!html.contains("no records in"), "a hard-coded sentence");
+    assert!(evo.contains(": 3 profiles, 2 of them measured"), "{evo}");
+    let (titles, rows) = cells(&html, "t-evolution");
+    assert_eq!(titles[..3], ["profile", "campaign", "enabled"]);
+    assert_eq!(titles.last().unwrap(), "range_tags_70000");
+    let profiles: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+    assert_eq!(profiles, ["json", "event2", "cbor-intmap"]);
+    let event2 = &rows[1].1;
+    assert_eq!(event2[1], "measured");
+    assert_eq!(event2[3], "misread-pinned");
+    assert_eq!(event2[titles.len() - 2], "refused");
+    assert_eq!(rows[2].1[1], "not measured");
+    // A header without rows is not "missing".
+    fs::write(
+        tmp.path().join("results/evolution/evolution.csv"),
+        binostr_records::csv::EVOLUTION.header_line(),
+    )
+    .unwrap();
+    let evo = section(&page(tmp.path()), "evolution").to_owned();
+    assert!(evo.contains("has a header and no rows"), "{evo}");
+}
+
+#[test]
+fn maintenance_shows_each_profile_with_the_registry_spec() {
+    let tmp = tempfile::tempdir().unwrap();
+    setup(tmp.path());
+    let absent = section(&page(tmp.path()), "maintenance").to_owned();
+    assert!(absent.contains("No records"), "{absent}");
+    suites(tmp.path());
+    let html = page(tmp.path());
+    assert!(
+        html.contains("<a href=\"#maintenance\">"),
+        "the nav links it"
+    );
+    let m = section(&html, "maintenance");
+    assert!(
+        m.contains("3 profiles; specification status: 1 <code>ietf-rfc</code>, 1 <code>none</code>, 1 <code>vendor</code>"),
+        "{m}"
+    );
+    let (titles, rows) = cells(&html, "t-maintenance");
+    let col = |t: &str| titles.iter().position(|x| x == t).unwrap();
+    let row = |p: &str| &rows.iter().find(|r| r.0 == p).unwrap().1;
+    assert_eq!(row("json")[col("spec status")], "ietf-rfc");
+    assert_eq!(row("json")[col("specification")], "RFC 8259");
+    assert!(m.contains("JSON Data Interchange Format <code>RFC 8259</code>"));
+    assert_eq!(row("json")[col("crate names")], "serde serde_json");
+    assert_eq!(
+        row("json")[col("module lines")].parse::<f64>().unwrap(),
+        111.0
+    );
+    assert!(m.contains("defined by <code>mleku/nostr (binarymarshal.go)</code>"));
+    // Not in the registry's records: maintenance.csv's spec, quoted cell whole.
+    assert_eq!(
+        row("json-simd")[col("specification")],
+        "https://x.example/spec, v2"
+    );
+    assert_eq!(
+        row("json-simd")[col("build crates")]
+            .parse::<f64>()
+            .unwrap(),
+        7.0
+    );
+    let files = table(&html, "t-files");
+    assert!(files.contains("results/maintenance/maintenance.csv"));
+    assert!(files.contains("results/evolution/evolution.csv"));
+}
+
+#[test]
+fn each_robustness_row_adds_up_to_its_cases() {
+    let tmp = tempfile::tempdir().unwrap();
+    setup(tmp.path());
+    suites(tmp.path());
+    let html = page(tmp.path());
+    let (titles, rows) = cells(&html, "t-robustness");
+    let outcomes: Vec<usize> = titles
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| {
+            binostr_records::robustness::Outcome::ALL
+                .iter()
+                .any(|o| o.name() == t.as_str())
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let shown: Vec<&str> = outcomes.iter().map(|i| titles[*i].as_str()).collect();
+    assert_eq!(
+        shown,
+        [
+            "clean-error",
+            "accepted",
+            "accepted-noncanonical",
+            "panic-contained",
+            "stack-overflow"
+        ]
+    );
+    let cases = titles.iter().position(|t| t == "cases").unwrap();
+    let failures = titles.iter().position(|t| t == "failures").unwrap();
+    let num = |s: &str| s.parse::<f64>().unwrap();
+    let mut totals = Vec::new();
+    for (subject, cells) in &rows {
+        let sum: f64 = outcomes.iter().map(|i| num(&cells[*i])).sum();
+        assert_eq!(sum, num(&cells[cases]), "{subject}: outcomes vs cases");
+        totals.push((subject.as_str(), num(&cells[cases]), num(&cells[failures])));
+    }
+    // json: its bad-utf8 case accepted; lib:x: stack overflows and one over the bound.
+    assert_eq!(totals, [("json", 110.0, 1.0), ("lib:x", 4.0, 3.0)]);
+    let r = section(&html, "robustness");
+    assert!(
+        r.contains("no subject has <code>accepted-lossy</code>"),
+        "{r}"
     );
 }

@@ -14,7 +14,9 @@
 //!   campaign that several writers share;
 //! - [`calculator`]: the relay calculator's strata, sizes and ties;
 //! - [`facts`]: what the prose states about fuzzing, non-canonical input,
-//!   the registry and the signed manifest.
+//!   the registry and the signed manifest;
+//! - [`maintenance`]: a registry entry's specification and crates;
+//! - [`recommend`]: the roles, criteria and rules, and each role's pick.
 //!
 //! It reads through [`crate::read`] and never imports [`crate::render`].
 
@@ -28,6 +30,7 @@ pub mod holds;
 pub mod instr;
 pub mod key;
 pub mod languages;
+pub mod maintenance;
 pub mod mix;
 pub mod paired;
 pub mod recommend;

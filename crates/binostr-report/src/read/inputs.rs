@@ -105,10 +105,17 @@ impl Inputs {
             read.push(robustness);
         }
 
-        let reference = root.join(crate::read::side::REFERENCE_FILE);
-        if reference.exists() {
-            read.push(reference);
-        }
+        let suites = [
+            crate::read::side::REFERENCE_FILE,
+            binostr_records::csv::EVOLUTION.file,
+            binostr_records::csv::MAINTENANCE.file,
+        ];
+        read.extend(
+            suites
+                .map(|f| root.join(f))
+                .into_iter()
+                .filter(|p| p.exists()),
+        );
 
         let registry_path = dir.join(REGISTRY);
         let registry = read_registry(&registry_path)?;

@@ -14,6 +14,7 @@ mod provenance;
 mod results;
 mod scorecard;
 mod strata;
+mod suites;
 
 use std::fmt::Write as _;
 use std::fs;
@@ -95,7 +96,9 @@ pub fn render(c: &Campaign, inputs: &Inputs, label: &str) -> Result<String> {
     out.push_str(&strata::section(c, &profiles));
     out.push_str(&results::plots(inputs));
     out.push_str(&results::side(c));
-    out.push_str(&results::robustness(c));
+    out.push_str(&suites::robustness(c)?);
+    out.push_str(&suites::evolution(c));
+    out.push_str(&suites::maintenance(c, inputs));
     out.push_str(&results::interop(c, inputs, &profiles));
     out.push_str(&provenance::section(c, inputs, label));
     footer(&mut out, inputs, label, &c.apart, &profiles);
@@ -134,7 +137,8 @@ fn head_and_header(out: &mut String, c: &Campaign, label: &str, profiles: &[Stri
          <a href=\"#workloads\">Workloads</a> <a href=\"#sizes\">Sizes</a> \
          <a href=\"#strata\">Per kind &amp; mix</a> \
          <a href=\"#plots\">Plots</a> <a href=\"#side\">Latency &amp; memory</a> \
-         <a href=\"#robustness\">Robustness</a> <a href=\"#interop\">Interop</a> \
+         <a href=\"#robustness\">Robustness</a> <a href=\"#evolution\">Evolution</a> \
+         <a href=\"#maintenance\">Maintenance</a> <a href=\"#interop\">Interop</a> \
          <a href=\"#provenance\">Provenance</a> <a href=\"#verify\">Verify</a></nav>\n</header>\n<main>\n",
         esc(label),
         esc(label),

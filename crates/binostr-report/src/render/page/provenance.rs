@@ -168,8 +168,8 @@ fn files(out: &mut String, inputs: &Inputs) {
     out.push_str(
         "<h3>Files this page was built from</h3>\n<p>Recompute any of them with \
          <code>sha256sum PATH</code> from the repository root. Files under \
-         <code>results/campaigns/</code> are also in the signed manifest; the robustness, \
-         interop and registry files are not. The signing key above is read from \
+         <code>results/campaigns/</code> are also in the signed manifest; the others \
+         (robustness, evolution, maintenance, interop, speed) are not. The signing key above is read from \
          <code>manifest.event.json</code>, which is not listed because signing rewrites it.</p>\n",
     );
     let mut t = Table::new(

@@ -1,10 +1,8 @@
 //! The page's result sections: claims, workload tables, sizes, side
-//! measurements, plots, robustness and interop.
+//! measurements, plots and interop.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
-
-use binostr_records::robustness::Outcome;
 
 use super::html::{Cell, Sort, Table, code_spans, esc};
 use crate::fmt::{NS, PCT, RATIO, fixed};
@@ -543,75 +541,6 @@ pub fn side(c: &Campaign) -> String {
         out.push_str(&t.render("all"));
     }
     out.push_str("</section>\n");
-    out
-}
-
-/// The robustness matrix: failures per subject and case class.
-pub fn robustness(c: &Campaign) -> String {
-    let mut out = String::from("<section id=\"robustness\"><h2>Robustness</h2>\n");
-    let Some(r) = &c.robustness else {
-        out.push_str(
-            "<p>No robustness records (<code>results/robustness/robustness.json</code>; \
-             <code>just torture</code> writes them).</p></section>\n",
-        );
-        return out;
-    };
-    out.push_str(
-        "<p>Hostile inputs (<code>results/robustness/</code>): a clean error passes; a panic, \
-         crash, timeout or allocation over the bound fails. Cells are failures / cases per case \
-         class; library subjects are upstream decoders as users call them (findings, not run \
-         failures).</p>\n",
-    );
-    let classes = r.classes();
-    let mut cols: Vec<(String, Sort, String)> = vec![
-        ("subject".into(), Sort::Text, String::new()),
-        ("ours".into(), Sort::Text, String::new()),
-        ("cases".into(), Sort::Num, String::new()),
-        ("clean errors".into(), Sort::Num, String::new()),
-        ("failures".into(), Sort::Num, String::new()),
-    ];
-    cols.extend(
-        classes
-            .iter()
-            .map(|k| (k.name().to_owned(), Sort::Num, String::new())),
-    );
-    let mut t = Table {
-        id: "t-robustness".into(),
-        columns: cols,
-        rows: Vec::new(),
-    };
-    for s in &r.subjects {
-        let cases: u64 = s.classes.values().map(|x| x.cases()).sum();
-        let clean: u64 = s
-            .classes
-            .values()
-            .map(|x| x.count(Outcome::CleanError))
-            .sum();
-        let failures: u64 = s.classes.iter().map(|(&k, x)| x.failures(k, s.ours)).sum();
-        let mut cells = vec![
-            Cell::html(format!("<code>{}</code>", esc(&s.subject)), &s.subject),
-            Cell::text(if s.ours { "ours" } else { "library" }),
-            Cell::num(Some(cases as f64), 0),
-            Cell::num(Some(clean as f64), 0),
-            Cell::num(Some(failures as f64), 0).class(if failures == 0 { "good" } else { "bad" }),
-        ];
-        for k in &classes {
-            cells.push(s.classes.get(k).map_or_else(Cell::missing, |x| {
-                let f = x.failures(*k, s.ours);
-                Cell::html(format!("{f} / {}", x.cases()), &f.to_string()).class(if f == 0 {
-                    "n"
-                } else {
-                    "n bad"
-                })
-            }));
-        }
-        t.row(None, &s.subject, cells);
-    }
-    out.push_str(&t.render("all"));
-    out.push_str(
-        "<p>Evolution (readers and writers of different versions): no records in \
-         <code>results/</code> yet, so no matrix is shown.</p></section>\n",
-    );
     out
 }
 
