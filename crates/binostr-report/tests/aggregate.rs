@@ -724,7 +724,7 @@ fn a_tie_is_named_not_ranked() {
     binostr_report::aggregate(tmp.path(), &labels(&["q1"]), false).unwrap();
     let md = read(tmp.path().join("results/campaigns/q1/summary/summary.md"));
     assert!(
-        md.contains("- `p1`, `p2` are tied within 2.0 % for decode (lowest point estimate: `p1`); no profile is faster than all others in every run."),
+        md.contains("- `p1`, `p2` are tied within 2.0 % for decode (lowest point estimate: `p1`); no profile is faster than all others in every run. Equivalence test (95% CI of the paired ratio to `p1` within 5 % of 1 in every run): 0 of 1 equivalent; undecided: `p2`."),
         "{md}"
     );
     let tex = macro_lines(tmp.path());
@@ -737,7 +737,7 @@ fn a_tie_is_named_not_ranked() {
             ("FastestDecodeTiedPct", "2.0"),
             (
                 "FastestDecodeClaim",
-                "\\prof{p1} and \\prof{p2} are tied within 2.0\\,\\% for decode",
+                "\\prof{p1} and \\prof{p2} are tied within 2.0\\,\\% for decode (0 of 1 equivalent to \\prof{p1} within 5\\,\\% in every run)",
             ),
         ],
     );

@@ -35,7 +35,6 @@ const ALLOWED: &[(&str, &str)] = &[
     ),
     ("95\\,\\%", "the confidence level of every interval"),
     ("below 1", "a ratio of 1 is parity"),
-    ("above 1", "a ratio of 1 is parity"),
     ("excludes 1", "a ratio of 1 is parity"),
     ("axis cs:1,", "a ratio of 1 is parity"),
     ("FORCE\\_SOURCE\\_DATE=1", "an environment flag"),
