@@ -338,6 +338,20 @@ impl Campaign {
             .map(Paired::triple)
     }
 
+    /// The paired ratio of one key at subset `all`, or at `mix` where the
+    /// workload ran only there (the timed exchanges), one thread.
+    pub fn paired_where_measured(
+        &self,
+        host: &str,
+        workload: &str,
+        profile: &str,
+        against: &str,
+    ) -> Option<&Paired> {
+        ["all", "mix"]
+            .iter()
+            .find_map(|s| self.paired(host, workload, profile, s, 1, against))
+    }
+
     /// Instructions per event of one key at subset `all`.
     pub fn instructions(&self, host: &str, workload: &str, profile: &str) -> Option<&Instr> {
         self.instr.iter().find(|i| {
@@ -384,6 +398,15 @@ impl Campaign {
     /// `median_ns` of one key at subset `all`, one thread.
     pub fn ns(&self, host: &str, workload: &str, profile: &str) -> Option<f64> {
         self.row(host, workload, profile, "all", 1)
+            .map(|r| r.median_ns)
+    }
+
+    /// [`Campaign::ns`] at subset `all`, or at `mix` where the workload ran
+    /// only there.
+    pub fn ns_where_measured(&self, host: &str, workload: &str, profile: &str) -> Option<f64> {
+        ["all", "mix"]
+            .iter()
+            .find_map(|s| self.row(host, workload, profile, s, 1))
             .map(|r| r.median_ns)
     }
 

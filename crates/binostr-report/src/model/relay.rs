@@ -3,7 +3,7 @@
 //! (the timed `transport-*` groups beside `transport.csv`).
 
 use crate::model::campaign::Campaign;
-use crate::model::summary::REFERENCE;
+use crate::model::summary::{BASELINE, REFERENCE};
 use crate::read::transport::{MODES, Transport, WORKLOADS};
 
 /// A `(estimate, ci_lo, ci_hi)` paired ratio.
@@ -33,7 +33,7 @@ impl FilterRow {
     }
 }
 
-/// Every profile's `filter` row on `host`, fastest first.
+/// Every profile's `filter` row on `host`, by paired ratio to json (then ns).
 pub fn filter_rows(c: &Campaign, host: &str) -> Vec<FilterRow> {
     let mut rows: Vec<FilterRow> = c
         .profiles(host)
@@ -52,7 +52,22 @@ pub fn filter_rows(c: &Campaign, host: &str) -> Vec<FilterRow> {
             })
         })
         .collect();
-    rows.sort_by(|a, b| a.ns.total_cmp(&b.ns).then(a.profile.cmp(&b.profile)));
+    let key = |r: &FilterRow| {
+        r.vs_json.map_or(
+            if r.profile == BASELINE {
+                1.0
+            } else {
+                f64::INFINITY
+            },
+            |v| v.0,
+        )
+    };
+    rows.sort_by(|a, b| {
+        key(a)
+            .total_cmp(&key(b))
+            .then(a.ns.total_cmp(&b.ns))
+            .then(a.profile.cmp(&b.profile))
+    });
     rows
 }
 
@@ -97,11 +112,11 @@ pub fn transport_rows(c: &Campaign, host: &str) -> Vec<TransportRow> {
         .filter(|t| t.host == host)
         .map(|t| t.profile.clone())
         .collect();
-    profiles.extend(
-        c.profiles(host)
-            .into_iter()
-            .filter(|p| WORKLOADS.iter().any(|(_, w)| c.ns(host, w, p).is_some())),
-    );
+    profiles.extend(c.profiles(host).into_iter().filter(|p| {
+        WORKLOADS
+            .iter()
+            .any(|(_, w)| c.ns_where_measured(host, w, p).is_some())
+    }));
     profiles.sort();
     profiles.dedup();
     let bytes = |p: &str, m: &str| side(c, host, p, m).map(|t| t.s2c_bytes_per_event);
@@ -113,8 +128,11 @@ pub fn transport_rows(c: &Campaign, host: &str) -> Vec<TransportRow> {
                 Some(100.0 * bytes_of[i]? / bytes(crate::model::summary::BASELINE, MODES[i])?)
             });
             TransportRow {
-                ns: WORKLOADS.map(|(_, w)| c.ns(host, w, &p)),
-                vs_json: WORKLOADS.map(|(_, w)| c.ratio(host, w, &p, "json")),
+                ns: WORKLOADS.map(|(_, w)| c.ns_where_measured(host, w, &p)),
+                vs_json: WORKLOADS.map(|(_, w)| {
+                    c.paired_where_measured(host, w, &p, "json")
+                        .map(crate::model::paired::Paired::triple)
+                }),
                 bytes: bytes_of,
                 pct_json,
                 profile: p,

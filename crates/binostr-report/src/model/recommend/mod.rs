@@ -252,6 +252,9 @@ pub struct Value {
     pub kind: Kind,
     /// A word for ranks (spec status), else empty.
     pub word: String,
+    /// The events (subset or input) it was measured on: every value of a
+    /// criterion must share json's, or the comparison is refused.
+    pub on: String,
 }
 
 impl Value {
@@ -262,7 +265,13 @@ impl Value {
             hi: est,
             kind,
             word: String::new(),
+            on: String::new(),
         }
+    }
+
+    fn on(mut self, on: &str) -> Self {
+        self.on = on.to_owned();
+        self
     }
 }
 
@@ -534,11 +543,11 @@ fn value(c: &Campaign, facts: &Facts, profile: &str, m: Measure) -> Option<Value
     match m {
         Measure::SizePct(i) => {
             let v = c.stratum_pcts(profile, "all")?[i]?;
-            Some(Value::point(v / 100.0, Kind::Exact))
+            Some(Value::point(v / 100.0, Kind::Exact).on("subset all"))
         }
         Measure::SocketPct(i) => {
             let v = facts.socket.get(profile)?[i]?;
-            Some(Value::point(v / 100.0, Kind::Exact))
+            Some(Value::point(v / 100.0, Kind::Exact).on("the timed exchange"))
         }
         Measure::Paired(w) => {
             let workloads: Vec<&str> = if w == "filter" {
@@ -547,18 +556,16 @@ fn value(c: &Campaign, facts: &Facts, profile: &str, m: Measure) -> Option<Value
                 vec![w]
             };
             if profile == BASELINE {
-                let measured = workloads.iter().any(|w| {
+                let subset = workloads.iter().find_map(|w| {
                     ["all", "mix"]
-                        .iter()
-                        .any(|s| c.row(host, w, profile, s, 1).is_some())
-                });
-                return measured.then(|| Value::point(1.0, Kind::Interval));
+                        .into_iter()
+                        .find(|s| c.row(host, w, profile, s, 1).is_some())
+                })?;
+                return Some(Value::point(1.0, Kind::Interval).on(&format!("subset {subset}")));
             }
-            let p = workloads.iter().find_map(|w| {
-                ["all", "mix"]
-                    .iter()
-                    .find_map(|s| c.paired(host, w, profile, s, 1, BASELINE))
-            })?;
+            let p = workloads
+                .iter()
+                .find_map(|w| c.paired_where_measured(host, w, profile, BASELINE))?;
             let (est, lo, hi) = p.triple();
             Some(Value {
                 est,
@@ -566,6 +573,7 @@ fn value(c: &Campaign, facts: &Facts, profile: &str, m: Measure) -> Option<Value
                 hi,
                 kind: Kind::Interval,
                 word: String::new(),
+                on: format!("subset {}", p.subset),
             })
         }
         Measure::LanguageDecode(lang) => {
@@ -576,7 +584,7 @@ fn value(c: &Campaign, facts: &Facts, profile: &str, m: Measure) -> Option<Value
             } else {
                 Kind::Sitting
             };
-            Some(Value::point(ns / json, kind))
+            Some(Value::point(ns / json, kind).on("the interop events"))
         }
         Measure::Languages => {
             let n = facts.language_count(profile);
@@ -680,6 +688,12 @@ fn decide(c: &Campaign, facts: &Facts, role: &Role) -> Decision {
                     role.min_languages
                 ));
             }
+            let json: Vec<Option<Value>> = role
+                .criteria
+                .iter()
+                .map(|k| value(c, facts, BASELINE, k.measure))
+                .collect();
+            failed.extend(other_events(role, &values, &json));
             let missing: Vec<&str> = role
                 .criteria
                 .iter()
@@ -803,6 +817,19 @@ fn changes(
     }]
 }
 
+/// The criteria on which a value was measured on other events than
+/// json's: such a comparison is refused (a gate).
+fn other_events(role: &Role, values: &[Option<Value>], json: &[Option<Value>]) -> Vec<String> {
+    role.criteria
+        .iter()
+        .zip(values.iter().zip(json))
+        .filter_map(|(k, (v, j))| {
+            let (v, j) = (v.as_ref()?, j.as_ref()?);
+            (v.on != j.on).then(|| format!("{} measured on {}, json on {}", k.label, v.on, j.on))
+        })
+        .collect()
+}
+
 /// Rule 4 on every criterion.
 fn pick(role: &Role, candidates: &[Candidate], all: &[usize]) -> String {
     pick_on(role, candidates, all)
@@ -896,6 +923,7 @@ mod tests {
             hi,
             kind: Kind::Interval,
             word: String::new(),
+            on: String::new(),
         }
     }
 
@@ -981,6 +1009,18 @@ mod tests {
         let mut c = c;
         c[1].failed.push("gate".into());
         assert_eq!(pick(&TWO, &c, &[0, 1]), "json");
+    }
+
+    #[test]
+    fn other_events_are_refused() {
+        let json = [Some(Value::point(1.0, Kind::Exact).on("subset all")), None];
+        let same = [Some(Value::point(0.7, Kind::Exact).on("subset all")), None];
+        let other = [Some(Value::point(0.7, Kind::Exact).on("subset mix")), None];
+        assert!(other_events(&TWO, &same, &json).is_empty());
+        assert_eq!(
+            other_events(&TWO, &other, &json),
+            ["raw bytes measured on subset mix, json on subset all"]
+        );
     }
 
     #[test]
