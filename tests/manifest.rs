@@ -92,6 +92,11 @@ fn fixture() -> Fixture {
         &root.join("paper/generated/speed.csv"),
         "profile,decode_ns\njson,100\n",
     );
+    // A side input the paper reads: covered with paper/generated/.
+    write(
+        &root.join("results/robustness/robustness.md"),
+        "# Robustness\n",
+    );
     Fixture {
         repo,
         home: tempfile::tempdir().unwrap(),
@@ -232,8 +237,8 @@ fn fresh_manifest_verifies() {
 
     let r = f.verify(Some(&pubkey));
     assert!(r.ok(), "{}", details(&r));
-    assert_eq!(r.files_listed, 11);
-    assert_eq!(r.files_ok, 11);
+    assert_eq!(r.files_listed, 12);
+    assert_eq!(r.files_ok, 12);
     assert_eq!(r.pubkey, Some(pubkey));
 
     let bytes = fs::read(f.campaign().join(manifest::MANIFEST_FILE)).unwrap();
@@ -253,6 +258,7 @@ fn fresh_manifest_verifies() {
             "results/campaigns/t1/run-2/samples.csv",
             "results/campaigns/t1/summary/plots/decode.svg",
             "results/campaigns/t1/summary/summary.csv",
+            "results/robustness/robustness.md",
         ]
     );
     let speed = &m.files[1];
@@ -291,7 +297,7 @@ fn fresh_manifest_verifies() {
     let o = f.verify_cli(Some(&key::npub(&pubkey)));
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
-        stdout(&o).contains("ok: t1: 11 files match"),
+        stdout(&o).contains("ok: t1: 12 files match"),
         "{}",
         stdout(&o)
     );
@@ -335,6 +341,7 @@ fn a_flipped_byte_in_any_listed_file_fails() {
         ("results/campaigns/t1/campaign.json", 0),
         ("results/campaigns/t1/run-2/samples.csv", 10),
         ("results/campaigns/t1/summary/plots/decode.svg", 1),
+        ("results/robustness/robustness.md", 2),
     ] {
         let f = fixture();
         f.create();
@@ -351,7 +358,7 @@ fn a_flipped_byte_in_any_listed_file_fails() {
             "{}",
             details(&r)
         );
-        assert_eq!(r.files_ok, 10);
+        assert_eq!(r.files_ok, 11);
 
         let o = f.verify_cli(None);
         fails_with(&o, &format!("does not verify: modified: {rel}"));
@@ -431,7 +438,7 @@ fn a_reformatted_manifest_is_not_canonical() {
         "{}",
         details(&r)
     );
-    assert_eq!(r.files_ok, 11);
+    assert_eq!(r.files_ok, 12);
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! The files a manifest covers: the campaign directory and, when the paper
-//! was built from the campaign, `paper/generated/`.
+//! was built from the campaign, `paper/generated/` and the side inputs the
+//! paper reads ([`PAPER_SIDE_INPUTS`]).
 
 use std::fs;
 use std::io::Read;
@@ -9,13 +10,16 @@ use sha2::{Digest, Sha256};
 
 use super::{CreateError, EVENT_FILE, MANIFEST_FILE, PAPER_GENERATED};
 use crate::model::hex;
+use binostr_records::files::PAPER_SIDE_INPUTS;
 
 /// The directories a manifest covers, relative to the root: the campaign's,
-/// and `paper/generated/` when the paper inputs there were built from it.
+/// and `paper/generated/` with the side inputs when the paper inputs there
+/// were built from it.
 pub(super) fn covered_dirs(label: &str, paper: bool) -> Vec<String> {
     let mut dirs = vec![format!("results/campaigns/{label}")];
     if paper {
         dirs.push(PAPER_GENERATED.into());
+        dirs.extend(PAPER_SIDE_INPUTS.iter().map(|d| (*d).to_owned()));
     }
     dirs
 }

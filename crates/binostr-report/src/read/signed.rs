@@ -1,6 +1,7 @@
 //! What the campaign's signed manifest covers (`binostr manifest create`):
 //! the paths its `manifest.json` lists, and the side inputs the report reads
-//! from outside the campaign, which no manifest lists.
+//! from outside the campaign (listed by the manifest of the campaign the
+//! paper was built from, when it was signed after they were covered).
 
 use std::fs;
 use std::path::Path;
@@ -12,14 +13,7 @@ use crate::read::records;
 
 /// The inputs from outside the campaign directory that the report reads,
 /// each a directory relative to the repository root.
-pub const SIDE_INPUTS: [&str; 6] = [
-    binostr_records::robustness::DIR,
-    "results/interop",
-    "results/evolution",
-    "results/maintenance",
-    "results/speed",
-    crate::read::fuzz::DIR,
-];
+pub use binostr_records::files::PAPER_SIDE_INPUTS as SIDE_INPUTS;
 
 #[derive(Deserialize)]
 struct Manifest {

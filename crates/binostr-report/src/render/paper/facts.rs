@@ -99,6 +99,28 @@ pub(super) fn facts_macros(c: &Campaign) -> Vec<(String, String)> {
             and_list(&unsigned.iter().map(|d| tt(d)).collect::<Vec<_>>()),
         );
         put("UnsignedCount", unsigned.len().to_string());
+        let dirs_tt = and_list(&dirs.iter().map(|d| tt(d)).collect::<Vec<_>>());
+        let statement = if unsigned.is_empty() {
+            format!(
+                "Every number is regenerated from committed records hash-listed in a signed \
+                 manifest ({dirs_tt}); the side-by-side timings among them come from a harness \
+                 run on another host than the campaign."
+            )
+        } else {
+            format!(
+                "Every number is regenerated from committed records: {dirs_tt} are hash-listed \
+                 in a signed manifest, while {} are in no manifest; the side-by-side timings \
+                 come from a harness run on another host than the campaign.",
+                and_list(&unsigned.iter().map(|d| tt(d)).collect::<Vec<_>>())
+            )
+        };
+        put("SignedStatement", statement);
+        let speed = if unsigned.contains(&"results/speed") {
+            "are in no manifest"
+        } else {
+            "are hash-listed in the signed manifest"
+        };
+        put("SpeedSigned", speed.to_owned());
     }
     m
 }
