@@ -5,8 +5,10 @@
 # have the same SHA-256.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-# The text check first: no hand-written number, list or unsigned source.
-(cd "$root" && cargo test -p binostr-report --locked --test paper_facts --test paper_text)
+# The text checks first: no hand-written number, list or unsigned source, no
+# en-dashed command, and the page built from the data (evolution, maintenance,
+# robustness counts that add up).
+(cd "$root" && cargo test -p binostr-report --locked --test paper_facts --test paper_text --test page)
 src=${1:-$root/paper}
 export BINOSTR_RESULTS=${BINOSTR_RESULTS:-$(cd "$src/.." && pwd)/results}
 tmp=$(mktemp -d)

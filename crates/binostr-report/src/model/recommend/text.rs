@@ -197,6 +197,7 @@ pub fn role_text(d: &Decision) -> String {
             .collect();
         let _ = write!(s, "What would change it: {}. ", parts.join("; "));
     }
+    s.push_str(&across(d));
     let sized = match &d.challenger {
         Some(ch) if d.no_change => ch,
         _ => &d.pick,
@@ -221,6 +222,56 @@ pub fn role_text(d: &Decision) -> String {
         let _ = write!(s, "Gated out: {}.", out.join("; "));
     }
     s.trim_end().to_owned()
+}
+
+/// Per criterion, the range over the binary candidates measured and how
+/// many compare better, equivalent, worse or undecided with json.
+fn across(d: &Decision) -> String {
+    let binary: Vec<&super::Candidate> = d.candidates.iter().filter(|c| !c.json_text).collect();
+    let mut parts = Vec::new();
+    for (i, k) in d.role.criteria.iter().enumerate() {
+        let vals: Vec<(&Value, Option<super::Cmp>)> = binary
+            .iter()
+            .filter_map(|c| Some((c.values[i].as_ref()?, c.vs_json.get(i).copied().flatten())))
+            .collect();
+        if vals.is_empty() || matches!(k.measure, Measure::Spec | Measure::Languages) {
+            continue;
+        }
+        let lo = vals
+            .iter()
+            .min_by(|a, b| a.0.est.total_cmp(&b.0.est))
+            .expect("one");
+        let hi = vals
+            .iter()
+            .max_by(|a, b| a.0.est.total_cmp(&b.0.est))
+            .expect("one");
+        let count = |x: super::Cmp| vals.iter().filter(|v| v.1 == Some(x)).count();
+        let tally: Vec<String> = [
+            super::Cmp::Better,
+            super::Cmp::Equivalent,
+            super::Cmp::Worse,
+            super::Cmp::Undecided,
+        ]
+        .into_iter()
+        .filter(|x| count(*x) > 0)
+        .map(|x| format!("{} {}", x.word(), count(x)))
+        .collect();
+        parts.push(format!(
+            "{} {} to {} over {} ({})",
+            k.label,
+            value_text(lo.0, k.measure),
+            value_text(hi.0, k.measure),
+            vals.len(),
+            tally.join(", ")
+        ));
+    }
+    if parts.is_empty() {
+        return String::new();
+    }
+    format!(
+        "Binary candidates against json, gated or not: {}. ",
+        parts.join("; ")
+    )
 }
 
 /// The abstract's conclusion: one clause per role.
