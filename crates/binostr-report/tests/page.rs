@@ -530,3 +530,26 @@ fn each_robustness_row_adds_up_to_its_cases() {
         "{r}"
     );
 }
+
+#[test]
+fn the_page_has_a_scorecard_per_role_with_every_candidate() {
+    let tmp = tempfile::tempdir().unwrap();
+    setup(tmp.path());
+    let html = page(tmp.path());
+    assert!(html.contains("<a href=\"#recommendation\">Recommendation</a>"));
+    let rec = section(&html, "recommendation");
+    for role in binostr_report::model::recommend::ROLES {
+        assert!(
+            rec.contains(&format!("id=\"role-{}\"", role.id)),
+            "{}",
+            role.id
+        );
+        let (titles, rows) = cells(&html, &format!("scorecard-{}", role.id));
+        assert_eq!(titles.len(), role.criteria.len() + 2, "{}", role.id);
+        assert_eq!(titles[1], role.criteria[0].label);
+        // Every profile is a candidate, json (no change) included.
+        assert!(rows.iter().any(|(p, _)| p == "json"), "{}", role.id);
+        assert!(rows.iter().all(|(_, v)| v.len() == titles.len()));
+    }
+    assert!(rec.contains("Pick: "), "{rec}");
+}

@@ -132,7 +132,8 @@ fn head_and_header(out: &mut String, c: &Campaign, label: &str, profiles: &[Stri
          holds every number of campaign <code>{}</code>: {} profiles, {} independent runs on host \
          <code>{}</code>, {} events of the {} corpus (fingerprint <code class=\"hash\">{}</code>). \
          It works offline and fetches nothing.</p>\n<nav>\
-         <a href=\"#calculator\">Relay calculator</a> <a href=\"#claims\">Claims</a> \
+         <a href=\"#calculator\">Relay calculator</a> \
+         <a href=\"#recommendation\">Recommendation</a> <a href=\"#claims\">Claims</a> \
          <a href=\"#holds\">Where claims hold</a> \
          <a href=\"#workloads\">Workloads</a> <a href=\"#sizes\">Sizes</a> \
          <a href=\"#strata\">Per kind &amp; mix</a> \
