@@ -369,8 +369,6 @@ pub struct Candidate {
     pub failed: Vec<String>,
     /// Whether it is in the role's Pareto set.
     pub pareto: bool,
-    /// Whether it dominates `json`.
-    pub dominates_json: bool,
 }
 
 impl Candidate {
@@ -670,6 +668,11 @@ fn dominates(role: &Role, a: &Candidate, b: &Candidate, keep: &[usize]) -> bool 
 }
 
 fn decide(c: &Campaign, facts: &Facts, role: &Role) -> Decision {
+    let json_values: Vec<Option<Value>> = role
+        .criteria
+        .iter()
+        .map(|k| value(c, facts, BASELINE, k.measure))
+        .collect();
     let mut candidates: Vec<Candidate> = facts
         .profiles
         .iter()
@@ -688,12 +691,7 @@ fn decide(c: &Campaign, facts: &Facts, role: &Role) -> Decision {
                     role.min_languages
                 ));
             }
-            let json: Vec<Option<Value>> = role
-                .criteria
-                .iter()
-                .map(|k| value(c, facts, BASELINE, k.measure))
-                .collect();
-            failed.extend(other_events(role, &values, &json));
+            failed.extend(other_events(role, &values, &json_values));
             let missing: Vec<&str> = role
                 .criteria
                 .iter()
@@ -711,7 +709,6 @@ fn decide(c: &Campaign, facts: &Facts, role: &Role) -> Decision {
                 vs_json: Vec::new(),
                 failed,
                 pareto: false,
-                dominates_json: false,
             }
         })
         .collect();
@@ -719,16 +716,15 @@ fn decide(c: &Campaign, facts: &Facts, role: &Role) -> Decision {
     if let Some(json) = candidates.iter().find(|x| x.profile == BASELINE).cloned() {
         for x in &mut candidates {
             x.vs_json = cmps(role, x, &json);
-            x.dominates_json = x.gated() && dominates(role, x, &json, &all);
         }
     }
     let gated: Vec<Candidate> = candidates.iter().filter(|x| x.gated()).cloned().collect();
     for x in candidates.iter_mut().filter(|x| x.gated()) {
         x.pareto = !gated.iter().any(|y| dominates(role, y, x, &all));
     }
-    let pick = pick(role, &candidates, &all);
+    let pick = pick_on(role, &candidates, &all);
     let no_change = candidates.iter().any(|x| x.profile == pick && x.json_text);
-    let challenger = best(
+    let challenger = best_on(
         role,
         candidates
             .iter()
@@ -830,11 +826,6 @@ fn other_events(role: &Role, values: &[Option<Value>], json: &[Option<Value>]) -
         .collect()
 }
 
-/// Rule 4 on every criterion.
-fn pick(role: &Role, candidates: &[Candidate], all: &[usize]) -> String {
-    pick_on(role, candidates, all)
-}
-
 /// Rule 4 on the criteria `keep` (Pareto set and dominance recomputed).
 fn pick_on(role: &Role, candidates: &[Candidate], keep: &[usize]) -> String {
     let gated: Vec<&Candidate> = candidates.iter().filter(|x| x.gated()).collect();
@@ -856,10 +847,6 @@ fn pick_on(role: &Role, candidates: &[Candidate], keep: &[usize]) -> String {
         if over.is_empty() { pareto } else { over }
     };
     best_on(role, pool, keep).map_or_else(|| BASELINE.to_owned(), str::to_owned)
-}
-
-fn best<'a>(role: &Role, pool: Vec<&'a Candidate>, all: &[usize]) -> Option<&'a str> {
-    best_on(role, pool, all)
 }
 
 /// The tie-breakers: lexicographic through `keep` in order (equivalent
@@ -977,7 +964,6 @@ mod tests {
             vs_json: Vec::new(),
             failed: Vec::new(),
             pareto: false,
-            dominates_json: false,
         }
     }
 
@@ -996,7 +982,7 @@ mod tests {
             cand("json", true, &[1.0, 1.0]),
             cand("b", false, &[0.6, 1.5]),
         ];
-        assert_eq!(pick(&TWO, &c, &[0, 1]), "json");
+        assert_eq!(pick_on(&TWO, &c, &[0, 1]), "json");
         // Without the time criterion, b wins.
         assert_eq!(pick_on(&TWO, &c, &[0]), "b");
         // b smaller and equivalent in time: b dominates json.
@@ -1004,11 +990,11 @@ mod tests {
             cand("json", true, &[1.0, 1.0]),
             cand("b", false, &[0.6, 1.02]),
         ];
-        assert_eq!(pick(&TWO, &c, &[0, 1]), "b");
+        assert_eq!(pick_on(&TWO, &c, &[0, 1]), "b");
         // A gated-out candidate never wins.
         let mut c = c;
         c[1].failed.push("gate".into());
-        assert_eq!(pick(&TWO, &c, &[0, 1]), "json");
+        assert_eq!(pick_on(&TWO, &c, &[0, 1]), "json");
     }
 
     #[test]
@@ -1032,7 +1018,7 @@ mod tests {
             cand("z", false, &[0.40, 0.95]),
         ];
         // z is smallest beyond the margin; a and b are equivalent in size.
-        assert_eq!(pick(&TWO, &c, &[0, 1]), "z");
+        assert_eq!(pick_on(&TWO, &c, &[0, 1]), "z");
         assert_eq!(pick_on(&TWO, &c, &[1]), "b");
     }
 }
