@@ -2,8 +2,9 @@
 # Rehearses a release end to end, as CI runs it: a clone of HEAD (a clean
 # tree), release.sh with a throwaway key and without CI gates or paper, then
 # verify.py must accept it under the throwaway key and refuse it under the
-# pinned PUBKEY, with SHA256SUMS changed, with an archive byte changed and
-# with the event's commit tag changed. Exits 1 if any expectation fails.
+# pinned PUBKEY, with SHA256SUMS changed, with NOTES.md changed, with an
+# unlisted file added, with an archive byte changed and with the event's
+# commit tag changed. Exits 1 if any expectation fails.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -70,6 +71,14 @@ p = sys.argv[1]; b = bytearray(open(p, "rb").read())
 b[0] = ord("0") if b[0] != ord("0") else ord("1"); open(p, "wb").write(b)' "$tmp/sums/SHA256SUMS"
 cmp -s "$out/SHA256SUMS" "$tmp/sums/SHA256SUMS" && { say "FAIL: SHA256SUMS not changed"; failed=1; }
 expect_refusal "a changed SHA256SUMS" "binding:" "$tmp/sums" --pubkey "$throwaway"
+
+cp -r "$out" "$tmp/notes"
+echo "an added line" >>"$tmp/notes/NOTES.md"
+expect_refusal "a changed NOTES.md" "modified:" "$tmp/notes" --pubkey "$throwaway"
+
+cp -r "$out" "$tmp/extra"
+echo "unsigned" >"$tmp/extra/README.txt"
+expect_refusal "an unlisted file beside the release" "sums:" "$tmp/extra" --pubkey "$throwaway"
 
 cp -r "$out" "$tmp/archive"
 archive=$tmp/archive/binostr-$version-source.tar.gz

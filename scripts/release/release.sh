@@ -111,9 +111,6 @@ else
     cp paper/binostr.pdf "$out/binostr-$version.pdf"
 fi
 
-say "archives"
-bash scripts/release/archives.sh "$commit" "$version" "$out"
-
 say "NOTES.md"
 notes=$(awk -v s="## [$section]" 'index($0, s) == 1 {on = 1; next} on && /^## \[/ {exit} on' CHANGELOG.md)
 {
@@ -138,8 +135,13 @@ notes=$(awk -v s="## [$section]" 'index($0, s) == 1 {on = 1; next} on && /^## \[
     echo "This checks the NIP-01 id and BIP-340 signature of \`release.event.json\`"
     echo "(kind 1063), that its \`x\` and \`size\` tags pin \`SHA256SUMS\`, and rebuilds"
     echo "the archives from the commit (\`scripts/release/archives.sh\`) to compare them"
-    echo "byte for byte. \`sha256sum -c SHA256SUMS\` checks downloaded archives."
+    echo "byte for byte. \`sha256sum -c SHA256SUMS\` checks downloaded archives;"
+    echo "this file is listed there too. Rebuilding needs GNU gzip; these archives"
+    echo "were compressed by $(gzip --version | head -1)."
 } >"$out/NOTES.md"
+
+say "archives"
+bash scripts/release/archives.sh "$commit" "$version" "$out"
 
 say "signing"
 if [ "$throwaway" = 1 ]; then

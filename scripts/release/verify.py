@@ -7,9 +7,9 @@
 A release directory holds SHA256SUMS, release.event.json (a NIP-94 kind
 1063 event, BIP-340 signed) and NOTES.md; the archives may be absent. The
 check: the event's NIP-01 id and BIP-340 signature, the signer is the
-pinned key, the `x` and `size` tags pin SHA256SUMS, every listed file that
-is present matches its sum, and the archives rebuilt from the event's
-`commit` tag (scripts/release/archives.sh, needs git and that commit) equal
+pinned key, the `x` and `size` tags pin SHA256SUMS, which lists NOTES.md,
+every listed file that is present matches its sum, no unlisted file lies
+beside them, and the archives rebuilt from the event's `commit` tag (scripts/release/archives.sh, needs git and that commit) equal
 SHA256SUMS byte for byte. Exits 1 on the first refusal, naming it.
 """
 import argparse
@@ -26,6 +26,7 @@ HEX64 = re.compile(r"[0-9a-f]{64}")
 KIND = 1063
 EVENT_FILE = "release.event.json"
 SUMS_FILE = "SHA256SUMS"
+NOTES_FILE = "NOTES.md"
 
 # secp256k1 (SEC 2) and BIP-340 Schnorr verification.
 P = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEFFFFFC2F
@@ -184,9 +185,15 @@ def verify_release(directory, pinned, rebuild=True):
                 raise Refused(f"modified: {d / name}: sha256 {got}, {SUMS_FILE} says {want}")
             present.append(name)
     archives = [f"binostr-{version}-source.tar.gz", f"binostr-{version}-results.tar.gz"]
-    for name in archives:
+    for name in archives + [NOTES_FILE]:
         if name not in sums:
             raise Refused(f"sums: {SUMS_FILE} does not list {name}")
+    if NOTES_FILE not in present:
+        raise Refused(f"sums: {d / NOTES_FILE} is missing (it is committed beside {SUMS_FILE})")
+    unlisted = sorted(p.name for p in d.iterdir()
+                      if p.name not in sums and p.name not in (SUMS_FILE, EVENT_FILE))
+    if unlisted:
+        raise Refused(f"sums: {', '.join(unlisted)} in {d} but not in {SUMS_FILE}")
     log(f"ok: event {ev['id']} by the pinned key pins {SUMS_FILE}; "
         f"{len(present)} of {len(sums)} listed files present and matching")
     if not rebuild:
