@@ -18,8 +18,12 @@ pub struct FuzzFacts {
     pub seconds: (f64, f64),
     /// Profiles per whole minutes fuzzed, longest first.
     pub by_minutes: Vec<(u64, Vec<String>)>,
-    /// Distinct commits fuzzed.
-    pub commits: usize,
+    /// Distinct commits fuzzed, sorted.
+    pub commits: Vec<String>,
+    /// Fewest and most executions of one profile.
+    pub executions: (u64, u64),
+    /// Distinct (runs at a time, host) settings.
+    pub settings: Vec<(Option<u64>, Option<String>)>,
     /// Profiles fuzzed on a tree with uncommitted changes.
     pub dirty: Vec<String>,
     /// Crashes recorded.
@@ -47,9 +51,21 @@ pub fn fuzz(c: &Campaign) -> Option<FuzzFacts> {
         commits: c
             .fuzz
             .iter()
-            .map(|f| &f.commit)
+            .map(|f| f.commit.clone())
             .collect::<BTreeSet<_>>()
-            .len(),
+            .into_iter()
+            .collect(),
+        executions: (
+            c.fuzz.iter().map(|f| f.executions).min().unwrap_or(0),
+            c.fuzz.iter().map(|f| f.executions).max().unwrap_or(0),
+        ),
+        settings: c
+            .fuzz
+            .iter()
+            .map(|f| (f.jobs, f.host.clone()))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect(),
         dirty: c
             .fuzz
             .iter()

@@ -17,6 +17,14 @@ pub struct Fuzz {
     pub profile: String,
     /// Wall seconds fuzzed.
     pub seconds: f64,
+    /// Inputs run (libFuzzer's `number_of_executed_units`).
+    pub executions: u64,
+    /// Runs at a time on the host (absent in early records).
+    #[serde(default)]
+    pub jobs: Option<u64>,
+    /// The host's cores and CPU model (absent in early records).
+    #[serde(default)]
+    pub host: Option<String>,
     /// Crashes found (their records).
     pub crashes: Vec<serde_json::Value>,
     /// The commit fuzzed.

@@ -27,7 +27,11 @@ pub(super) fn facts_macros(c: &Campaign) -> Vec<(String, String)> {
             .collect();
         put("FuzzShortCount", short.len().to_string());
         put("FuzzShortProfiles", prof_list(&short));
-        put("FuzzCommits", f.commits.to_string());
+        put("FuzzCommits", f.commits.len().to_string());
+        put("FuzzCommitText", fuzz_commits(&f.commits));
+        put("FuzzExecMin", grouped(f.executions.0));
+        put("FuzzExecMax", grouped(f.executions.1));
+        put("FuzzSetting", fuzz_setting(&f.settings));
         put("FuzzDirtyCount", f.dirty.len().to_string());
         put("FuzzDirtyProfiles", prof_list(&f.dirty));
         put("FuzzCrashes", f.crashes.to_string());
@@ -201,6 +205,40 @@ fn thousands(n: u64) -> String {
 
 /// `18 profiles for 10 minutes each and 7 (\prof{a}, ...) for 2 minutes
 /// each`: the largest-minutes group by count, every other one named.
+/// "one commit, `abc…`" or "N commits".
+fn fuzz_commits(commits: &[String]) -> String {
+    match commits {
+        [one] => format!(
+            "one commit, \\texttt{{{}}}",
+            tex_escape(&one[..one.len().min(12)])
+        ),
+        many => format!("{} commits", many.len()),
+    }
+}
+
+/// How the runs shared their host: "2 at a time on one host (…)".
+fn fuzz_setting(settings: &[(Option<u64>, Option<String>)]) -> String {
+    match settings {
+        [(Some(jobs), Some(host))] => {
+            format!("{jobs} at a time on one host, {}", tex_escape(host))
+        }
+        _ => format!("in {} settings of runs at a time and host", settings.len()),
+    }
+}
+
+/// `n` with thousands grouped for LaTeX: `1{,}234{,}567`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push_str("{,}");
+        }
+        out.push(ch);
+    }
+    out
+}
+
 fn fuzz_durations(groups: &[(u64, Vec<String>)]) -> String {
     let minutes = |m: u64| {
         if m == 1 {
@@ -300,6 +338,26 @@ mod tests {
         assert_eq!(
             tex_code("2^32 + 1, `v0`"),
             "2\\textsuperscript{32} + 1, \\texttt{v0}"
+        );
+    }
+
+    #[test]
+    fn fuzz_commits_and_counts_read_as_prose() {
+        assert_eq!(
+            fuzz_commits(&["0123456789abcdef0123".to_owned()]),
+            "one commit, \\texttt{0123456789ab}"
+        );
+        assert_eq!(fuzz_commits(&["a".to_owned(), "b".to_owned()]), "2 commits");
+        assert_eq!(grouped(7), "7");
+        assert_eq!(grouped(1_234_567), "1{,}234{,}567");
+        assert_eq!(grouped(100_000), "100{,}000");
+        assert_eq!(
+            fuzz_setting(&[(Some(2), Some("2 x Xeon".to_owned()))]),
+            "2 at a time on one host, 2 x Xeon"
+        );
+        assert_eq!(
+            fuzz_setting(&[(Some(1), None), (Some(2), None)]),
+            "in 2 settings of runs at a time and host"
         );
     }
 
