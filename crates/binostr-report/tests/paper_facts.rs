@@ -7,7 +7,9 @@
 //!     come from the registry and the interop results as macros;
 //! (c) every table or file the text cites lies in a directory the
 //!     campaign's signed manifest covers, or in one the text lists as
-//!     unsigned (`\UnsignedInputs`).
+//!     unsigned (`\UnsignedInputs`);
+//! (d) no sentence quotes two absolute times (`...Ns` macros): times are
+//!     compared only as paired ratios from the same rounds.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -227,12 +229,10 @@ fn bare_numbers(text: &str) -> Vec<(usize, String)> {
     found
 }
 
-/// Sentences of `text` (after [`prose`]) naming three or more of `names`
-/// (whole words, `\prof{}` included), with their line and the names.
-fn hand_lists(text: &str, names: &[String]) -> Vec<(usize, Vec<String>)> {
+/// The sentences of `text` (split on [`prose`], which keeps offsets), as
+/// byte ranges with their first line.
+fn sentences(text: &str) -> Vec<(usize, std::ops::Range<usize>)> {
     let s = prose(text);
-    let mut found = Vec::new();
-    let mut start = 0;
     let ends = |i: usize| {
         let rest = &s[i..];
         rest.starts_with(". ")
@@ -240,11 +240,30 @@ fn hand_lists(text: &str, names: &[String]) -> Vec<(usize, Vec<String>)> {
             || rest.starts_with("\n\n")
             || rest.starts_with("\\item")
     };
+    let mut out = Vec::new();
+    let mut start = 0;
     for i in 0..=s.len() {
         if i < s.len() && !(s.is_char_boundary(i) && ends(i)) {
             continue;
         }
-        let sentence = &s[start..i];
+        // The line of the first word: past the previous sentence's period.
+        let lead = s[start..i].len()
+            - s[start..i]
+                .trim_start_matches(|c: char| c == '.' || c.is_whitespace())
+                .len();
+        out.push((s[..start + lead].matches('\n').count() + 1, start..i));
+        start = i;
+    }
+    out
+}
+
+/// Sentences of `text` (after [`prose`]) naming three or more of `names`
+/// (whole words, `\prof{}` included), with their line and the names.
+fn hand_lists(text: &str, names: &[String]) -> Vec<(usize, Vec<String>)> {
+    let s = prose(text);
+    let mut found = Vec::new();
+    for (line, range) in sentences(text) {
+        let sentence = &s[range];
         let named: BTreeSet<&String> = names
             .iter()
             .filter(|n| {
@@ -255,14 +274,63 @@ fn hand_lists(text: &str, names: &[String]) -> Vec<(usize, Vec<String>)> {
             })
             .collect();
         if named.len() >= 3 {
-            let line =
-                s[..start].matches('\n').count() + 1 + sentence.len() - sentence.trim_start().len();
-            found.push((
-                line.min(s[..i].matches('\n').count() + 1),
-                named.into_iter().cloned().collect(),
-            ));
+            found.push((line, named.into_iter().cloned().collect()));
         }
-        start = i;
+    }
+    found
+}
+
+/// Whether a macro name is an absolute time on one host (`IdVerifyNs`,
+/// `DecodeNsJson`): such values drift between runs and hosts.
+fn absolute_time(name: &str) -> bool {
+    name.ends_with("Ns")
+        || name
+            .match_indices("Ns")
+            .any(|(i, _)| name[i + 2..].starts_with(|c: char| c.is_ascii_uppercase()))
+}
+
+/// Sentences of `text` that quote two or more absolute times (macros, or
+/// `\pv{..Ns}{..}` lookups), with their line and the macro names: times are
+/// compared only as paired ratios, timed in the same rounds.
+fn time_pairs(text: &str) -> Vec<(usize, Vec<String>)> {
+    let mut uncommented = String::new();
+    for l in text.split_inclusive('\n') {
+        let cut = l
+            .char_indices()
+            .find(|&(i, c)| c == '%' && !l[..i].ends_with('\\'))
+            .map_or(l.len(), |(i, _)| i);
+        uncommented.push_str(&l[..cut]);
+        uncommented.push_str(&" ".repeat(l[cut..].trim_end_matches('\n').len()));
+        if l.ends_with('\n') && cut < l.len() {
+            uncommented.push('\n');
+        }
+    }
+    let mut found = Vec::new();
+    for (line, range) in sentences(text) {
+        let sentence = &uncommented[range];
+        let mut times = Vec::new();
+        for (i, _) in sentence.match_indices('\\') {
+            let name: String = sentence[i + 1..]
+                .chars()
+                .take_while(char::is_ascii_alphabetic)
+                .collect();
+            let name = if name == "pv" || name == "pvlet" {
+                let rest = &sentence[i + 1 + name.len()..];
+                let rest = rest.trim_start_matches(|c: char| c == '\\' || c.is_ascii_alphabetic());
+                rest.strip_prefix('{')
+                    .and_then(|r| r.split('}').next())
+                    .unwrap_or_default()
+                    .to_owned()
+            } else {
+                name
+            };
+            if absolute_time(&name) {
+                times.push(name);
+            }
+        }
+        if times.len() >= 2 {
+            found.push((line, times));
+        }
     }
     found
 }
@@ -376,6 +444,26 @@ fn scanner_finds_hand_written_lists() {
 }
 
 #[test]
+fn scanner_finds_two_absolute_times_in_a_sentence() {
+    let ok = "Matching takes \\FilterEventNs\\,ns; JSON costs \\FilterJsonOverEvent{} times that. \
+              Decode of json takes \\DecodeNsJson\\,ns (ratio \\DecodeRatioJson % not \\CloneNs here\n).";
+    assert_eq!(time_pairs(ok), vec![]);
+    let bad = "First.\nMatching takes \\FilterEventNs\\,ns, JSON \\FilterJsonNs\\,ns. \
+               Then \\pv{DecodeNs}{avro} against \\DecodeNsJson.";
+    let found = time_pairs(bad);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(
+        found[0],
+        (
+            2,
+            vec!["FilterEventNs".to_owned(), "FilterJsonNs".to_owned()]
+        )
+    );
+    assert_eq!(found[1].1, ["DecodeNs", "DecodeNsJson"]);
+    assert!(!absolute_time("Nsec") && !absolute_time("Nostr") && absolute_time("SelectNsEvent"));
+}
+
+#[test]
 fn scanner_finds_uncovered_sources() {
     let text = "\\pgfplotstabletypeset[columns={a}]{generated/sizes.csv} \
                 \\csvtypeset[x]{profiles.csv} (\\texttt{results/speed/side-by-side.jsonl}, \
@@ -448,6 +536,21 @@ fn sections_list_no_profiles_or_languages_by_hand() {
     assert!(
         bad.is_empty(),
         "hand-written lists (use \\ProfilesEnabledList, \\ProfileFamilyItems, \\LanguagesMeasured, ...):\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn sections_compare_times_only_as_paired_ratios() {
+    let mut bad = Vec::new();
+    for (f, text) in sections() {
+        for (line, names) in time_pairs(&text) {
+            bad.push(format!("{}:{line}: {}", f.display(), names.join(", ")));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "sentences quoting two absolute times (ns drift between runs: compare with a paired ratio macro):\n{}",
         bad.join("\n")
     );
 }

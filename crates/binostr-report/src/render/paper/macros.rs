@@ -10,6 +10,7 @@ use super::tables::size_profiles;
 use crate::fmt::fixed;
 use crate::model::campaign::Campaign;
 use crate::model::recommend::Decision;
+use crate::model::recommend::text::ci_decimals;
 use crate::model::stats::median;
 use crate::model::summary::{BASELINE, REFERENCE};
 use crate::render::names::{macro_suffix, tex_escape};
@@ -200,11 +201,16 @@ fn relay_floors(m: &mut Macros, c: &Campaign, host: &str) {
     if let Some((ns, _)) = crate::model::relay::filter_reference(c, host) {
         m.text("FilterEventNs", fixed(ns, 1));
     }
-    if let Some(json) = crate::model::relay::filter_rows(c, host)
+    if let Some((est, lo, hi)) = crate::model::relay::filter_rows(c, host)
         .into_iter()
         .find(|r| r.profile == BASELINE)
+        .and_then(|r| r.vs_event)
     {
-        m.text("FilterJsonNs", fixed(json.ns, 1));
+        let d = ci_decimals(lo, hi);
+        m.text(
+            "FilterJsonOverEvent",
+            format!("{} [{}, {}]", fixed(est, d), fixed(lo, d), fixed(hi, d)),
+        );
     }
     let raw_offset = c.ns(host, "select-raw-offset", REFERENCE);
     if let Some(v) = raw_offset {
