@@ -35,13 +35,13 @@ fn significant_or_integer(x: f64) -> String {
     }
 }
 
-/// Decimals that show the first digit of an interval's width (1 to 3).
+/// Decimals that show the first digit of an interval's width (0 to 3).
 pub fn ci_decimals(lo: f64, hi: f64) -> usize {
     let w = (hi - lo).abs();
     if w.is_nan() || w <= 0.0 {
         return 2;
     }
-    (-w.log10().floor()).clamp(1.0, 3.0) as usize
+    (-w.log10().floor()).clamp(0.0, 3.0) as usize
 }
 
 /// `x` to `digits` significant digits.
@@ -292,6 +292,7 @@ mod tests {
         assert_eq!(ci_decimals(1.1267, 1.1547), 2);
         assert_eq!(ci_decimals(0.9, 1.3), 1);
         assert_eq!(ci_decimals(1.0001, 1.0003), 3);
+        assert_eq!(ci_decimals(103.4, 111.4), 0);
         assert_eq!(significant(1.357, 2), "1.4");
         assert_eq!(significant(0.7123, 2), "0.71");
         assert_eq!(list(&["a".into(), "b".into(), "c".into()]), "a, b, and c");
