@@ -3,7 +3,7 @@
 //! (the timed `transport-*` groups beside `transport.csv`).
 
 use crate::model::campaign::Campaign;
-use crate::model::summary::{BASELINE, REFERENCE};
+use crate::model::summary::{REFERENCE, ratio_order};
 use crate::read::transport::{MODES, Transport, WORKLOADS};
 
 /// A `(estimate, ci_lo, ci_hi)` paired ratio.
@@ -52,16 +52,7 @@ pub fn filter_rows(c: &Campaign, host: &str) -> Vec<FilterRow> {
             })
         })
         .collect();
-    let key = |r: &FilterRow| {
-        r.vs_json.map_or(
-            if r.profile == BASELINE {
-                1.0
-            } else {
-                f64::INFINITY
-            },
-            |v| v.0,
-        )
-    };
+    let key = |r: &FilterRow| ratio_order(&r.profile, r.vs_json);
     rows.sort_by(|a, b| {
         key(a)
             .total_cmp(&key(b))

@@ -18,6 +18,20 @@ pub use binostr_records::BASELINE;
 /// The profile name of the reference rows (`id+verify`, `select-raw-offset`).
 pub use binostr_records::REFERENCE;
 
+/// Where a profile sorts by its paired ratio to json (estimate, CI): json
+/// at 1, a profile without a ratio last. Tables and figures order by this,
+/// not by absolute ns.
+pub fn ratio_order(profile: &str, ratio_json: Option<(f64, f64, f64)>) -> f64 {
+    ratio_json.map_or(
+        if profile == BASELINE {
+            1.0
+        } else {
+            f64::INFINITY
+        },
+        |r| r.0,
+    )
+}
+
 /// One summary row (`docs/RESULTS.md`, "Summary").
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {

@@ -14,7 +14,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use crate::model::campaign::Campaign;
-use crate::model::summary::REFERENCE;
+use crate::model::summary::{REFERENCE, Row, ratio_order};
 
 const FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 const FAMILY: &str = "sans-serif";
@@ -358,7 +358,13 @@ fn single(c: &Campaign, workload: &str, what: &str, marker: Option<(&str, &str)>
     if rows.is_empty() {
         return None;
     }
-    rows.sort_by_key(|r| r.rank);
+    let key = |r: &&Row| ratio_order(&r.profile, r.ratio_json);
+    rows.sort_by(|a, b| {
+        key(a)
+            .total_cmp(&key(b))
+            .then(a.median_ns.total_cmp(&b.median_ns))
+            .then(a.profile.cmp(&b.profile))
+    });
     Some(Bars {
         title: title(c, what),
         x_desc: format!(
@@ -515,10 +521,11 @@ fn select(c: &Campaign) -> Option<Bars> {
         .profiles(host)
         .into_iter()
         .filter_map(|p| {
-            let v = c
-                .ns(host, "select-checked", &p)
-                .or_else(|| c.ns(host, "select-preverified", &p))?;
-            Some((v, p))
+            // Ordered by the paired ratio to the raw-offset floor.
+            let v = ["select-checked", "select-preverified"]
+                .into_iter()
+                .find_map(|w| c.ratio(host, w, &p, "select-raw-offset"))?;
+            Some((v.0, p))
         })
         .collect();
     if p.is_empty() {
