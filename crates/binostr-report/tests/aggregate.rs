@@ -990,7 +990,7 @@ fn filter_and_transport_tables_and_the_headline() {
             ("TransportBestDeflatePctOfJsonDeflate", "85.0"),
             ("TransportBestDeflateCtxPctOfJsonDeflate", "81.4"),
             ("FilterEventNs", "10.0"),
-            ("FilterJsonNs", "50.0"),
+            ("FilterJsonOverEvent", "5.00 [5.00, 5.00]"),
         ],
     );
 
