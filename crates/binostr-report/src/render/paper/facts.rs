@@ -203,8 +203,6 @@ fn thousands(n: u64) -> String {
     out
 }
 
-/// `18 profiles for 10 minutes each and 7 (\prof{a}, ...) for 2 minutes
-/// each`: the largest-minutes group by count, every other one named.
 /// "one commit, `abc…`" or "N commits".
 fn fuzz_commits(commits: &[String]) -> String {
     match commits {
@@ -228,17 +226,11 @@ fn fuzz_setting(settings: &[(Option<u64>, Option<String>)]) -> String {
 
 /// `n` with thousands grouped for LaTeX: `1{,}234{,}567`.
 fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push_str("{,}");
-        }
-        out.push(ch);
-    }
-    out
+    thousands(n).replace(',', "{,}")
 }
 
+/// `18 profiles for 10 minutes each and 7 (\prof{a}, ...) for 2 minutes
+/// each`: the largest-minutes group by count, every other one named.
 fn fuzz_durations(groups: &[(u64, Vec<String>)]) -> String {
     let minutes = |m: u64| {
         if m == 1 {
