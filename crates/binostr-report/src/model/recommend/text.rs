@@ -12,15 +12,7 @@ use crate::model::summary::BASELINE;
 pub fn value_text(v: &Value, m: Measure) -> String {
     match (v.kind, m) {
         (_, Measure::SizePct(_) | Measure::SocketPct(_)) => fixed(v.est * 100.0, 1),
-        (Kind::Interval, _) if v.hi > v.lo => {
-            let d = ci_decimals(v.lo, v.hi);
-            format!(
-                "{} [{}, {}]",
-                fixed(v.est, d),
-                fixed(v.lo, d),
-                fixed(v.hi, d)
-            )
-        }
+        (Kind::Interval, _) if v.hi > v.lo => interval_text(v.est, v.lo, v.hi),
         (Kind::Sitting, _) => significant(v.est, 2),
         (Kind::Rank, Measure::Spec) => v.word.clone(),
         _ => significant_or_integer(v.est),
@@ -33,6 +25,12 @@ fn significant_or_integer(x: f64) -> String {
     } else {
         significant(x, 2)
     }
+}
+
+/// `est [lo, hi]` with the decimals the interval supports.
+pub fn interval_text(est: f64, lo: f64, hi: f64) -> String {
+    let d = ci_decimals(lo, hi);
+    format!("{} [{}, {}]", fixed(est, d), fixed(lo, d), fixed(hi, d))
 }
 
 /// Decimals that show the first digit of an interval's width (0 to 3).

@@ -10,7 +10,7 @@ use super::tables::size_profiles;
 use crate::fmt::fixed;
 use crate::model::campaign::Campaign;
 use crate::model::recommend::Decision;
-use crate::model::recommend::text::ci_decimals;
+use crate::model::recommend::text::interval_text;
 use crate::model::stats::median;
 use crate::model::summary::{BASELINE, REFERENCE};
 use crate::render::names::{macro_suffix, tex_escape};
@@ -206,11 +206,7 @@ fn relay_floors(m: &mut Macros, c: &Campaign, host: &str) {
         .find(|r| r.profile == BASELINE)
         .and_then(|r| r.vs_event)
     {
-        let d = ci_decimals(lo, hi);
-        m.text(
-            "FilterJsonOverEvent",
-            format!("{} [{}, {}]", fixed(est, d), fixed(lo, d), fixed(hi, d)),
-        );
+        m.text("FilterJsonOverEvent", interval_text(est, lo, hi));
     }
     let raw_offset = c.ns(host, "select-raw-offset", REFERENCE);
     if let Some(v) = raw_offset {
