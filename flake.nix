@@ -59,7 +59,7 @@
           commonArgs = {
             inherit src;
             pname = "binostr";
-            version = "0.1.0";
+            version = "1.0.0";
             strictDeps = true;
             # secp256k1-sys and zstd-sys compile C with the stdenv compiler.
             buildInputs = lib.optionals pkgs.stdenv.hostPlatform.isDarwin [ pkgs.libiconv ];
@@ -111,7 +111,7 @@
           # (SOURCE_DATE_EPOCH comes from the runs' finished times).
           paper = pkgs.stdenvNoCC.mkDerivation {
             pname = "binostr-paper";
-            version = "0.1.0";
+            version = "1.0.0";
             src = lib.fileset.toSource {
               root = ./.;
               fileset = lib.fileset.unions [
@@ -264,7 +264,7 @@
               fmt = craneLib.cargoFmt {
                 inherit src;
                 pname = "binostr";
-                version = "0.1.0";
+                version = "1.0.0";
                 cargoExtraArgs = "--all";
               };
               doc = craneLib.cargoDoc (

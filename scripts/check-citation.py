@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks CITATION.cff (CFF 1.2.0) and codemeta.json: structure, and that they
-agree with each other, with Cargo.toml and with the paper's manifest key; and
+agree with each other (release date included), with Cargo.toml, flake.nix's
+versions and the paper's manifest key; and
 that .zenodo.json and CHANGELOG.md agree with them (title, version, licence,
 description, creators; a released version has a dated CHANGELOG section).
 
@@ -185,6 +186,12 @@ def main():
         "abstract": (cff.get("abstract"), meta.get("description")),
         "manifest key": (cff_keys, meta_keys, [paper_key[1]] if paper_key else None),
     }
+    flake_versions = set(re.findall(r'version = "([^"]+)";', (ROOT / "flake.nix").read_text()))
+    if flake_versions != {cargo["version"]}:
+        errors.append(f"flake.nix: versions {sorted(flake_versions)}, Cargo.toml has {cargo['version']}")
+    if meta.get("datePublished") != cff.get("date-released"):
+        errors.append(f"codemeta.json: datePublished {meta.get('datePublished')!r} is not "
+                      f"CITATION.cff's date-released {cff.get('date-released')!r}")
     for what, values in pairs.items():
         if any(v != values[0] for v in values[1:]) or not values[0]:
             errors.append(f"{what} disagrees: {values}")
