@@ -9,7 +9,8 @@
 //!     campaign's signed manifest covers, or in one the text lists as
 //!     unsigned (`\UnsignedInputs`);
 //! (d) no sentence quotes two absolute times (`...Ns` macros): times are
-//!     compared only as paired ratios from the same rounds.
+//!     compared only as paired ratios from the same rounds;
+//! (e) the README states the same picks as the generated recommendation.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -615,4 +616,54 @@ fn every_allowance_is_used() {
         .filter(|p| !all.contains(p))
         .collect();
     assert!(unused.is_empty(), "drop these from ALLOWED: {unused:?}");
+}
+
+/// The README's line for one `\paragraph{Role} ... Pick: X.` of
+/// `recommendation.tex`: `- **Role**: X.`, with `\prof{id}` as `` `id` ``.
+fn readme_pick(tex_line: &str) -> Option<String> {
+    let role = tex_line.strip_prefix("\\paragraph{")?.split('}').next()?;
+    let (_, after) = tex_line.split_once("Pick: ")?;
+    let pick = &after[..after.find(". ")?];
+    let mut plain = String::new();
+    let mut rest = pick;
+    while let Some(at) = rest.find("\\prof{") {
+        plain.push_str(&rest[..at]);
+        let tail = &rest[at + "\\prof{".len()..];
+        let end = tail.find('}')?;
+        plain.push_str(&format!("`{}`", &tail[..end]));
+        rest = &tail[end + 1..];
+    }
+    plain.push_str(rest);
+    Some(format!("- **{role}**: {plain}."))
+}
+
+#[test]
+fn readme_pick_reads_a_paragraph() {
+    let line = "\\paragraph{Relay storage} (stored events). Pick: change to \\prof{event2}. \
+                Pareto set (2): \\prof{event2} and \\prof{bencode}.";
+    assert_eq!(
+        readme_pick(line).as_deref(),
+        Some("- **Relay storage**: change to `event2`.")
+    );
+    assert_eq!(readme_pick("\\caption{Pick: keep JSON. }"), None);
+}
+
+/// The README states the answer: the same picks, in the same order, as the
+/// paper's generated recommendation.
+#[test]
+fn readme_states_the_papers_picks() {
+    let tex = fs::read_to_string(root().join("paper/generated/recommendation.tex")).unwrap();
+    let want: Vec<String> = tex.lines().filter_map(readme_pick).collect();
+    assert!(want.len() >= 5, "recommendation.tex: {} picks", want.len());
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let found: Vec<&str> = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("**The answer**"))
+        .skip_while(|l| !l.starts_with("- **"))
+        .take_while(|l| l.starts_with("- **"))
+        .collect();
+    assert_eq!(
+        found, want,
+        "README.md's answer differs from paper/generated/recommendation.tex"
+    );
 }
