@@ -12,11 +12,14 @@
 //!     compared only as paired ratios from the same rounds;
 //! (e) the README states the same picks as the generated recommendation.
 
+mod tex;
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use binostr_report::model::languages::{LANGUAGE_NAMES, NOT_MEASURED};
+use tex::tex_files;
 
 /// Numbers the prose may write, each with why; matched as exact text.
 const ALLOWED: &[(&str, &str)] = &[
@@ -63,16 +66,6 @@ const KEY_COMMANDS: [&str; 12] = [
     "\\setlength",
     "\\profnote",
 ];
-
-fn tex_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "tex"))
-        .collect();
-    out.sort();
-    out
-}
 
 /// `text` with each byte in `from..to` blanked, newlines kept.
 fn blank(text: &mut [u8], from: usize, to: usize) {

@@ -1,21 +1,12 @@
 //! Commands in the paper copy as typed: LaTeX sets `--` as an en dash, so
 //! inside `\texttt{}` every double hyphen must be written `-{}-`.
 
-use std::fs;
-use std::path::{Path, PathBuf};
+mod tex;
 
-fn tex_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            if path.file_name().is_some_and(|n| n != "build") {
-                tex_files(&path, out);
-            }
-        } else if path.extension().is_some_and(|e| e == "tex") {
-            out.push(path);
-        }
-    }
-}
+use std::fs;
+use std::path::Path;
+
+use tex::tex_files;
 
 /// The `\texttt{...}` arguments in `text` that contain `--`, with their line.
 fn dashed_texttt(text: &str) -> Vec<(usize, String)> {
@@ -61,8 +52,7 @@ fn scanner_finds_a_dashed_command() {
 #[test]
 fn paper_commands_keep_their_double_hyphens() {
     let paper = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../paper");
-    let mut files = Vec::new();
-    tex_files(&paper, &mut files);
+    let files = tex_files(&paper);
     assert!(
         files.len() > 5,
         "no paper sources under {}",
