@@ -81,7 +81,7 @@ paper:
 paper-check:
     bash scripts/paper-check.sh
 
-# Refresh the registry's tables: paper/profiles.csv, docs/PROFILES.md's profile table,
+# Refresh the registry's tables: docs/PROFILES.md's profile table,
 # scripts/interop/README.md's coverage table (with scripts/interop/coverage.json).
 profile-tables:
     cargo run --release --quiet -- profiles --json | python3 scripts/profile-tables.py
