@@ -12,7 +12,8 @@
 //! takeover. Bytes are counted at the socket ([`count`]) and checked against
 //! a pure flate2 model of the same messages ([`model`]); [`measure`] runs
 //! every (profile × mode × check) in interleaved rounds; [`session`] keeps
-//! one connection open for the campaign's `transport-*` workloads.
+//! one connection open for the campaign's `transport-*` workloads; [`links`]
+//! runs the same loop between two network namespaces over shaped links.
 //!
 //! Relay and client each run a current-thread tokio runtime on their own OS
 //! thread, so their CPU times ([`cpu`]) are separate.
@@ -22,6 +23,7 @@ pub mod count;
 pub mod cpu;
 pub mod deflate;
 pub mod envelope;
+pub mod links;
 pub mod measure;
 pub mod model;
 pub mod relay;

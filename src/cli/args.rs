@@ -225,6 +225,48 @@ pub(super) enum Command {
         #[arg(long, default_value = "results/transport")]
         out: PathBuf,
     },
+    /// The links workload: the transport loop between two network
+    /// namespaces joined by a veth pair shaped with tbf, for every profile
+    /// that carries every event × compression mode: REQ → EOSE time,
+    /// socket bytes, relay and client CPU, in interleaved rounds per link
+    /// setting; round-trip times modelled from the bytes. Writes links.csv,
+    /// links.svg and README.md (docs/TRANSPORT.md, "Links"). Needs root.
+    Links {
+        /// Profiles, comma-separated (default: every enabled profile that
+        /// represents every event; json is always measured).
+        #[arg(long, value_delimiter = ',')]
+        profiles: Option<Vec<String>>,
+        /// Measure the recorded real corpus (provenance/, hash-checked).
+        #[arg(long, conflicts_with = "events")]
+        real: bool,
+        #[command(flatten)]
+        events: EventsArgs,
+        /// Events per REQ: the traffic-mix stream drawn from the input.
+        #[arg(long, default_value_t = 300)]
+        count: usize,
+        /// Link settings in order: rates in Mbit/s, or `unshaped`.
+        #[arg(long, value_delimiter = ',', default_value = "unshaped,1000,100,10,1")]
+        links: Vec<String>,
+        /// Round-trip times to model beside the measured one, ms.
+        #[arg(long, value_delimiter = ',', default_value = "50,150")]
+        rtt_ms: Vec<f64>,
+        /// Fewest timed rounds per link setting.
+        #[arg(long, default_value_t = 3)]
+        min_rounds: usize,
+        /// Most timed rounds per link setting.
+        #[arg(long, default_value_t = 15)]
+        max_rounds: usize,
+        /// Seconds of timed rounds per link setting (rounds between the
+        /// two bounds, from the checked pass's time).
+        #[arg(long, default_value_t = 100.0)]
+        budget_s: f64,
+        /// Seed of the event stream, round orders and bootstrap.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output directory.
+        #[arg(long, default_value = "results/links")]
+        out: PathBuf,
+    },
     /// Serve stored events over WebSocket to any client: NIP-01 REQ/CLOSE,
     /// several subscriptions per connection, permessage-deflate accepted as
     /// offered. Prints one JSON line per closed connection with its byte

@@ -13,6 +13,7 @@ use crate::files::write_atomically;
 mod codec;
 mod corpus;
 mod evolution;
+mod links;
 mod maintenance;
 mod manifest;
 mod relay;
@@ -152,6 +153,31 @@ pub(super) fn run(cli: Cli) -> Result<()> {
             seed,
             out,
         } => run_transport(profiles, &events, rounds, seed, &out),
+        Command::Links {
+            profiles,
+            real,
+            events,
+            count,
+            links,
+            rtt_ms,
+            min_rounds,
+            max_rounds,
+            budget_s,
+            seed,
+            out,
+        } => links::run_links(links::Args {
+            profiles,
+            real,
+            events: &events,
+            count,
+            links: &links,
+            rtt_ms: &rtt_ms,
+            min_rounds,
+            max_rounds,
+            budget_s,
+            seed,
+            out: &out,
+        }),
         Command::Relay {
             listen,
             profiles,

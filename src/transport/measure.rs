@@ -21,6 +21,9 @@ use crate::transport::relay::{Relay, Served, Store};
 use crate::transport::{Compression, TransportError, model};
 use crate::validate::Limits;
 
+/// How long one loopback exchange may take before the run fails.
+const DEADLINE: Duration = Duration::from_secs(120);
+
 /// One measured combination.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Member {
@@ -105,18 +108,28 @@ pub struct Sample {
     pub served: Served,
 }
 
-fn exchange(
+/// One fresh connection's REQ → EOSE with `relay`, both ends' views;
+/// fails when the client has not seen EOSE within `deadline` (`rt` needs
+/// its time driver).
+pub fn exchange(
     rt: &tokio::runtime::Runtime,
     relay: &Relay,
     profile: &Profile,
     mode: Compression,
     check: Check,
     filters: &[serde_json::Value],
+    deadline: Duration,
 ) -> Result<Sample, TransportError> {
     let limits = Limits::default();
-    let fetched = rt.block_on(client::fetch(
-        relay.addr, profile, mode, check, filters, &limits,
-    ))?;
+    let fetch = client::fetch(relay.addr, profile, mode, check, filters, &limits);
+    let fetched = rt
+        .block_on(async { tokio::time::timeout(deadline, fetch).await })
+        .map_err(|_| {
+            TransportError::Mismatch(format!(
+                "no EOSE within {} s of connecting",
+                deadline.as_secs_f64()
+            ))
+        })??;
     let served = relay
         .served
         .recv_timeout(Duration::from_secs(60))
@@ -179,7 +192,8 @@ pub fn check_sample(
     Ok(())
 }
 
-fn median(xs: &mut [f64]) -> f64 {
+/// Median of `xs` (NaN when empty); sorts `xs`.
+pub fn median(xs: &mut [f64]) -> f64 {
     xs.sort_by(f64::total_cmp);
     let n = xs.len();
     if n == 0 {
@@ -226,7 +240,7 @@ pub fn run(
 ) -> Result<Vec<Row>, TransportError> {
     let filters = [serde_json::json!({})];
     let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_io()
+        .enable_all()
         .build()?;
     let sorted = crate::transport::relay::newest_first(events);
     let stores: Vec<Arc<Store>> = plan
@@ -277,6 +291,7 @@ pub fn run(
             m.mode,
             m.check,
             &filters,
+            DEADLINE,
         )?;
         check_sample(&s, &store.events, &hits, model, &label(m))?;
         expected.push((hits, model));
@@ -307,6 +322,7 @@ pub fn run(
                 m.mode,
                 m.check,
                 &filters,
+                DEADLINE,
             )?;
             let (hits, model) = &expected[k];
             check_sample(&s, &stores[m.profile].events, hits, *model, &label(m))?;

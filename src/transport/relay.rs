@@ -424,7 +424,15 @@ impl Relay {
 
     /// Starts a relay of `shared` on an ephemeral loopback port.
     pub fn start(shared: Arc<Shared>) -> std::io::Result<Relay> {
-        let std_listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+        Self::start_on(shared, std::net::TcpListener::bind("127.0.0.1:0")?)
+    }
+
+    /// Starts a relay of `shared` accepting on `std_listener` (bound in
+    /// another network namespace, say: its connections stay there).
+    pub fn start_on(
+        shared: Arc<Shared>,
+        std_listener: std::net::TcpListener,
+    ) -> std::io::Result<Relay> {
         std_listener.set_nonblocking(true)?;
         let addr = std_listener.local_addr()?;
         let (served_tx, served) = mpsc::channel();

@@ -218,6 +218,43 @@ pub const TRANSPORT: Layout = Layout {
     ],
 };
 
+/// `results/links/links.csv`: the transport loop on shaped links, one row
+/// per (profile, mode, link, round-trip time) (`binostr links`,
+/// docs/TRANSPORT.md "Links"). Times are REQ sent → EOSE received; a
+/// `modelled` row adds the slow-start model's delay to the measured times.
+pub const LINKS: Layout = Layout {
+    file: "results/links/links.csv",
+    columns: &[
+        col("profile", Str),
+        col("mode", Str),
+        // `zlib-1` (zlib, level 1) for the deflate modes; empty for `none`.
+        col("deflate_impl", Str),
+        col("link", Str),
+        // Empty when unshaped.
+        col("rate_mbit", Real),
+        col("rtt_ms", Real),
+        // `measured` (no delay added) or `modelled`.
+        col("rtt_source", Str),
+        col("events", Int),
+        col("rounds", Int),
+        col("s2c_bytes", Int),
+        col("c2s_bytes", Int),
+        col("req_eose_s", Real),
+        col("req_eose_s_lo", Real),
+        col("req_eose_s_hi", Real),
+        // Per-round time ratio to json in the same mode.
+        col("time_vs_json", Real),
+        col("time_vs_json_lo", Real),
+        col("time_vs_json_hi", Real),
+        // Per-round time ratio to json with deflate (the deployed default).
+        col("time_vs_json_deflate", Real),
+        col("time_vs_json_deflate_lo", Real),
+        col("time_vs_json_deflate_hi", Real),
+        col("relay_cpu_ns_per_event", Real),
+        col("client_cpu_ns_per_event", Real),
+    ],
+};
+
 /// `alloc.csv`: allocation counts per workload.
 pub const ALLOC: Layout = Layout {
     file: "alloc.csv",

@@ -1,0 +1,256 @@
+//! `binostr links`: the transport loop on shaped links.
+
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+
+use super::transport::{load, profile};
+use crate::bench::group::{Budget, mix_sequence};
+use crate::cli::args::{EventsArgs, LimitArgs};
+use crate::files::write_atomically;
+use crate::model::Event;
+use crate::transport::Compression;
+use crate::transport::client::Check;
+use crate::transport::links::netns::Shape;
+use crate::transport::links::{self, Measured, Plan};
+
+/// The command's arguments.
+pub(super) struct Args<'a> {
+    pub(super) profiles: Option<Vec<String>>,
+    pub(super) real: bool,
+    pub(super) events: &'a EventsArgs,
+    pub(super) count: usize,
+    pub(super) links: &'a [String],
+    pub(super) rtt_ms: &'a [f64],
+    pub(super) min_rounds: usize,
+    pub(super) max_rounds: usize,
+    pub(super) budget_s: f64,
+    pub(super) seed: u64,
+    pub(super) out: &'a Path,
+}
+
+fn shapes(links: &[String]) -> Result<Vec<Shape>> {
+    links
+        .iter()
+        .map(|l| match l.as_str() {
+            "unshaped" => Ok(Shape::Unshaped),
+            r => match r.parse::<f64>() {
+                Ok(mbit) if mbit > 0.0 && mbit.is_finite() => Ok(Shape::Rate(mbit)),
+                _ => bail!("--links: `{r}` is neither `unshaped` nor a rate in Mbit/s above 0"),
+            },
+        })
+        .collect()
+}
+
+/// The traffic-mix stream of at most `count` events, as the campaign's
+/// transport workload draws it.
+fn stream(events: &[Event], count: usize, seed: u64) -> Result<Vec<Event>> {
+    let lens: Vec<usize> = events.iter().map(|e| e.to_json().len()).collect();
+    let budget = Budget {
+        events: count,
+        bytes: usize::MAX,
+    };
+    let seq = mix_sequence(events, &lens, budget, seed, &crate::campaign::traffic_mix());
+    if seq.indices.is_empty() {
+        bail!(
+            "the input has no event of some kind stratum of the traffic mix; \
+             give --events a corpus with every stratum (or --real)"
+        );
+    }
+    Ok(seq.indices.iter().map(|&i| events[i].clone()).collect())
+}
+
+pub(super) fn run_links(a: Args<'_>) -> Result<()> {
+    if a.min_rounds < 2 || a.max_rounds < a.min_rounds {
+        bail!("--min-rounds must be at least 2 and at most --max-rounds");
+    }
+    let shapes = shapes(a.links)?;
+    if a.rtt_ms.iter().any(|r| !(*r > 0.0 && r.is_finite())) {
+        bail!("--rtt-ms: every round-trip time must be above 0 (0 is always measured)");
+    }
+    let all = if a.real {
+        let mut out = Vec::new();
+        let report =
+            crate::corpus::audit_real(None, &LimitArgs::default_options(), |e| out.push(e))?;
+        eprintln!(
+            "real corpus: {} valid events ({} records read)",
+            out.len(),
+            report.read
+        );
+        out
+    } else {
+        load(a.events, a.seed)?
+    };
+    let events = stream(&all, a.count, a.seed)?;
+    let baseline = crate::campaign::baseline();
+    let asked: Vec<_> = match &a.profiles {
+        Some(ids) => ids.iter().map(|id| profile(id)).collect::<Result<_>>()?,
+        None => crate::profiles::PROFILES
+            .iter()
+            .filter(|p| p.enabled)
+            .collect(),
+    };
+    let mut chosen = vec![baseline];
+    chosen.extend(asked.into_iter().filter(|p| p.id != baseline.id));
+    let split = crate::bench::fixture::split_profiles(&chosen, &events)?;
+    let mut notes = Vec::new();
+    for (p, refused) in &split.apart {
+        let note = format!(
+            "{} is not measured: it cannot represent {} of the {} events (first: {})",
+            p.id,
+            refused.len(),
+            events.len(),
+            refused[0].1
+        );
+        eprintln!("links: {note}");
+        notes.push(note);
+    }
+    let plan = Plan {
+        profiles: split.whole,
+        reference: baseline.id,
+        modes: Compression::ALL.to_vec(),
+        shapes,
+        rtts_ms: a.rtt_ms.to_vec(),
+        check: Check::Decode,
+        min_rounds: a.min_rounds,
+        max_rounds: a.max_rounds,
+        budget: Duration::from_secs_f64(a.budget_s),
+        seed: a.seed,
+    };
+    let measured = measure_with_bar(&events, &plan)?;
+    std::fs::create_dir_all(a.out).with_context(|| a.out.display().to_string())?;
+    write_atomically(
+        &a.out.join("links.csv"),
+        links::csv(&measured.rows).as_bytes(),
+    )?;
+    write_atomically(
+        &a.out.join("README.md"),
+        readme(&measured, &plan, events.len(), a.real, &notes).as_bytes(),
+    )?;
+    print!("{}", table(&measured));
+    eprintln!("wrote {}/links.csv and README.md", a.out.display());
+    Ok(())
+}
+
+fn measure_with_bar(events: &[Event], plan: &Plan) -> Result<Measured> {
+    let bar = if std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::new(0)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "links {msg} {pos}/{len} exchanges (eta {eta}) {wide_bar}",
+        )
+        .expect("static template"),
+    );
+    let mut last = String::new();
+    let measured = links::run(events, plan, |link, done, total| {
+        if link != last {
+            if !last.is_empty() {
+                bar.println(format!("links: {last} done"));
+            }
+            last = link.to_owned();
+            bar.reset();
+            bar.set_message(last.clone());
+        }
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    })?;
+    bar.finish_and_clear();
+    Ok(measured)
+}
+
+fn table(m: &Measured) -> String {
+    let mut s = format!(
+        "{:<10} {:>6} {:<16} {:<12} {:>10} {:>11} {:>8} {:>9} {:>10} {:>10}\n",
+        "link",
+        "rtt ms",
+        "profile",
+        "mode",
+        "s2c B",
+        "REQ→EOSE s",
+        "vs json",
+        "vs json+d",
+        "relay ns/e",
+        "client ns/e"
+    );
+    let ratio = |e: Option<crate::transport::measure::Estimate>| {
+        e.map_or_else(|| "-".into(), |e| format!("{:.3}", e.median))
+    };
+    for r in &m.rows {
+        let _ = writeln!(
+            s,
+            "{:<10} {:>6} {:<16} {:<12} {:>10} {:>11.4} {:>8} {:>9} {:>10.0} {:>10.0}",
+            r.shape.name(),
+            r.rtt_ms,
+            r.profile,
+            r.mode.name(),
+            r.wire.read,
+            r.req_eose_s.median,
+            ratio(r.vs_json),
+            ratio(r.vs_json_deflate),
+            r.relay_cpu_ns,
+            r.client_cpu_ns
+        );
+    }
+    s
+}
+
+fn readme(m: &Measured, plan: &Plan, events: usize, real: bool, notes: &[String]) -> String {
+    let mut settings = String::new();
+    for s in &m.settings {
+        let _ = writeln!(
+            settings,
+            "| {} | {} | {:.1} | {:.1} | {} |",
+            s.shape.name(),
+            s.rounds,
+            s.checked_s,
+            s.timed_s,
+            s.retransmitted
+        );
+    }
+    let ids: Vec<&str> = plan.profiles.iter().map(|p| p.id).collect();
+    let notes: String = notes.iter().map(|n| format!("- {n}\n")).collect();
+    let rtts: Vec<String> = plan.rtts_ms.iter().map(|r| format!("{r} ms")).collect();
+    format!(
+        "# Links workload\n\n\
+         Written by `binostr links` (docs/TRANSPORT.md, \"Links\"): {events} events of the \
+         traffic-mix stream of the {corpus}, per REQ (filter `{{}}`, every event, newest first), \
+         seed {seed}. Relays in one network namespace, the client in another, joined by a \
+         veth pair shaped on both ends with `tbf` (bucket: 1 ms of the rate, at least 4 KiB; \
+         queue: {queue} ms of the rate, at least {minq} KiB). Members: {n} profiles ({ids}) × {modes} modes (deflate: \
+         `{imp}`); the client decodes every event (`{check}`). Per link setting: one checked \
+         exchange per member, then timed rounds in an order shuffled per round, as many as \
+         {budget} s allow, at least {min} and at most {max}.\n\n\
+         Round-trip times of {rtts} are modelled, not emulated (tbf adds no delay and \
+         the kernel has no netem): `rtt_source` says which rows.\n\n\
+         | link | timed rounds | checked pass s | timed rounds s | TCP retransmissions |\n\
+         |---|---:|---:|---:|---:|\n{settings}\n{notes_head}{notes}",
+        corpus = if real {
+            "recorded real corpus"
+        } else {
+            "input"
+        },
+        seed = plan.seed,
+        queue = links::netns::QUEUE_MS,
+        minq = links::netns::MIN_QUEUE >> 10,
+        n = ids.len(),
+        ids = ids.join(", "),
+        modes = plan.modes.len(),
+        imp = links::DEFLATE_IMPL,
+        check = plan.check.name(),
+        budget = plan.budget.as_secs_f64(),
+        min = plan.min_rounds,
+        max = plan.max_rounds,
+        rtts = rtts.join(", "),
+        notes_head = if notes.is_empty() {
+            ""
+        } else {
+            "Not measured (cannot carry every event of the stream):\n\n"
+        },
+    )
+}

@@ -1,0 +1,409 @@
+//! The `links` workload: the transport loop on shaped links
+//! (`docs/TRANSPORT.md`, "Links").
+//!
+//! The relays listen in one network namespace and the client connects from
+//! another, over a veth pair shaped with `tbf` ([`netns`]). For each link
+//! setting in turn, every (profile × compression) member makes one checked
+//! exchange (every event, both sockets and the flate2 model agree), then
+//! timed rounds in an order shuffled per round, as many as the setting's
+//! time budget allows between a floor and a ceiling. Round-trip times are
+//! modelled from the measured bytes ([`rtt`]).
+
+pub mod netns;
+pub mod rtt;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::codec::Profile;
+use crate::corpus::generate::rng::Gen;
+use crate::model::Event;
+use crate::transport::client::Check;
+use crate::transport::count::Bytes;
+use crate::transport::measure::{self, Estimate, check_sample, estimate, median};
+use crate::transport::relay::{Config, Relay, Shared, Store};
+use crate::transport::{Compression, TransportError, model};
+use netns::{Pair, Shape};
+
+/// The deflate implementation and level of the `deflate*` modes.
+pub const DEFLATE_IMPL: &str = "zlib-1";
+
+/// Why the links workload failed.
+#[derive(Debug, thiserror::Error)]
+pub enum LinksError {
+    /// The namespaces or the shaping.
+    #[error(
+        "network namespaces: {0} (the links workload needs root, iproute2 and a kernel with network namespaces, veth and tbf)"
+    )]
+    Netns(#[from] netns::NetnsError),
+    /// An exchange.
+    #[error("{link}, {member}: {source}")]
+    Exchange {
+        /// The link setting.
+        link: String,
+        /// The member.
+        member: String,
+        /// Why.
+        source: TransportError,
+    },
+    /// Setting up relays or the client.
+    #[error(transparent)]
+    Transport(#[from] TransportError),
+    /// Sockets and runtimes.
+    #[error("socket: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// What to measure.
+pub struct Plan {
+    /// Profiles (each carries every event); must include the reference.
+    pub profiles: Vec<&'static Profile>,
+    /// The profile ratios divide by (`json`).
+    pub reference: &'static str,
+    /// Compression modes, each measured for every profile.
+    pub modes: Vec<Compression>,
+    /// Link settings, measured in this order.
+    pub shapes: Vec<Shape>,
+    /// Round-trip times to model beside the measured one (ms, each > 0).
+    pub rtts_ms: Vec<f64>,
+    /// What the client does per event.
+    pub check: Check,
+    /// Timed rounds per link setting: at least `min_rounds`, at most
+    /// `max_rounds`, as many as `budget` allows after the checked pass.
+    pub min_rounds: usize,
+    /// See `min_rounds`.
+    pub max_rounds: usize,
+    /// Time for one link setting's timed rounds.
+    pub budget: Duration,
+    /// Seed of the round orders and the bootstrap.
+    pub seed: u64,
+}
+
+/// One (link, profile, mode, round-trip time) result.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// Profile id.
+    pub profile: &'static str,
+    /// Compression mode.
+    pub mode: Compression,
+    /// The link setting.
+    pub shape: Shape,
+    /// Round-trip time, ms (0: none added, measured).
+    pub rtt_ms: f64,
+    /// Events per REQ.
+    pub events: usize,
+    /// Timed rounds.
+    pub rounds: usize,
+    /// Exchange bytes at the client's socket (read: relay → client).
+    pub wire: Bytes,
+    /// REQ sent → EOSE received, s (the modelled delay added for rtt > 0).
+    pub req_eose_s: Estimate,
+    /// Per-round time ratio to the reference in the same mode.
+    pub vs_json: Option<Estimate>,
+    /// Per-round time ratio to the reference with `deflate`.
+    pub vs_json_deflate: Option<Estimate>,
+    /// Relay thread CPU per event, median over rounds, ns.
+    pub relay_cpu_ns: f64,
+    /// Client thread CPU per event, median over rounds, ns.
+    pub client_cpu_ns: f64,
+}
+
+/// One link setting as run.
+#[derive(Clone, Debug)]
+pub struct Setting {
+    /// The shaping.
+    pub shape: Shape,
+    /// Timed rounds.
+    pub rounds: usize,
+    /// Seconds of the checked pass (one exchange per member).
+    pub checked_s: f64,
+    /// Seconds of the timed rounds.
+    pub timed_s: f64,
+    /// TCP segments retransmitted in both namespaces during the setting.
+    pub retransmitted: u64,
+}
+
+/// Everything one run measured.
+pub struct Measured {
+    /// Rows, in link then member then round-trip order.
+    pub rows: Vec<Row>,
+    /// The settings as run.
+    pub settings: Vec<Setting>,
+}
+
+#[derive(Clone, Copy)]
+struct Member {
+    profile: usize,
+    mode: Compression,
+}
+
+/// How long an exchange of `bytes` may take on `shape`: ten times its
+/// serialisation, plus 30 s.
+fn deadline(bytes: u64, shape: Shape) -> Duration {
+    let wire = shape.bits_per_s().map_or(0.0, |r| bytes as f64 * 8.0 / r);
+    Duration::from_secs_f64(30.0 + 10.0 * wire)
+}
+
+/// Per-round samples of one member on one link.
+#[derive(Default)]
+struct Samples {
+    secs: Vec<f64>,
+    relay_cpu: Vec<f64>,
+    client_cpu: Vec<f64>,
+}
+
+/// Measures `plan` over `events` (every profile must represent them all);
+/// `progress(link, done, total)` after every exchange.
+pub fn run(
+    events: &[Event],
+    plan: &Plan,
+    mut progress: impl FnMut(&str, usize, usize),
+) -> Result<Measured, LinksError> {
+    let reference = plan
+        .profiles
+        .iter()
+        .position(|p| p.id == plan.reference)
+        .ok_or_else(|| {
+            TransportError::Mismatch(format!("the plan has no `{}` profile", plan.reference))
+        })?;
+    let mut pair = Pair::create()?;
+    let sorted = crate::transport::relay::newest_first(events);
+    let stores: Vec<Arc<Store>> = plan
+        .profiles
+        .iter()
+        .map(|p| Store::over(p, sorted.clone()).map(Arc::new))
+        .collect::<Result<_, _>>()?;
+    let relays: Vec<Relay> = stores
+        .iter()
+        .map(|s| {
+            let listener = netns::within(&pair.relay, || {
+                std::net::TcpListener::bind((netns::RELAY_ADDR, 0))
+            })??;
+            let shared = Arc::new(Shared::of(vec![s.clone()], Config::benchmark()));
+            Ok::<_, LinksError>(Relay::start_on(shared, listener)?)
+        })
+        .collect::<Result<_, _>>()?;
+    let members: Vec<Member> = (0..plan.profiles.len())
+        .flat_map(|profile| plan.modes.iter().map(move |&mode| Member { profile, mode }))
+        .collect();
+    let filters = [serde_json::json!({})];
+    let mut expected = Vec::new();
+    for m in &members {
+        let store = &stores[m.profile];
+        let hits = store
+            .matching(&filters)
+            .map_err(|why| TransportError::Protocol(format!("benchmark REQ refused: {why}")))?;
+        let bytes = model::exchange(store, &hits, &filters, m.mode)?;
+        expected.push((hits, bytes));
+    }
+    let label = |m: &Member| format!("{} {}", plan.profiles[m.profile].id, m.mode.name());
+    let client = pair.client.clone();
+    let mut measured = Measured {
+        rows: Vec::new(),
+        settings: Vec::new(),
+    };
+    for (s, &shape) in plan.shapes.iter().enumerate() {
+        pair.shape(shape)?;
+        let link = shape.name();
+        let retrans0 = pair.retransmitted(&pair.relay)? + pair.retransmitted(&client)?;
+        let (samples, setting) = netns::within(&client, || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?;
+            let one = |m: &Member, k: usize| {
+                let (hits, bytes) = &expected[k];
+                let store = &stores[m.profile];
+                let err = |source| LinksError::Exchange {
+                    link: link.clone(),
+                    member: label(m),
+                    source,
+                };
+                let sample = measure::exchange(
+                    &rt,
+                    &relays[m.profile],
+                    plan.profiles[m.profile],
+                    m.mode,
+                    plan.check,
+                    &filters,
+                    deadline(bytes.read, shape),
+                )
+                .map_err(err)?;
+                check_sample(&sample, &store.events, hits, *bytes, &label(m)).map_err(err)?;
+                Ok::<_, LinksError>(sample)
+            };
+            let total_guess = members.len() * (plan.max_rounds + 1);
+            let checked = Instant::now();
+            for (k, m) in members.iter().enumerate() {
+                one(m, k)?;
+                progress(&link, k + 1, total_guess);
+            }
+            let checked_s = checked.elapsed().as_secs_f64();
+            let rounds = ((plan.budget.as_secs_f64() / checked_s.max(1e-9)) as usize)
+                .clamp(plan.min_rounds, plan.max_rounds);
+            let total = members.len() * (rounds + 1);
+            let mut key = [0u8; 32];
+            key[..8].copy_from_slice(&plan.seed.to_le_bytes());
+            key[8..13].copy_from_slice(b"links");
+            key[13] = s as u8;
+            let mut samples: Vec<Samples> = members.iter().map(|_| Samples::default()).collect();
+            let timed = Instant::now();
+            for round in 0..rounds {
+                let mut order: Vec<usize> = (0..members.len()).collect();
+                Gen::new(key, round as u64 + 1).shuffle(&mut order);
+                for (i, &k) in order.iter().enumerate() {
+                    let sample = one(&members[k], k)?;
+                    let n = expected[k].0.len().max(1) as f64;
+                    let f = &sample.fetched;
+                    samples[k].secs.push((f.eose - f.req_sent).as_secs_f64());
+                    samples[k].relay_cpu.push(sample.served.cpu_ns as f64 / n);
+                    samples[k].client_cpu.push(f.cpu_ns as f64 / n);
+                    progress(&link, members.len() * (round + 1) + i + 1, total);
+                }
+            }
+            let setting = Setting {
+                shape,
+                rounds,
+                checked_s,
+                timed_s: timed.elapsed().as_secs_f64(),
+                retransmitted: 0,
+            };
+            Ok::<_, LinksError>((samples, setting))
+        })??;
+        let retrans1 = pair.retransmitted(&pair.relay)? + pair.retransmitted(&client)?;
+        let mut key = [0u8; 32];
+        key[..8].copy_from_slice(&plan.seed.to_le_bytes());
+        key[8..17].copy_from_slice(b"bootstrap");
+        let mut rng = Gen::new(key, s as u64);
+        let find = |profile: usize, mode: Compression| {
+            members
+                .iter()
+                .position(|o| o.profile == profile && o.mode == mode)
+        };
+        for rtt_ms in std::iter::once(0.0).chain(plan.rtts_ms.iter().copied()) {
+            let added =
+                |k: usize| rtt::added_s(expected[k].1.read, shape.bits_per_s(), rtt_ms / 1000.0);
+            let times =
+                |k: usize| -> Vec<f64> { samples[k].secs.iter().map(|t| t + added(k)).collect() };
+            for (k, m) in members.iter().enumerate() {
+                let ratio = |r: Option<usize>, rng: &mut Gen| {
+                    let r = r.filter(|&r| r != k)?;
+                    let (a, b) = (times(k), times(r));
+                    let per_round: Vec<f64> = a.iter().zip(&b).map(|(a, b)| a / b).collect();
+                    Some(estimate(&per_round, rng))
+                };
+                let vs_json = ratio(find(reference, m.mode), &mut rng);
+                let vs_json_deflate = ratio(find(reference, Compression::Deflate), &mut rng);
+                measured.rows.push(Row {
+                    profile: plan.profiles[m.profile].id,
+                    mode: m.mode,
+                    shape,
+                    rtt_ms,
+                    events: expected[k].0.len(),
+                    rounds: setting.rounds,
+                    wire: expected[k].1,
+                    req_eose_s: estimate(&times(k), &mut rng),
+                    vs_json,
+                    vs_json_deflate,
+                    relay_cpu_ns: median(&mut samples[k].relay_cpu.clone()),
+                    client_cpu_ns: median(&mut samples[k].client_cpu.clone()),
+                });
+            }
+        }
+        measured.settings.push(Setting {
+            retransmitted: retrans1.saturating_sub(retrans0),
+            ..setting
+        });
+    }
+    drop(relays);
+    drop(pair);
+    Ok(measured)
+}
+
+fn est_cells(e: Option<Estimate>, digits: usize) -> String {
+    e.map(|e| format!("{:.digits$},{:.digits$},{:.digits$}", e.median, e.lo, e.hi))
+        .unwrap_or_else(|| ",,".into())
+}
+
+/// `links.csv` of `rows`, header included
+/// ([`binostr_records::csv::LINKS`]).
+pub fn csv(rows: &[Row]) -> String {
+    use std::fmt::Write as _;
+    let mut s = binostr_records::csv::LINKS.header_line();
+    for r in rows {
+        let deflate = if r.mode == Compression::None {
+            ""
+        } else {
+            DEFLATE_IMPL
+        };
+        let rate = r
+            .shape
+            .bits_per_s()
+            .map(|b| format!("{}", b / 1e6))
+            .unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "{},{},{deflate},{},{rate},{},{},{},{},{},{},{},{},{},{:.0},{:.0}",
+            r.profile,
+            r.mode.name(),
+            r.shape.name(),
+            r.rtt_ms,
+            if r.rtt_ms > 0.0 {
+                "modelled"
+            } else {
+                "measured"
+            },
+            r.events,
+            r.rounds,
+            r.wire.read,
+            r.wire.written,
+            est_cells(Some(r.req_eose_s), 6),
+            est_cells(r.vs_json, 4),
+            est_cells(r.vs_json_deflate, 4),
+            r.relay_cpu_ns,
+            r.client_cpu_ns,
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_rows_fit_the_layout() {
+        let e = Estimate {
+            median: 1.0,
+            lo: 0.9,
+            hi: 1.1,
+        };
+        let row = Row {
+            profile: "json",
+            mode: Compression::Deflate,
+            shape: Shape::Rate(10.0),
+            rtt_ms: 50.0,
+            events: 3,
+            rounds: 4,
+            wire: Bytes {
+                read: 100,
+                written: 20,
+            },
+            req_eose_s: e,
+            vs_json: None,
+            vs_json_deflate: Some(e),
+            relay_cpu_ns: 1.0,
+            client_cpu_ns: 2.0,
+        };
+        let text = csv(&[row]);
+        let line = text.lines().nth(1).unwrap();
+        assert!(binostr_records::csv::LINKS.fits(line), "{line}");
+        assert!(line.starts_with("json,deflate,zlib-1,10mbit,10,50,modelled,3,4,100,20,"));
+    }
+
+    #[test]
+    fn deadlines_grow_with_serialisation() {
+        assert_eq!(deadline(1 << 20, Shape::Unshaped), Duration::from_secs(30));
+        let d = deadline(125_000, Shape::Rate(1.0)).as_secs_f64();
+        assert!((d - 40.0).abs() < 1e-9, "{d}");
+    }
+}
