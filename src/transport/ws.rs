@@ -7,7 +7,8 @@
 //! compressed message split over several frames. Here every violation by
 //! the peer becomes a [`WsError::Fail`] carrying the close status the relay
 //! answers with (RFC 6455, 7.4.1): 1002 for a protocol error (unmasked or
-//! reserved bits, a continuation out of place, a bad close frame), 1007 for
+//! reserved bits, a continuation out of place, a bad close frame, a
+//! payload length not in its minimal form), 1007 for
 //! invalid UTF-8 in a text message or deflate data that does not inflate,
 //! 1009 for a message over the limit, compressed or inflated.
 //!
@@ -126,6 +127,7 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
 
     async fn header(&mut self) -> Result<Header, WsError> {
         loop {
+            check_length(&self.buf)?;
             match self.codec.decode_header(&self.buf) {
                 Ok(Parsing::Done { value, offset }) => {
                     self.buf.drain(..offset);
@@ -243,6 +245,29 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
             Ok(Incoming::Binary)
         }
     }
+}
+
+/// The extended payload length at the start of `buf`, once it has arrived,
+/// must be minimal and a 64-bit one must have its top bit clear (RFC 6455,
+/// 5.2); soketto checks neither.
+fn check_length(buf: &[u8]) -> Result<(), WsError> {
+    let why = match buf {
+        [_, b, hi, lo, ..] if b & 0x7f == 126 => {
+            let n = u16::from_be_bytes([*hi, *lo]);
+            (n < 126).then(|| format!("non-minimal 16-bit length {n}"))
+        }
+        [_, b, ext @ ..] if b & 0x7f == 127 && ext.len() >= 8 => {
+            let mut be = [0u8; 8];
+            be.copy_from_slice(&ext[..8]);
+            match u64::from_be_bytes(be) {
+                n if n >> 63 != 0 => Some("64-bit length with its top bit set".to_owned()),
+                n if n < 1 << 16 => Some(format!("non-minimal 64-bit length {n}")),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    why.map_or(Ok(()), |why| Err(fail(status::PROTOCOL, why)))
 }
 
 fn close_frame(body: &[u8]) -> Result<Incoming, WsError> {
