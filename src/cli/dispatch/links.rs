@@ -120,7 +120,14 @@ pub(super) fn run_links(a: Args<'_>) -> Result<()> {
         budget: Duration::from_secs_f64(a.budget_s),
         seed: a.seed,
     };
+    let load_before = crate::campaign::host::load_average();
     let measured = measure_with_bar(&events, &plan)?;
+    let host = Host {
+        git: <binostr_records::Git as crate::campaign::host::DetectGit>::detect(Path::new(".")),
+        cores: std::thread::available_parallelism().map_or(0, |n| n.get()),
+        load_before,
+        load_after: crate::campaign::host::load_average(),
+    };
     std::fs::create_dir_all(a.out).with_context(|| a.out.display().to_string())?;
     write_atomically(
         &a.out.join("links.csv"),
@@ -128,7 +135,7 @@ pub(super) fn run_links(a: Args<'_>) -> Result<()> {
     )?;
     write_atomically(
         &a.out.join("README.md"),
-        readme(&measured, &plan, events.len(), a.real, &notes).as_bytes(),
+        readme(&measured, &plan, events.len(), a.real, &notes, &host).as_bytes(),
     )?;
     print!("{}", table(&measured));
     eprintln!("wrote {}/links.csv and README.md", a.out.display());
@@ -200,7 +207,22 @@ fn table(m: &Measured) -> String {
     s
 }
 
-fn readme(m: &Measured, plan: &Plan, events: usize, real: bool, notes: &[String]) -> String {
+/// Where and when it ran.
+struct Host {
+    git: binostr_records::Git,
+    cores: usize,
+    load_before: Vec<f64>,
+    load_after: Vec<f64>,
+}
+
+fn readme(
+    m: &Measured,
+    plan: &Plan,
+    events: usize,
+    real: bool,
+    notes: &[String],
+    host: &Host,
+) -> String {
     let mut settings = String::new();
     for s in &m.settings {
         let _ = writeln!(
@@ -229,7 +251,14 @@ fn readme(m: &Measured, plan: &Plan, events: usize, real: bool, notes: &[String]
          Round-trip times of {rtts} are modelled, not emulated (tbf adds no delay and \
          the kernel has no netem): `rtt_source` says which rows.\n\n\
          | link | timed rounds | checked pass s | timed rounds s | TCP retransmissions |\n\
-         |---|---:|---:|---:|---:|\n{settings}\n{notes_head}{notes}",
+         |---|---:|---:|---:|---:|\n{settings}\n\
+         Commit {commit}{dirty}; {cores} cores; load average {before:?} before, {after:?} after. \
+         Times and CPU belong to this host; byte counts are exact.\n\n{notes_head}{notes}",
+        commit = host.git.commit,
+        dirty = if host.git.dirty { " (dirty)" } else { "" },
+        cores = host.cores,
+        before = host.load_before,
+        after = host.load_after,
         corpus = if real {
             "recorded real corpus"
         } else {
