@@ -137,8 +137,12 @@ pub(super) fn run_links(a: Args<'_>) -> Result<()> {
         &a.out.join("README.md"),
         readme(&measured, &plan, events.len(), a.real, &notes, &host).as_bytes(),
     )?;
+    write_atomically(&a.out.join("links.svg"), plot(&measured, &plan).as_bytes())?;
     print!("{}", table(&measured));
-    eprintln!("wrote {}/links.csv and README.md", a.out.display());
+    eprintln!(
+        "wrote {}/links.csv, links.svg and README.md",
+        a.out.display()
+    );
     Ok(())
 }
 
@@ -282,4 +286,121 @@ fn readme(
             "Not measured (cannot carry every event of the stream):\n\n"
         },
     )
+}
+
+/// `links.svg`: time per event against link rate, one panel per mode, one
+/// line per profile (measured rows, no added round trip), both axes
+/// logarithmic; the unshaped pair is the rightmost point.
+fn plot(m: &Measured, plan: &Plan) -> String {
+    const W: f64 = 360.0;
+    const H: f64 = 300.0;
+    const PAD: f64 = 50.0;
+    let rows: Vec<_> = m.rows.iter().filter(|r| r.rtt_ms == 0.0).collect();
+    let us = |r: &links::Row| r.req_eose_s.median / r.events.max(1) as f64 * 1e6;
+    let (lo, hi) = rows
+        .iter()
+        .map(|r| us(r))
+        .fold((f64::MAX, 0f64), |(a, b), v| (a.min(v), b.max(v)));
+    let (ylo, yhi) = (
+        lo.max(1e-3).log10().floor(),
+        hi.max(1e-3).log10().ceil().max(lo.log10().floor() + 1.0),
+    );
+    let xs: Vec<Shape> = plan.shapes.clone();
+    let x_of = |s: Shape| xs.iter().position(|&x| x == s).unwrap_or(0);
+    let mut order: Vec<usize> = (0..xs.len()).collect();
+    order.sort_by(|&a, &b| {
+        let key = |s: Shape| s.bits_per_s().unwrap_or(f64::INFINITY);
+        key(xs[a]).total_cmp(&key(xs[b]))
+    });
+    let col = |i: usize| order.iter().position(|&o| o == i).unwrap_or(0) as f64;
+    let px = |i: usize| PAD + col(i) * (W - 2.0 * PAD) / (xs.len().max(2) - 1) as f64;
+    let py = |v: f64| H - PAD - (v.max(1e-3).log10() - ylo) / (yhi - ylo) * (H - 2.0 * PAD);
+    let palette = [
+        "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+        "#bcbd22", "#17becf",
+    ];
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" font-family=\"sans-serif\" font-size=\"10\">\n",
+        W * plan.modes.len() as f64 + 160.0,
+        H
+    );
+    for (p, mode) in plan.modes.iter().enumerate() {
+        let dx = W * p as f64;
+        let _ = writeln!(
+            svg,
+            "<g transform=\"translate({dx},0)\"><text x=\"{}\" y=\"20\" text-anchor=\"middle\" font-size=\"12\">{}: µs per event, REQ → EOSE</text>",
+            W / 2.0,
+            mode.name()
+        );
+        for d in (ylo as i32)..=(yhi as i32) {
+            let y = py(10f64.powi(d));
+            let _ = writeln!(
+                svg,
+                "<line x1=\"{PAD}\" x2=\"{}\" y1=\"{y}\" y2=\"{y}\" stroke=\"#ddd\"/><text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
+                W - PAD,
+                PAD - 4.0,
+                y + 3.0,
+                10f64.powi(d)
+            );
+        }
+        for (i, s) in xs.iter().enumerate() {
+            let label = s
+                .bits_per_s()
+                .map_or("unshaped".into(), |b| format!("{}", b / 1e6));
+            let _ = writeln!(
+                svg,
+                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{label}</text>",
+                px(i),
+                H - PAD + 14.0
+            );
+        }
+        let _ = writeln!(
+            svg,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">link, Mbit/s</text>",
+            W / 2.0,
+            H - PAD + 30.0
+        );
+        for (k, prof) in plan.profiles.iter().enumerate() {
+            let mut pts: Vec<(f64, f64)> = rows
+                .iter()
+                .filter(|r| r.profile == prof.id && r.mode == *mode)
+                .map(|r| (px(x_of(r.shape)), py(us(r))))
+                .collect();
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let path: Vec<String> = pts.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
+            let dash = if k >= palette.len() {
+                " stroke-dasharray=\"4 2\""
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                svg,
+                "<polyline fill=\"none\" stroke=\"{}\"{dash} points=\"{}\"><title>{}</title></polyline>",
+                palette[k % palette.len()],
+                path.join(" "),
+                prof.id
+            );
+        }
+        svg.push_str("</g>\n");
+    }
+    for (k, prof) in plan.profiles.iter().enumerate() {
+        let y = 30.0 + 11.0 * k as f64;
+        let x = W * plan.modes.len() as f64 + 10.0;
+        let dash = if k >= palette.len() {
+            " stroke-dasharray=\"4 2\""
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{x}\" x2=\"{}\" y1=\"{y}\" y2=\"{y}\" stroke=\"{}\"{dash}/><text x=\"{}\" y=\"{}\">{}</text>",
+            x + 18.0,
+            palette[k % palette.len()],
+            x + 22.0,
+            y + 3.0,
+            prof.id
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
 }
