@@ -73,6 +73,16 @@ relay-clients:
 relay-load *args:
     bash scripts/transport/load/run.sh {{args}}
 
+# The transport loop on shaped links: relay and client in two network namespaces
+# over a tbf-shaped veth pair -> results/links/ (as root; `just links --real` is
+# the committed run; docs/TRANSPORT.md, "Links").
+links *args:
+    cargo run --release -- links {{args}}
+
+# The links workload at the size CI runs: a few seconds per link setting.
+links-smoke out="target/links-smoke":
+    cargo run --release -- links --generated 300 --count 40 --profiles cbor-packed,notepack --min-rounds 2 --max-rounds 2 --budget-s 1 --out {{out}}
+
 # Build paper/binostr.pdf from the committed paper/generated/ (reproducible).
 paper:
     bash scripts/paper-build.sh

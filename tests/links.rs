@@ -151,7 +151,7 @@ fn a_signal_removes_the_namespaces() {
         return;
     }
     let out = tempfile::tempdir().unwrap();
-    let mut child = Command::new(BIN)
+    let child = Command::new(BIN)
         .args([
             "links",
             "--generated",
