@@ -21,8 +21,8 @@ use crate::model::Event;
 use crate::transport::client::Check;
 use crate::transport::count::Bytes;
 use crate::transport::measure::{self, Estimate, check_sample, estimate, median};
-use crate::transport::relay::{Config, Relay, Shared, Store};
-use crate::transport::{Compression, TransportError, model};
+use crate::transport::relay::{Config, Relay, Shared};
+use crate::transport::{Compression, TransportError};
 use netns::{Pair, Shape};
 
 /// The deflate implementation and level of the `deflate*` modes.
@@ -167,12 +167,7 @@ pub fn run(
             TransportError::Mismatch(format!("the plan has no `{}` profile", plan.reference))
         })?;
     let mut pair = Pair::create()?;
-    let sorted = crate::transport::relay::newest_first(events);
-    let stores: Vec<Arc<Store>> = plan
-        .profiles
-        .iter()
-        .map(|p| Store::over(p, sorted.clone()).map(Arc::new))
-        .collect::<Result<_, _>>()?;
+    let stores = measure::stores(&plan.profiles, events)?;
     let relays: Vec<Relay> = stores
         .iter()
         .map(|s| {
@@ -187,15 +182,10 @@ pub fn run(
         .flat_map(|profile| plan.modes.iter().map(move |&mode| Member { profile, mode }))
         .collect();
     let filters = [serde_json::json!({})];
-    let mut expected = Vec::new();
-    for m in &members {
-        let store = &stores[m.profile];
-        let hits = store
-            .matching(&filters)
-            .map_err(|why| TransportError::Protocol(format!("benchmark REQ refused: {why}")))?;
-        let bytes = model::exchange(store, &hits, &filters, m.mode)?;
-        expected.push((hits, bytes));
-    }
+    let expected = members
+        .iter()
+        .map(|m| measure::expect(&stores[m.profile], &filters, m.mode))
+        .collect::<Result<Vec<_>, _>>()?;
     let label = |m: &Member| format!("{} {}", plan.profiles[m.profile].id, m.mode.name());
     let client = pair.client.clone();
     let mut measured = Measured {

@@ -231,6 +231,32 @@ fn percentile(sorted: &[u64], p: f64) -> u64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
+/// One store per profile over `events`, newest first.
+pub fn stores(
+    profiles: &[&'static Profile],
+    events: &[Event],
+) -> Result<Vec<Arc<Store>>, TransportError> {
+    let sorted = crate::transport::relay::newest_first(events);
+    profiles
+        .iter()
+        .map(|p| Store::over(p, sorted.clone()).map(Arc::new))
+        .collect()
+}
+
+/// The stored events `filters` returns from `store` and the flate2 model's
+/// bytes of that exchange in `mode`: what every checked exchange must see.
+pub fn expect(
+    store: &Store,
+    filters: &[serde_json::Value],
+    mode: Compression,
+) -> Result<(Vec<usize>, Bytes), TransportError> {
+    let hits = store
+        .matching(filters)
+        .map_err(|why| TransportError::Protocol(format!("benchmark REQ refused: {why}")))?;
+    let bytes = model::exchange(store, &hits, filters, mode)?;
+    Ok((hits, bytes))
+}
+
 /// Measures `plan` over `events`; `progress(done, total)` after every
 /// exchange.
 pub fn run(
@@ -242,12 +268,7 @@ pub fn run(
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    let sorted = crate::transport::relay::newest_first(events);
-    let stores: Vec<Arc<Store>> = plan
-        .profiles
-        .iter()
-        .map(|p| Store::over(p, sorted.clone()).map(Arc::new))
-        .collect::<Result<_, _>>()?;
+    let stores = stores(&plan.profiles, events)?;
     let relays: Vec<Relay> = stores
         .iter()
         .map(|s| Relay::spawn(s.clone()))
@@ -280,10 +301,7 @@ pub fn run(
     let mut first = Vec::new();
     for m in &members {
         let store = &stores[m.profile];
-        let hits = store
-            .matching(&filters)
-            .map_err(|why| TransportError::Protocol(format!("benchmark REQ refused: {why}")))?;
-        let model = model::exchange(store, &hits, &filters, m.mode)?;
+        let (hits, model) = expect(store, &filters, m.mode)?;
         let s = exchange(
             &rt,
             &relays[m.profile],

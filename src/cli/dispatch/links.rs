@@ -1,13 +1,12 @@
 //! `binostr links`: the transport loop on shaped links.
 
 use std::fmt::Write as _;
-use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
-use super::transport::{load, profile};
+use super::transport::{bar, load, profile};
 use crate::bench::group::{Budget, mix_sequence};
 use crate::cli::args::{EventsArgs, LimitArgs};
 use crate::files::write_atomically;
@@ -147,17 +146,7 @@ pub(super) fn run_links(a: Args<'_>) -> Result<()> {
 }
 
 fn measure_with_bar(events: &[Event], plan: &Plan) -> Result<Measured> {
-    let bar = if std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::new(0)
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "links {msg} {pos}/{len} exchanges (eta {eta}) {wide_bar}",
-        )
-        .expect("static template"),
-    );
+    let bar = bar("links {msg} {pos}/{len} exchanges (eta {eta}) {wide_bar}");
     let mut last = String::new();
     let measured = links::run(events, plan, |link, done, total| {
         if link != last {

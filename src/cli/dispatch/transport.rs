@@ -115,19 +115,20 @@ pub(super) fn run_transport(
     Ok(())
 }
 
-/// [`measure::run`] with a progress bar on a terminal.
-fn measure_with_bar(events: &[Event], plan: &Plan) -> Result<Vec<Row>> {
+/// A progress bar of `template` on a terminal, hidden elsewhere.
+pub(super) fn bar(template: &'static str) -> indicatif::ProgressBar {
     let bar = if std::io::stderr().is_terminal() {
         indicatif::ProgressBar::new(0)
     } else {
         indicatif::ProgressBar::hidden()
     };
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "transport {pos}/{len} exchanges (eta {eta}) {wide_bar}",
-        )
-        .expect("static template"),
-    );
+    bar.set_style(indicatif::ProgressStyle::with_template(template).expect("static template"));
+    bar
+}
+
+/// [`measure::run`] with a progress bar on a terminal.
+fn measure_with_bar(events: &[Event], plan: &Plan) -> Result<Vec<Row>> {
+    let bar = bar("transport {pos}/{len} exchanges (eta {eta}) {wide_bar}");
     let rows = measure::run(events, plan, |done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
