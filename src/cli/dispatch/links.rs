@@ -119,10 +119,11 @@ pub(super) fn run_links(a: Args<'_>) -> Result<()> {
         budget: Duration::from_secs_f64(a.budget_s),
         seed: a.seed,
     };
+    let git = <binostr_records::Git as crate::campaign::host::DetectGit>::detect(Path::new("."));
     let load_before = crate::campaign::host::load_average();
     let measured = measure_with_bar(&events, &plan)?;
     let host = Host {
-        git: <binostr_records::Git as crate::campaign::host::DetectGit>::detect(Path::new(".")),
+        git,
         cores: std::thread::available_parallelism().map_or(0, |n| n.get()),
         load_before,
         load_after: crate::campaign::host::load_average(),
