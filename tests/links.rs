@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use binostr_records::csv::LINKS;
@@ -11,25 +12,29 @@ use binostr_records::csv::LINKS;
 const BIN: &str = env!("CARGO_BIN_EXE_binostr");
 
 /// Whether this host can make network namespaces; fails under CI when not.
+/// Each call probes with its own name: the tests run in parallel threads of
+/// one process, and a shared name would make one probe fail on the other's.
 fn can_make_namespaces() -> bool {
-    let probe = format!("binostr-links-probe-{}", std::process::id());
-    let ok = Command::new("ip")
-        .args(["netns", "add", &probe])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if ok {
+    static PROBES: AtomicU32 = AtomicU32::new(0);
+    let n = PROBES.fetch_add(1, Ordering::Relaxed);
+    let probe = format!("binostr-links-probe-{}-{n}", std::process::id());
+    let add = Command::new("ip").args(["netns", "add", &probe]).output();
+    if add.as_ref().is_ok_and(|o| o.status.success()) {
         let _ = Command::new("ip")
             .args(["netns", "delete", &probe])
             .status();
         return true;
     }
+    let why = match add {
+        Ok(o) => String::from_utf8_lossy(&o.stderr).trim().to_owned(),
+        Err(e) => e.to_string(),
+    };
     assert_ne!(
         std::env::var("CI").as_deref(),
         Ok("true"),
-        "`ip netns add` failed under CI: the links workload needs root and iproute2"
+        "`ip netns add {probe}` failed under CI ({why}): the links workload needs root and iproute2"
     );
-    eprintln!("cannot make network namespaces (not root, or no iproute2): links NOT RUN");
+    eprintln!("cannot make network namespaces ({why}): links NOT RUN");
     false
 }
 
