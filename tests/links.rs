@@ -62,6 +62,8 @@ fn shaped_links_are_measured_and_removed() {
             "200",
             "--count",
             "30",
+            "--publish",
+            "5",
             "--profiles",
             "notepack",
             "--links",
@@ -123,10 +125,12 @@ fn shaped_links_are_measured_and_removed() {
             );
             assert_eq!(bare["events"], "30");
             assert_eq!(shaped["rounds"], "2");
-            // tbf holds the rate: the answer cannot arrive faster than its
-            // bytes take at 10 Mbit/s.
-            let floor = num(shaped, "s2c_bytes") * 8.0 / 10e6;
-            assert!(num(shaped, "req_eose_s") >= 0.97 * floor, "{shaped:?}");
+            // tbf holds the rate: past a full bucket, which leaves at line
+            // rate, the answer cannot arrive faster than its bytes take at
+            // 10 Mbit/s.
+            let bucket = binostr::transport::links::netns::burst_bytes(10.0) as f64;
+            let floor = (num(shaped, "s2c_bytes") - bucket) * 8.0 / 10e6;
+            assert!(num(shaped, "req_eose_s") >= floor, "{shaped:?}");
             // Six decimals in the file.
             assert!(num(delayed, "req_eose_s") >= num(shaped, "req_eose_s") + 0.05 - 2e-6);
             assert_eq!(
@@ -134,6 +138,15 @@ fn shaped_links_are_measured_and_removed() {
                 if mode == "none" { "" } else { "zlib-1" }
             );
             assert!(num(shaped, "relay_cpu_ns_per_event") > 0.0);
+            // EVENT → OK: 5 published, each one frame plus its OK; the
+            // modelled round trip adds at least 50 ms per event.
+            assert_eq!(shaped["published"], "5");
+            assert!(num(shaped, "event_c2s_bytes") > 100.0, "{shaped:?}");
+            assert_eq!(shaped["event_c2s_bytes"], bare["event_c2s_bytes"]);
+            let wire = num(shaped, "event_c2s_bytes") + num(shaped, "ok_s2c_bytes");
+            assert!(num(shaped, "event_ok_s") >= wire * 8.0 / 10e6, "{shaped:?}");
+            assert!(num(delayed, "event_ok_s") >= num(shaped, "event_ok_s") + 0.05 - 2e-6);
+            assert!(num(shaped, "event_relay_cpu_ns") > 0.0);
             assert!(num(shaped, "client_cpu_ns_per_event") > 0.0);
             if profile == "json" {
                 assert_eq!(shaped["time_vs_json"], "");

@@ -183,6 +183,63 @@ fn protocol_errors_close_with_rfc_6455_statuses() {
     );
 }
 
+/// A published event is decoded and verified before its refusal: a valid
+/// one is `blocked:`, a tampered one `invalid:`, in JSON text on any
+/// connection and as a binary record on a binary one.
+#[test]
+fn published_events_are_verified_then_refused() {
+    use binostr::transport::envelope;
+    let evs = events(5);
+    let r = relay(Config::public(), &["json", "notepack"], &evs);
+    let id = binostr::model::hex::encode(&evs[1].id);
+    let mut bad = evs[1].clone();
+    bad.content.push('!');
+    let ok_of = |ws: &mut Ws| ws.json();
+    let mut ws = Ws::connect(r.addr);
+    ws.text(&format!("[\"EVENT\",{}]", evs[1].to_json()));
+    let ok = ok_of(&mut ws);
+    assert_eq!((ok[1].as_str(), &ok[2]), (Some(id.as_str()), &json!(false)));
+    assert!(ok[3].as_str().unwrap().starts_with("blocked: "), "{ok}");
+    ws.text(&format!("[\"EVENT\",{}]", bad.to_json()));
+    let ok = ok_of(&mut ws);
+    assert_eq!(ok[1].as_str(), Some(id.as_str()));
+    assert!(ok[3].as_str().unwrap().starts_with("invalid: "), "{ok}");
+    ws.text(r#"["EVENT",{"kind":1}]"#);
+    let notice = ws.json();
+    assert_eq!(notice[0], "NOTICE", "{notice}");
+    // Binary messages are for binary connections only.
+    ws.frame(0x82, &[envelope::EVENT, 0], true);
+    assert_eq!(ws.close_status(), Some(1003));
+    let notepack = binostr::profiles::find("notepack").unwrap();
+    let mut bin = Ws::open(r.addr, "/", "Sec-WebSocket-Protocol: binostr.notepack\r\n");
+    let binary_ok = |bin: &mut Ws, event: &binostr::Event, text: bool| {
+        if text {
+            bin.text(&format!("[\"EVENT\",{}]", event.to_json()));
+        } else {
+            let mut record = Vec::new();
+            notepack.codec.encode(event, &mut record).unwrap();
+            let mut out = Vec::new();
+            envelope::publish(envelope::Framing::Binary, &record, &mut out);
+            bin.frame(0x82, &out, true);
+        }
+        let Msg::Binary(m) = bin.recv() else {
+            panic!("binary frames expected")
+        };
+        envelope::parse(envelope::Framing::Binary, &m)
+            .map(|r| format!("{r:?}"))
+            .unwrap()
+    };
+    for text in [false, true] {
+        let good = binary_ok(&mut bin, &evs[1], text);
+        assert!(good.contains(&id) && good.contains("blocked: "), "{good}");
+        let tampered = binary_ok(&mut bin, &bad, text);
+        assert!(tampered.contains("invalid: "), "{tampered}");
+    }
+    bin.frame(0x82, &[envelope::EVENT, 0xc1], true);
+    let Msg::Binary(m) = bin.recv() else { panic!() };
+    assert_eq!(m[0], envelope::NOTICE, "an undecodable record has no id");
+}
+
 #[test]
 fn nip01_answers_ok_closed_and_sub_ids() {
     let evs = events(20);

@@ -228,8 +228,9 @@ pub(super) enum Command {
     /// The links workload: the transport loop between two network
     /// namespaces joined by a veth pair shaped with tbf, for every profile
     /// that carries every event × compression mode: REQ → EOSE time,
-    /// socket bytes, relay and client CPU, in interleaved rounds per link
-    /// setting; round-trip times modelled from the bytes. Writes links.csv,
+    /// socket bytes, relay and client CPU, then EVENT → OK for the first
+    /// events, in interleaved rounds per link setting; round-trip times
+    /// modelled from the bytes. Writes links.csv,
     /// links.svg and README.md (docs/TRANSPORT.md, "Links"). Needs root.
     Links {
         /// Profiles, comma-separated (default: every enabled profile that
@@ -244,6 +245,10 @@ pub(super) enum Command {
         /// Events per REQ: the traffic-mix stream drawn from the input.
         #[arg(long, default_value_t = 300)]
         count: usize,
+        /// Events published one at a time (EVENT → OK) per member and
+        /// round: the first of the stream.
+        #[arg(long, default_value_t = 30)]
+        publish: usize,
         /// Link settings in order: rates in Mbit/s, or `unshaped`.
         #[arg(long, value_delimiter = ',', default_value = "unshaped,1000,100,10,1")]
         links: Vec<String>,

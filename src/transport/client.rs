@@ -68,6 +68,21 @@ impl Fetched {
     }
 }
 
+/// One EVENT → OK, as the client saw it.
+#[derive(Debug)]
+pub struct Published {
+    /// Encode started → OK received, s.
+    pub secs: f64,
+    /// Client thread CPU over the same span, ns.
+    pub cpu_ns: u64,
+    /// Socket bytes of the EVENT (written) and the OK (read).
+    pub wire: Bytes,
+    /// The OK's `accepted`.
+    pub accepted: bool,
+    /// The OK's message.
+    pub message: String,
+}
+
 type Socket = Compat<Counted<TcpStream>>;
 
 /// An open client connection, handshake done, mode negotiated.
@@ -185,6 +200,57 @@ impl Connection {
             handshake: self.handshake,
             before,
             at_eose: self.counters.get(),
+        })
+    }
+
+    /// Publishes `event`: encodes it with `profile`, sends it as an EVENT
+    /// in the profile's framing and waits for the relay's OK of its id.
+    /// Other messages fail it (a NOTICE with its text).
+    pub async fn publish(
+        &mut self,
+        profile: &Profile,
+        event: &Event,
+    ) -> Result<Published, TransportError> {
+        let framing = Framing::of(profile);
+        let id = crate::model::hex::encode(&event.id);
+        let before = self.counters.get();
+        let cpu0 = cpu::thread_ns()?;
+        let start = Instant::now();
+        let mut record = Vec::new();
+        profile
+            .codec
+            .encode(event, &mut record)
+            .map_err(|e| TransportError::Protocol(format!("encoding event {id}: {e}")))?;
+        let mut out = Vec::with_capacity(record.len() + 10);
+        envelope::publish(framing, &record, &mut out);
+        match framing {
+            Framing::Text => {
+                let text = std::str::from_utf8(&out).map_err(|e| {
+                    TransportError::Protocol(format!("{} wrote non-UTF-8 JSON: {e}", profile.id))
+                })?;
+                self.tx.send_text(text).await?
+            }
+            Framing::Binary => self.tx.send_binary(&out).await?,
+        }
+        self.tx.flush().await?;
+        let msg = &mut self.msg;
+        msg.clear();
+        self.rx.receive_data(msg).await?;
+        let ok = Instant::now();
+        let (accepted, message) = match envelope::parse(framing, msg)? {
+            FromRelay::Ok(got, accepted, message) if got == id => (accepted, message),
+            other => {
+                return Err(TransportError::Protocol(format!(
+                    "expected OK for {id}, got {other:?}"
+                )));
+            }
+        };
+        Ok(Published {
+            secs: (ok - start).as_secs_f64(),
+            cpu_ns: cpu::thread_ns()? - cpu0,
+            wire: self.counters.get().since(before),
+            accepted,
+            message,
         })
     }
 

@@ -13,8 +13,10 @@
 //! NOTICE is `[4]` and a UTF-8 message; OK is `[5]`, the 32-byte event id,
 //! `1` (accepted) or `0`, and a UTF-8 message.
 //!
-//! Client to relay, REQ, CLOSE and EVENT stay NIP-01 JSON text for every
-//! profile: filters are not events, and this relay takes no events.
+//! Client to relay, REQ and CLOSE stay NIP-01 JSON text for every profile:
+//! filters are not events. EVENT is `["EVENT",event]` text on any
+//! connection, or, on a binary one, a binary message: [`EVENT`] and the
+//! profile's record ([`publish`]).
 
 use crate::transport::TransportError;
 
@@ -178,6 +180,23 @@ pub fn ok(framing: Framing, id: &str, accepted: bool, message: &str, out: &mut V
     }
 }
 
+/// `["EVENT",RECORD]` or the binary client EVENT (`[1]` and the record),
+/// into `out` (cleared).
+pub fn publish(framing: Framing, record: &[u8], out: &mut Vec<u8>) {
+    out.clear();
+    match framing {
+        Framing::Text => {
+            out.extend_from_slice(b"[\"EVENT\",");
+            out.extend_from_slice(record);
+            out.push(b']');
+        }
+        Framing::Binary => {
+            out.push(EVENT);
+            out.extend_from_slice(record);
+        }
+    }
+}
+
 /// The NIP-01 REQ text of one subscription.
 pub fn req(sub: &str, filters: &[serde_json::Value]) -> String {
     let mut items = vec![serde_json::json!("REQ"), serde_json::json!(sub)];
@@ -309,32 +328,61 @@ pub enum FromClient {
     Req(String, Vec<serde_json::Value>),
     /// Close subscription `sub`.
     Close(String),
-    /// An event to publish: its id, when it has a 64-hex one.
-    Event(Option<String>),
+    /// An event to publish, undecoded: the JSON object of a text EVENT, or
+    /// the record of a binary one.
+    Event(Framing, Vec<u8>),
 }
 
-/// Parses a NIP-01 REQ, CLOSE or EVENT.
+/// Parses a NIP-01 REQ, CLOSE or EVENT (text).
 pub fn parse_client(msg: &[u8]) -> Result<FromClient, TransportError> {
-    let mut value: Vec<serde_json::Value> = serde_json::from_slice(msg)
+    let value: Vec<&serde_json::value::RawValue> = serde_json::from_slice(msg)
         .map_err(|e| protocol(&format!("client message: {e}"), e.column()))?;
-    let sub = value.get(1).and_then(|v| v.as_str()).map(str::to_owned);
-    match (value.first().and_then(|v| v.as_str()), sub) {
-        (Some("REQ"), Some(sub)) => Ok(FromClient::Req(sub, value.split_off(2))),
-        (Some("CLOSE"), Some(sub)) => Ok(FromClient::Close(sub)),
-        (Some("EVENT"), _) => {
-            let id = value
-                .get(1)
-                .and_then(|e| e.get("id"))
-                .and_then(|v| v.as_str())
-                .filter(|id| id.len() == 64 && crate::model::hex::is_lower_hex(id))
-                .map(str::to_owned);
-            Ok(FromClient::Event(id))
+    let text = |i: usize| {
+        value
+            .get(i)
+            .and_then(|v| serde_json::from_str::<String>(v.get()).ok())
+    };
+    match (text(0).as_deref(), text(1)) {
+        (Some("REQ"), Some(sub)) => {
+            let filters = value[2..]
+                .iter()
+                .map(|f| serde_json::from_str(f.get()))
+                .collect::<Result<_, _>>()
+                .map_err(|e| protocol(&format!("REQ filter: {e}"), e.column()))?;
+            Ok(FromClient::Req(sub, filters))
         }
+        (Some("CLOSE"), Some(sub)) => Ok(FromClient::Close(sub)),
+        (Some("EVENT"), _) if value.len() == 2 => Ok(FromClient::Event(
+            Framing::Text,
+            value[1].get().as_bytes().to_vec(),
+        )),
         _ => Err(protocol(
             "expected [\"REQ\",sub,filter...], [\"CLOSE\",sub] or [\"EVENT\",event]",
             0,
         )),
     }
+}
+
+/// Parses a binary client message: [`EVENT`] and a record.
+pub fn parse_client_binary(msg: &[u8]) -> Result<FromClient, TransportError> {
+    match msg.split_first() {
+        Some((&EVENT, record)) => Ok(FromClient::Event(Framing::Binary, record.to_vec())),
+        Some((&kind, _)) => Err(protocol(
+            &format!("binary client message of type {kind}; only EVENT ({EVENT}) is binary"),
+            0,
+        )),
+        None => Err(protocol("empty binary client message", 0)),
+    }
+}
+
+/// The `id` of a JSON event that did not decode, when it has a 64-hex one.
+pub fn json_event_id(event: &[u8]) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_slice(event).ok()?;
+    value
+        .get("id")
+        .and_then(|v| v.as_str())
+        .filter(|id| id.len() == 64 && crate::model::hex::is_lower_hex(id))
+        .map(str::to_owned)
 }
 
 #[cfg(test)]
@@ -399,16 +447,28 @@ mod tests {
             FromClient::Req("x".into(), vec![serde_json::json!(1)])
         );
         let id = "ab".repeat(32);
+        let ev = format!(r#"{{"id":"{id}"}}"#);
         assert_eq!(
-            parse_client(format!(r#"["EVENT",{{"id":"{id}"}}]"#).as_bytes()).unwrap(),
-            FromClient::Event(Some(id.clone()))
+            parse_client(format!(r#"["EVENT", {ev} ]"#).as_bytes()).unwrap(),
+            FromClient::Event(Framing::Text, ev.clone().into_bytes())
         );
-        assert_eq!(
-            parse_client(br#"["EVENT",{"id":"AB"}]"#).unwrap(),
-            FromClient::Event(None)
-        );
-        assert!(parse_client(br#"["COUNT","x",{}]"#).is_err());
+        assert_eq!(json_event_id(ev.as_bytes()), Some(id.clone()));
+        assert_eq!(json_event_id(br#"{"id":"AB"}"#), None);
+        assert!(parse_client(br#"["EVENT",{},{}]"#).is_err());
         let mut out = Vec::new();
+        publish(Framing::Text, ev.as_bytes(), &mut out);
+        assert_eq!(
+            parse_client(&out).unwrap(),
+            FromClient::Event(Framing::Text, ev.into_bytes())
+        );
+        publish(Framing::Binary, &[7, 7], &mut out);
+        assert_eq!(out, [EVENT, 7, 7]);
+        assert_eq!(
+            parse_client_binary(&out).unwrap(),
+            FromClient::Event(Framing::Binary, vec![7, 7])
+        );
+        assert!(parse_client_binary(&[EOSE]).is_err() && parse_client_binary(&[]).is_err());
+        assert!(parse_client(br#"["COUNT","x",{}]"#).is_err());
         ok(Framing::Binary, &id, false, "blocked: x", &mut out);
         assert_eq!(out[0], OK);
         assert_eq!(out.len(), 1 + 32 + 1 + 10);

@@ -6,8 +6,14 @@
 //! setting in turn, every (profile × compression) member makes one checked
 //! exchange (every event, both sockets and the flate2 model agree), then
 //! timed rounds in an order shuffled per round, as many as the setting's
-//! time budget allows between a floor and a ceiling. Round-trip times are
-//! modelled from the measured bytes ([`rtt`]).
+//! time budget allows between a floor and a ceiling. After each REQ → EOSE
+//! the member publishes the first events one at a time on a fresh
+//! connection (EVENT → OK; the relay decodes and verifies each, and refuses
+//! it as `blocked:`). A token bucket passes a message smaller than its
+//! bucket at line rate, so each EVENT waits for a full bucket (untimed) and
+//! its serialisation and its OK's are modelled from their bytes
+//! ([`rtt::serialise_s`]). Round-trip times are modelled from the measured
+//! bytes ([`rtt`]).
 
 pub mod netns;
 pub mod rtt;
@@ -68,6 +74,8 @@ pub struct Plan {
     pub rtts_ms: Vec<f64>,
     /// What the client does per event.
     pub check: Check,
+    /// Events published (EVENT → OK) per member and round: the first ones.
+    pub publish: usize,
     /// Timed rounds per link setting: at least `min_rounds`, at most
     /// `max_rounds`, as many as `budget` allows after the checked pass.
     pub min_rounds: usize,
@@ -102,6 +110,25 @@ pub struct Row {
     pub vs_json: Option<Estimate>,
     /// Per-round time ratio to the reference with `deflate`.
     pub vs_json_deflate: Option<Estimate>,
+    /// Relay thread CPU per event, median over rounds, ns.
+    pub relay_cpu_ns: f64,
+    /// Client thread CPU per event, median over rounds, ns.
+    pub client_cpu_ns: f64,
+    /// EVENT → OK.
+    pub publish: PublishRow,
+}
+
+/// EVENT → OK of one (link, profile, mode, round-trip time).
+#[derive(Clone, Copy, Debug)]
+pub struct PublishRow {
+    /// Events published per round.
+    pub events: usize,
+    /// Per-round mean time per event, s (the modelled delay added).
+    pub secs: Estimate,
+    /// Mean socket bytes per event: EVENT written, OK read.
+    pub c2s_bytes: f64,
+    /// See `c2s_bytes`.
+    pub s2c_bytes: f64,
     /// Relay thread CPU per event, median over rounds, ns.
     pub relay_cpu_ns: f64,
     /// Client thread CPU per event, median over rounds, ns.
@@ -150,7 +177,13 @@ struct Samples {
     secs: Vec<f64>,
     relay_cpu: Vec<f64>,
     client_cpu: Vec<f64>,
+    pub_secs: Vec<f64>,
+    pub_relay_cpu: Vec<f64>,
+    pub_client_cpu: Vec<f64>,
 }
+
+/// Socket bytes of each published event, from the checked pass.
+type Wires = Vec<Bytes>;
 
 /// Measures `plan` over `events` (every profile must represent them all);
 /// `progress(link, done, total)` after every exchange.
@@ -187,6 +220,21 @@ pub fn run(
         .map(|m| measure::expect(&stores[m.profile], &filters, m.mode))
         .collect::<Result<Vec<_>, _>>()?;
     let label = |m: &Member| format!("{} {}", plan.profiles[m.profile].id, m.mode.name());
+    if plan.publish == 0 || plan.publish > events.len() {
+        return Err(TransportError::Mismatch(format!(
+            "publish {} of {} events: give 1 to {}",
+            plan.publish,
+            events.len(),
+            events.len()
+        ))
+        .into());
+    }
+    let published = &events[..plan.publish];
+    // The deadline's size: JSON and its framing, both ways.
+    let publish_bytes: u64 = published
+        .iter()
+        .map(|e| e.to_json().len() as u64 + 200)
+        .sum();
     let client = pair.client.clone();
     let mut measured = Measured {
         rows: Vec::new(),
@@ -195,8 +243,12 @@ pub fn run(
     for (s, &shape) in plan.shapes.iter().enumerate() {
         pair.shape(shape)?;
         let link = shape.name();
+        // Time for the bucket to fill again after an EVENT.
+        let refill = shape.bits_per_s().map_or(Duration::ZERO, |r| {
+            Duration::from_secs_f64(netns::burst_bytes(r / 1e6) as f64 * 8.0 / r)
+        });
         let retrans0 = pair.retransmitted(&pair.relay)? + pair.retransmitted(&client)?;
-        let (samples, setting) = netns::within(&client, || {
+        let (samples, setting, wires) = netns::within(&client, || {
             let rt = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()?;
@@ -219,12 +271,25 @@ pub fn run(
                 )
                 .map_err(err)?;
                 check_sample(&sample, &store.events, hits, *bytes, &label(m)).map_err(err)?;
-                Ok::<_, LinksError>(sample)
+                let (answers, report) = measure::publish(
+                    &rt,
+                    &relays[m.profile],
+                    plan.profiles[m.profile],
+                    m.mode,
+                    published,
+                    refill,
+                    deadline(publish_bytes, shape) + refill * plan.publish as u32,
+                )
+                .map_err(err)?;
+                check_published(&answers, &report).map_err(err)?;
+                Ok::<_, LinksError>((sample, answers, report))
             };
             let total_guess = members.len() * (plan.max_rounds + 1);
             let checked = Instant::now();
+            let mut wires: Vec<Wires> = Vec::with_capacity(members.len());
             for (k, m) in members.iter().enumerate() {
-                one(m, k)?;
+                let (_, answers, _) = one(m, k)?;
+                wires.push(answers.iter().map(|a| a.wire).collect());
                 progress(&link, k + 1, total_guess);
             }
             let checked_s = checked.elapsed().as_secs_f64();
@@ -241,12 +306,30 @@ pub fn run(
                 let mut order: Vec<usize> = (0..members.len()).collect();
                 Gen::new(key, round as u64 + 1).shuffle(&mut order);
                 for (i, &k) in order.iter().enumerate() {
-                    let sample = one(&members[k], k)?;
+                    let (sample, answers, report) = one(&members[k], k)?;
+                    let got: Wires = answers.iter().map(|a| a.wire).collect();
+                    if got != wires[k] {
+                        return Err(LinksError::Exchange {
+                            link: link.clone(),
+                            member: label(&members[k]),
+                            source: TransportError::Mismatch(
+                                "published events took other socket bytes than in the checked pass"
+                                    .into(),
+                            ),
+                        });
+                    }
                     let n = expected[k].0.len().max(1) as f64;
                     let f = &sample.fetched;
-                    samples[k].secs.push((f.eose - f.req_sent).as_secs_f64());
-                    samples[k].relay_cpu.push(sample.served.cpu_ns as f64 / n);
-                    samples[k].client_cpu.push(f.cpu_ns as f64 / n);
+                    let s = &mut samples[k];
+                    s.secs.push((f.eose - f.req_sent).as_secs_f64());
+                    s.relay_cpu.push(sample.served.cpu_ns as f64 / n);
+                    s.client_cpu.push(f.cpu_ns as f64 / n);
+                    let p = answers.len() as f64;
+                    s.pub_secs
+                        .push(answers.iter().map(|a| a.secs).sum::<f64>() / p);
+                    s.pub_relay_cpu.push(report.publish_cpu_ns as f64 / p);
+                    s.pub_client_cpu
+                        .push(answers.iter().map(|a| a.cpu_ns as f64).sum::<f64>() / p);
                     progress(&link, members.len() * (round + 1) + i + 1, total);
                 }
             }
@@ -257,7 +340,7 @@ pub fn run(
                 timed_s: timed.elapsed().as_secs_f64(),
                 retransmitted: 0,
             };
-            Ok::<_, LinksError>((samples, setting))
+            Ok::<_, LinksError>((samples, setting, wires))
         })??;
         let retrans1 = pair.retransmitted(&pair.relay)? + pair.retransmitted(&client)?;
         let mut key = [0u8; 32];
@@ -274,6 +357,21 @@ pub fn run(
                 |k: usize| rtt::added_s(expected[k].1.read, shape.bits_per_s(), rtt_ms / 1000.0);
             let times =
                 |k: usize| -> Vec<f64> { samples[k].secs.iter().map(|t| t + added(k)).collect() };
+            // Each EVENT as its own transfer from the initial window: a
+            // client publishes now and then, and Linux restarts slow start
+            // after an idle connection.
+            let pub_added = |k: usize| {
+                let w = &wires[k];
+                let rate = shape.bits_per_s();
+                w.iter()
+                    .map(|b| {
+                        rtt::serialise_s(b.written, rate)
+                            + rtt::serialise_s(b.read, rate)
+                            + rtt::added_s(b.written, rate, rtt_ms / 1000.0)
+                    })
+                    .sum::<f64>()
+                    / w.len() as f64
+            };
             for (k, m) in members.iter().enumerate() {
                 let ratio = |r: Option<usize>, rng: &mut Gen| {
                     let r = r.filter(|&r| r != k)?;
@@ -296,6 +394,20 @@ pub fn run(
                     vs_json_deflate,
                     relay_cpu_ns: median(&mut samples[k].relay_cpu.clone()),
                     client_cpu_ns: median(&mut samples[k].client_cpu.clone()),
+                    publish: {
+                        let s = &samples[k];
+                        let w = &wires[k];
+                        let p = w.len() as f64;
+                        let secs: Vec<f64> = s.pub_secs.iter().map(|t| t + pub_added(k)).collect();
+                        PublishRow {
+                            events: w.len(),
+                            secs: estimate(&secs, &mut rng),
+                            c2s_bytes: w.iter().map(|b| b.written as f64).sum::<f64>() / p,
+                            s2c_bytes: w.iter().map(|b| b.read as f64).sum::<f64>() / p,
+                            relay_cpu_ns: median(&mut s.pub_relay_cpu.clone()),
+                            client_cpu_ns: median(&mut s.pub_client_cpu.clone()),
+                        }
+                    },
                 });
             }
         }
@@ -307,6 +419,32 @@ pub fn run(
     drop(relays);
     drop(pair);
     Ok(measured)
+}
+
+/// Every published event was answered with an OK refusing it as
+/// `blocked:` (so it decoded and verified), and the relay counted them.
+fn check_published(
+    answers: &[crate::transport::client::Published],
+    report: &crate::transport::relay::ConnectionReport,
+) -> Result<(), TransportError> {
+    if let Some((i, a)) = answers
+        .iter()
+        .enumerate()
+        .find(|(_, a)| a.accepted || !a.message.starts_with("blocked: "))
+    {
+        return Err(TransportError::Mismatch(format!(
+            "published event {i} was answered accepted={} \"{}\", not a `blocked:` refusal of a valid event",
+            a.accepted, a.message
+        )));
+    }
+    if report.published != answers.len() {
+        return Err(TransportError::Mismatch(format!(
+            "the relay answered {} EVENTs, the client sent {}",
+            report.published,
+            answers.len()
+        )));
+    }
+    Ok(())
 }
 
 fn est_cells(e: Option<Estimate>, digits: usize) -> String {
@@ -332,7 +470,7 @@ pub fn csv(rows: &[Row]) -> String {
             .unwrap_or_default();
         let _ = writeln!(
             s,
-            "{},{},{deflate},{},{rate},{},{},{},{},{},{},{},{},{},{:.0},{:.0}",
+            "{},{},{deflate},{},{rate},{},{},{},{},{},{},{},{},{},{:.0},{:.0},{},{},{:.1},{:.1},{:.0},{:.0}",
             r.profile,
             r.mode.name(),
             r.shape.name(),
@@ -351,6 +489,12 @@ pub fn csv(rows: &[Row]) -> String {
             est_cells(r.vs_json_deflate, 4),
             r.relay_cpu_ns,
             r.client_cpu_ns,
+            r.publish.events,
+            est_cells(Some(r.publish.secs), 6),
+            r.publish.c2s_bytes,
+            r.publish.s2c_bytes,
+            r.publish.relay_cpu_ns,
+            r.publish.client_cpu_ns,
         );
     }
     s
@@ -383,6 +527,14 @@ mod tests {
             vs_json_deflate: Some(e),
             relay_cpu_ns: 1.0,
             client_cpu_ns: 2.0,
+            publish: PublishRow {
+                events: 2,
+                secs: e,
+                c2s_bytes: 700.5,
+                s2c_bytes: 90.0,
+                relay_cpu_ns: 40000.0,
+                client_cpu_ns: 3000.0,
+            },
         };
         let text = csv(&[row]);
         let line = text.lines().nth(1).unwrap();

@@ -15,9 +15,9 @@ use std::time::Duration;
 use crate::codec::Profile;
 use crate::corpus::generate::rng::Gen;
 use crate::model::Event;
-use crate::transport::client::{self, Check, Fetched};
+use crate::transport::client::{self, Check, Fetched, Published};
 use crate::transport::count::Bytes;
-use crate::transport::relay::{Relay, Served, Store};
+use crate::transport::relay::{ConnectionReport, Relay, Served, Store};
 use crate::transport::{Compression, TransportError, model};
 use crate::validate::Limits;
 
@@ -134,22 +134,59 @@ pub fn exchange(
         .served
         .recv_timeout(Duration::from_secs(60))
         .map_err(|e| TransportError::Mismatch(format!("relay did not report its REQ: {e}")))?;
-    match relay.closed.recv_timeout(Duration::from_secs(60)) {
-        Ok(r) if r.end == crate::transport::relay::End::ClientClosed => {}
-        Ok(r) => {
-            return Err(TransportError::Mismatch(format!(
-                "the relay saw the connection end {:?}: {}",
-                r.end,
-                r.error.unwrap_or_default()
-            )));
-        }
-        Err(e) => {
-            return Err(TransportError::Mismatch(format!(
-                "relay did not report the connection: {e}"
-            )));
-        }
-    }
+    closed_by_client(relay)?;
     Ok(Sample { fetched, served })
+}
+
+/// One fresh connection publishing `events` in turn, each EVENT → OK after
+/// `pause` (untimed); the client's views and the relay's report of the
+/// connection. Fails when it takes longer than `deadline` or the connection
+/// ends otherwise than by the client's close.
+pub fn publish(
+    rt: &tokio::runtime::Runtime,
+    relay: &Relay,
+    profile: &Profile,
+    mode: Compression,
+    events: &[Event],
+    pause: Duration,
+    deadline: Duration,
+) -> Result<(Vec<Published>, ConnectionReport), TransportError> {
+    let run = async {
+        let mut conn = client::connect(relay.addr, mode).await?;
+        let mut published = Vec::with_capacity(events.len());
+        for event in events {
+            tokio::time::sleep(pause).await;
+            published.push(conn.publish(profile, event).await?);
+        }
+        conn.close().await?;
+        Ok::<_, TransportError>(published)
+    };
+    let published = rt
+        .block_on(async { tokio::time::timeout(deadline, run).await })
+        .map_err(|_| {
+            TransportError::Mismatch(format!(
+                "{} EVENT → OK took over {} s",
+                events.len(),
+                deadline.as_secs_f64()
+            ))
+        })??;
+    let report = closed_by_client(relay)?;
+    Ok((published, report))
+}
+
+/// The relay's report of a connection the client closed.
+fn closed_by_client(relay: &Relay) -> Result<ConnectionReport, TransportError> {
+    match relay.closed.recv_timeout(Duration::from_secs(60)) {
+        Ok(r) if r.end == crate::transport::relay::End::ClientClosed => Ok(r),
+        Ok(r) => Err(TransportError::Mismatch(format!(
+            "the relay saw the connection end {:?}: {}",
+            r.end,
+            r.error.unwrap_or_default()
+        ))),
+        Err(e) => Err(TransportError::Mismatch(format!(
+            "relay did not report the connection: {e}"
+        ))),
+    }
 }
 
 /// Checks one exchange of a REQ whose stored hits are `hits`: every event

@@ -227,7 +227,8 @@ pub const LINKS: Layout = Layout {
     columns: &[
         col("profile", Str),
         col("mode", Str),
-        // `zlib-1` (zlib, level 1) for the deflate modes; empty for `none`.
+        // The deflater and level of the deflate modes (`zlib-1`: C zlib,
+        // level 1); empty for `none`.
         col("deflate_impl", Str),
         col("link", Str),
         // Empty when unshaped.
@@ -252,6 +253,22 @@ pub const LINKS: Layout = Layout {
         col("time_vs_json_deflate_hi", Real),
         col("relay_cpu_ns_per_event", Real),
         col("client_cpu_ns_per_event", Real),
+        // EVENT → OK, one event at a time on one connection: events
+        // published per round, then the per-round mean time per event
+        // (measured from a full token bucket, plus the modelled
+        // serialisation of the EVENT and its OK and, in `modelled` rows,
+        // the round trip).
+        col("published", Int),
+        col("event_ok_s", Real),
+        col("event_ok_s_lo", Real),
+        col("event_ok_s_hi", Real),
+        // Mean socket bytes of one EVENT (client → relay) and its OK.
+        col("event_c2s_bytes", Real),
+        col("ok_s2c_bytes", Real),
+        // Relay CPU from EVENT taken to OK flushed (decode, id, signature,
+        // answer); client CPU from encode to OK.
+        col("event_relay_cpu_ns", Real),
+        col("event_client_cpu_ns", Real),
     ],
 };
 

@@ -22,6 +22,7 @@ pub(super) struct Args<'a> {
     pub(super) real: bool,
     pub(super) events: &'a EventsArgs,
     pub(super) count: usize,
+    pub(super) publish: usize,
     pub(super) links: &'a [String],
     pub(super) rtt_ms: &'a [f64],
     pub(super) min_rounds: usize,
@@ -114,6 +115,7 @@ pub(super) fn run_links(a: Args<'_>) -> Result<()> {
         shapes,
         rtts_ms: a.rtt_ms.to_vec(),
         check: Check::Decode,
+        publish: a.publish,
         min_rounds: a.min_rounds,
         max_rounds: a.max_rounds,
         budget: Duration::from_secs_f64(a.budget_s),
@@ -167,7 +169,7 @@ fn measure_with_bar(events: &[Event], plan: &Plan) -> Result<Measured> {
 
 fn table(m: &Measured) -> String {
     let mut s = format!(
-        "{:<10} {:>6} {:<16} {:<12} {:>10} {:>11} {:>8} {:>9} {:>10} {:>10}\n",
+        "{:<10} {:>6} {:<16} {:<12} {:>10} {:>11} {:>8} {:>9} {:>10} {:>10} {:>10} {:>9}\n",
         "link",
         "rtt ms",
         "profile",
@@ -177,7 +179,9 @@ fn table(m: &Measured) -> String {
         "vs json",
         "vs json+d",
         "relay ns/e",
-        "client ns/e"
+        "client ns/e",
+        "EVENT→OK s",
+        "EVENT B"
     );
     let ratio = |e: Option<crate::transport::measure::Estimate>| {
         e.map_or_else(|| "-".into(), |e| format!("{:.3}", e.median))
@@ -185,7 +189,7 @@ fn table(m: &Measured) -> String {
     for r in &m.rows {
         let _ = writeln!(
             s,
-            "{:<10} {:>6} {:<16} {:<12} {:>10} {:>11.4} {:>8} {:>9} {:>10.0} {:>10.0}",
+            "{:<10} {:>6} {:<16} {:<12} {:>10} {:>11.4} {:>8} {:>9} {:>10.0} {:>10.0} {:>10.5} {:>9.0}",
             r.shape.name(),
             r.rtt_ms,
             r.profile,
@@ -195,7 +199,9 @@ fn table(m: &Measured) -> String {
             ratio(r.vs_json),
             ratio(r.vs_json_deflate),
             r.relay_cpu_ns,
-            r.client_cpu_ns
+            r.client_cpu_ns,
+            r.publish.secs.median,
+            r.publish.c2s_bytes
         );
     }
     s
@@ -239,8 +245,10 @@ fn readme(
          seed {seed}. Relays in one network namespace, the client in another, joined by a \
          veth pair shaped on both ends with `tbf` (bucket: 1 ms of the rate, at least 4 KiB; \
          queue: {queue} ms of the rate, at least {minq} KiB). Members: {n} profiles ({ids}) × {modes} modes (deflate: \
-         `{imp}`); the client decodes every event (`{check}`). Per link setting: one checked \
-         exchange per member, then timed rounds in an order shuffled per round, as many as \
+         `{imp}`); the client decodes every event (`{check}`). After each REQ, the member \
+         publishes the first {publish} events one at a time on a fresh connection (EVENT → OK; \
+         the relay decodes and verifies each, and refuses it as `blocked:`). Per link setting: \
+         one checked pass per member, then timed rounds in an order shuffled per round, as many as \
          {budget} s allow, at least {min} and at most {max}.\n\n\
          Round-trip times of {rtts} are modelled, not emulated (tbf adds no delay and \
          the kernel has no netem): `rtt_source` says which rows.\n\n\
@@ -266,6 +274,7 @@ fn readme(
         modes = plan.modes.len(),
         imp = links::DEFLATE_IMPL,
         check = plan.check.name(),
+        publish = plan.publish,
         budget = plan.budget.as_secs_f64(),
         min = plan.min_rounds,
         max = plan.max_rounds,

@@ -19,6 +19,14 @@ pub const MSS: u64 = 1448;
 /// Bytes one full segment occupies on the link (IP, TCP, Ethernet).
 pub const FRAME: u64 = 1514;
 
+/// Seconds a message of `bytes` (TCP payload) takes to serialise at
+/// `bits_per_s`, headers of every segment included; 0 unshaped.
+pub fn serialise_s(bytes: u64, bits_per_s: Option<f64>) -> f64 {
+    bits_per_s.map_or(0.0, |r| {
+        (bytes + bytes.div_ceil(MSS) * (FRAME - MSS)) as f64 * 8.0 / r
+    })
+}
+
 /// Seconds that a round-trip time of `rtt_s` adds to an answer of `bytes`
 /// (relay → client, one fresh connection) on a link of `bits_per_s`
 /// (`None`: unshaped, serialisation taken as free).
@@ -61,6 +69,13 @@ mod tests {
         let frame = FRAME as f64 * 8.0 / 1e8;
         let want = 0.1 + (0.1 - 10.0 * frame) + (0.1 - 20.0 * frame) + (0.1 - 40.0 * frame);
         assert!((added_s(bytes, Some(1e8), 0.1) - want).abs() < 1e-12);
+    }
+
+    #[test]
+    fn serialisation_counts_every_segment_header() {
+        assert_eq!(serialise_s(1000, None), 0.0);
+        assert!((serialise_s(MSS, Some(1e6)) - FRAME as f64 * 8e-6).abs() < 1e-12);
+        assert!((serialise_s(MSS + 1, Some(1e6)) - (FRAME + 67) as f64 * 8e-6).abs() < 1e-12);
     }
 
     #[test]

@@ -24,6 +24,11 @@ use crate::transport::cpu;
 use crate::transport::deflate::{self, Agreed};
 use crate::transport::envelope::{self, Framing, FromClient, MAX_SUB_ID};
 use crate::transport::ws::{FrameReader, FrameWriter, Incoming, WsError, status};
+use crate::validate::{self, Limits};
+
+/// The codec of text EVENTs on binary connections: NIP-01 JSON.
+static NIP01_JSON: std::sync::LazyLock<&'static crate::codec::Profile> =
+    std::sync::LazyLock::new(|| crate::profiles::find("json").expect("the json profile"));
 
 type Socket = Counted<TcpStream>;
 
@@ -212,11 +217,18 @@ pub async fn serve(
         out: Vec::new(),
         requests: 0,
         events: 0,
+        published: 0,
+        publish_cpu_ns: 0,
     };
     let idle = shared.config.idle_timeout;
-    let (ended, ()) = tokio::join!(conn.run(&mut rx, &mut served), read_loop(frames, tx, idle));
+    let (ended, ()) = tokio::join!(
+        conn.run(&mut rx, &mut served),
+        read_loop(store.framing, frames, tx, idle)
+    );
     report.requests = conn.requests;
     report.events = conn.events;
+    report.published = conn.published;
+    report.publish_cpu_ns = conn.publish_cpu_ns;
     let (end, status, error) = match ended {
         Ok(e) => e,
         Err(e) if peer_gone(&e) => (End::PeerGone, None, None),
@@ -227,6 +239,7 @@ pub async fn serve(
 }
 
 async fn read_loop(
+    framing: Framing,
     mut frames: FrameReader<ReadHalf<Socket>>,
     tx: mpsc::Sender<Inbound>,
     idle: std::time::Duration,
@@ -251,9 +264,12 @@ async fn read_loop(
                     Ok(Incoming::Text) => Inbound::Client(
                         envelope::parse_client(&msg).map_err(|e| format!("invalid: {e}")),
                     ),
+                    Ok(Incoming::Binary) if framing == Framing::Binary => Inbound::Client(
+                        envelope::parse_client_binary(&msg).map_err(|e| format!("invalid: {e}")),
+                    ),
                     Ok(Incoming::Binary) => Inbound::Fail(
                         status::UNSUPPORTED,
-                        "client messages are NIP-01 JSON text".into(),
+                        "client messages on a JSON connection are NIP-01 JSON text".into(),
                     ),
                     Ok(Incoming::Ping(p)) => Inbound::Ping(p),
                     Ok(Incoming::Pong) => continue,
@@ -283,6 +299,8 @@ struct Connection<'a> {
     out: Vec<u8>,
     requests: usize,
     events: usize,
+    published: usize,
+    publish_cpu_ns: u64,
 }
 
 type Ended = (End, Option<u16>, Option<String>);
@@ -330,22 +348,8 @@ impl Connection<'_> {
                 Inbound::Client(Ok(FromClient::Close(sub))) => {
                     self.subs.remove(&sub);
                 }
-                Inbound::Client(Ok(FromClient::Event(Some(id)))) => {
-                    envelope::ok(
-                        self.store.framing,
-                        &id,
-                        false,
-                        "blocked: this relay serves a fixed set of stored events and accepts none",
-                        &mut self.out,
-                    );
-                    self.send().await?;
-                    self.writer.flush().await?;
-                }
-                Inbound::Client(Ok(FromClient::Event(None))) => {
-                    self.notice(
-                        "invalid: an EVENT needs an event with a 64-character lowercase hex id",
-                    )
-                    .await?
+                Inbound::Client(Ok(FromClient::Event(framing, event))) => {
+                    self.publish(framing, &event).await?
                 }
                 Inbound::Client(Err(why)) => self.notice(&why).await?,
                 Inbound::Ping(p) => self.writer.pong(&p).await?,
@@ -423,6 +427,51 @@ impl Connection<'_> {
             cpu_ns: cpu::thread_ns()? - cpu0,
             at_eose: self.counters.get(),
         });
+        Ok(())
+    }
+
+    /// Answers a published event: decoded (a text EVENT as NIP-01 JSON, or
+    /// with this connection's profile), limits, id and signature checked,
+    /// then refused, valid or not: `invalid:` with why, or `blocked:` (this
+    /// relay's stored set is fixed). A NOTICE where no id can be read.
+    async fn publish(&mut self, framing: Framing, event: &[u8]) -> std::io::Result<()> {
+        let cpu0 = cpu::thread_ns()?;
+        let profile = match (framing, self.store.framing) {
+            (Framing::Text, Framing::Binary) => *NIP01_JSON,
+            _ => self.store.profile,
+        };
+        let limits = Limits::default();
+        let answer = match profile.codec.decode(event, &limits) {
+            Err(e) => match framing {
+                Framing::Text => {
+                    envelope::json_event_id(event).map(|id| (id, format!("invalid: {e}")))
+                }
+                Framing::Binary => None,
+            }
+            .ok_or_else(|| format!("invalid: EVENT: {e}")),
+            Ok(ev) => {
+                let why = match validate::check_limits(&ev, &limits)
+                    .and_then(|()| validate::verify_event(&ev))
+                {
+                    Err(e) => format!("invalid: {e}"),
+                    Ok(()) => {
+                        "blocked: this relay serves a fixed set of stored events and accepts none"
+                            .to_owned()
+                    }
+                };
+                Ok((crate::model::hex::encode(&ev.id), why))
+            }
+        };
+        match answer {
+            Ok((id, why)) => {
+                envelope::ok(self.store.framing, &id, false, &why, &mut self.out);
+                self.send().await?;
+                self.writer.flush().await?;
+            }
+            Err(why) => self.notice(&why).await?,
+        }
+        self.published += 1;
+        self.publish_cpu_ns += cpu::thread_ns()? - cpu0;
         Ok(())
     }
 
