@@ -247,7 +247,7 @@ pub(super) enum Command {
         count: usize,
         /// Events published one at a time (EVENT → OK) per member and
         /// round: the first of the stream.
-        #[arg(long, default_value_t = 30)]
+        #[arg(long, default_value_t = 10)]
         publish: usize,
         /// Link settings in order: rates in Mbit/s, or `unshaped`.
         #[arg(long, value_delimiter = ',', default_value = "unshaped,1000,100,10,1")]
