@@ -98,8 +98,26 @@ fn shaped_links_are_measured_and_removed() {
             names.iter().copied().zip(l.split(',')).collect()
         })
         .collect();
-    // json and notepack × 3 modes × 2 links × (measured, 50 ms).
-    assert_eq!(rows.len(), 24);
+    // json and notepack × (3 modes + 2 with zlib-rs, the sensitivity
+    // default) × 2 links × (measured, 50 ms).
+    assert_eq!(rows.len(), 40);
+    let faster: Vec<_> = rows
+        .iter()
+        .filter(|r| r["deflate_impl"] == "zlib-rs-1")
+        .collect();
+    assert_eq!(faster.len(), 16);
+    for f in faster {
+        let zlib = rows
+            .iter()
+            .find(|r| {
+                r["deflate_impl"] == "zlib-1"
+                    && ["profile", "mode", "link", "rtt_ms"]
+                        .iter()
+                        .all(|c| r[c] == f[c])
+            })
+            .unwrap();
+        assert_ne!(f["s2c_bytes"], zlib["s2c_bytes"], "another deflater: {f:?}");
+    }
     let find = |profile: &str, mode: &str, link: &str, rtt: &str| {
         rows.iter()
             .find(|r| {

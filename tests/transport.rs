@@ -2,10 +2,13 @@
 //! counts equal to the flate2 model, negotiation refused loudly.
 
 use binostr::transport::client::{self, Check};
+use binostr::transport::deflate::Deflater;
 use binostr::transport::measure::{self, Plan};
-use binostr::transport::relay::Store;
+use binostr::transport::relay::{Config, Relay, Shared, Store};
 use binostr::transport::{Compression, TransportError, model};
 use binostr::validate::Limits;
+use std::sync::Arc;
+use std::time::Duration;
 
 fn events() -> Vec<binostr::Event> {
     binostr::corpus::generate::generate(7, 24)
@@ -49,13 +52,61 @@ fn every_mode_round_trips_and_matches_the_model() {
     assert!(wire("notepack", "none") < wire("json", "none"));
 }
 
+/// The relay compressing with each deflater: every event arrives intact
+/// and both sockets count exactly the model of that deflater's bytes.
+#[test]
+fn every_deflater_matches_the_model_at_both_sockets() {
+    let events = events();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let filters = [serde_json::json!({})];
+    for id in ["json", "notepack"] {
+        let profile = binostr::profiles::find(id).unwrap();
+        let store = Arc::new(Store::new(profile, &events).unwrap());
+        for deflater in Deflater::ALL {
+            let config = Config {
+                deflater,
+                ..Config::benchmark()
+            };
+            let relay = Relay::start(Arc::new(Shared::of(vec![store.clone()], config))).unwrap();
+            for mode in Compression::ALL {
+                let what = format!("{id} {deflater} {}", mode.name());
+                let (hits, model) = measure::expect_with(&store, &filters, mode, deflater).unwrap();
+                assert_eq!(hits.len(), events.len(), "{what}");
+                let s = measure::exchange(
+                    &rt,
+                    &relay,
+                    profile,
+                    mode,
+                    Check::Decode,
+                    &filters,
+                    Duration::from_secs(60),
+                )
+                .unwrap();
+                measure::check_sample(&s, &store.events, &hits, model, &what).unwrap();
+                // The model follows the deflater: zlib-rs's bytes are not
+                // zlib's once compressed (so a model ignoring it would fail).
+                let (_, zlib) = measure::expect(&store, &filters, mode).unwrap();
+                assert_eq!(
+                    model.read == zlib.read,
+                    mode == Compression::None || deflater == Deflater::Zlib,
+                    "{what}: {model:?} vs zlib {zlib:?}"
+                );
+                assert_eq!(model.written, zlib.written, "{what}: the client is zlib");
+            }
+        }
+    }
+}
+
 #[test]
 fn model_counts_the_uncompressed_frames_exactly() {
     let events = events();
     let store = Store::new(binostr::profiles::find("json").unwrap(), &events).unwrap();
     let hits: Vec<usize> = (0..events.len()).collect();
     let filters = [serde_json::json!({})];
-    let m = model::exchange(&store, &hits, &filters, Compression::None).unwrap();
+    let m = model::exchange(&store, &hits, &filters, Compression::None, Deflater::Zlib).unwrap();
     let frame = |n: usize, masked| model::frame_header(n, masked) + n as u64;
     let mut down = 0;
     for e in &events {

@@ -245,6 +245,15 @@ pub(super) enum Command {
         /// Events per REQ: the traffic-mix stream drawn from the input.
         #[arg(long, default_value_t = 300)]
         count: usize,
+        /// Profiles also measured with the faster deflater (zlib-rs, level
+        /// 1) in the deflate modes, json always among them; `none` for
+        /// none. Those not measured are named and skipped.
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "json,cbor-packed,notepack,event2"
+        )]
+        sensitivity: Vec<String>,
         /// Events published one at a time (EVENT → OK) per member and
         /// round: the first of the stream.
         #[arg(long, default_value_t = 10)]

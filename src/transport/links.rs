@@ -26,13 +26,15 @@ use crate::corpus::generate::rng::Gen;
 use crate::model::Event;
 use crate::transport::client::Check;
 use crate::transport::count::Bytes;
+use crate::transport::deflate::Deflater;
 use crate::transport::measure::{self, Estimate, check_sample, estimate, median};
 use crate::transport::relay::{Config, Relay, Shared};
 use crate::transport::{Compression, TransportError};
 use netns::{Pair, Shape};
 
-/// The deflate implementation and level of the `deflate*` modes.
-pub const DEFLATE_IMPL: &str = "zlib-1";
+/// The deflater of the sensitivity members (the default is
+/// [`Deflater::Zlib`], as relays deploy it).
+pub const FASTER: Deflater = Deflater::ZlibRs;
 
 /// Why the links workload failed.
 #[derive(Debug, thiserror::Error)]
@@ -68,6 +70,9 @@ pub struct Plan {
     pub reference: &'static str,
     /// Compression modes, each measured for every profile.
     pub modes: Vec<Compression>,
+    /// Profiles also measured with [`FASTER`] in the deflate modes; the
+    /// reference among them when not empty.
+    pub sensitivity: Vec<&'static str>,
     /// Link settings, measured in this order.
     pub shapes: Vec<Shape>,
     /// Round-trip times to model beside the measured one (ms, each > 0).
@@ -94,6 +99,8 @@ pub struct Row {
     pub profile: &'static str,
     /// Compression mode.
     pub mode: Compression,
+    /// Its deflater (`None` without compression).
+    pub deflater: Option<Deflater>,
     /// The link setting.
     pub shape: Shape,
     /// Round-trip time, ms (0: none added, measured).
@@ -106,9 +113,10 @@ pub struct Row {
     pub wire: Bytes,
     /// REQ sent → EOSE received, s (the modelled delay added for rtt > 0).
     pub req_eose_s: Estimate,
-    /// Per-round time ratio to the reference in the same mode.
+    /// Per-round time ratio to the reference in the same mode and
+    /// deflater.
     pub vs_json: Option<Estimate>,
-    /// Per-round time ratio to the reference with `deflate`.
+    /// Per-round time ratio to the reference with `deflate` on zlib.
     pub vs_json_deflate: Option<Estimate>,
     /// Relay thread CPU per event, median over rounds, ns.
     pub relay_cpu_ns: f64,
@@ -162,6 +170,7 @@ pub struct Measured {
 struct Member {
     profile: usize,
     mode: Compression,
+    deflater: Deflater,
 }
 
 /// How long an exchange of `bytes` may take on `shape`: ten times its
@@ -199,27 +208,78 @@ pub fn run(
         .ok_or_else(|| {
             TransportError::Mismatch(format!("the plan has no `{}` profile", plan.reference))
         })?;
+    let unknown: Vec<&str> = plan
+        .sensitivity
+        .iter()
+        .copied()
+        .filter(|id| !plan.profiles.iter().any(|p| p.id == *id))
+        .collect();
+    if !unknown.is_empty()
+        || !(plan.sensitivity.is_empty() || plan.sensitivity.contains(&plan.reference))
+    {
+        return Err(TransportError::Mismatch(format!(
+            "sensitivity profiles must be measured profiles and include `{}`; not measured: {unknown:?}",
+            plan.reference
+        ))
+        .into());
+    }
     let mut pair = Pair::create()?;
     let stores = measure::stores(&plan.profiles, events)?;
-    let relays: Vec<Relay> = stores
-        .iter()
-        .map(|s| {
-            let listener = netns::within(&pair.relay, || {
-                std::net::TcpListener::bind((netns::RELAY_ADDR, 0))
-            })??;
-            let shared = Arc::new(Shared::of(vec![s.clone()], Config::benchmark()));
-            Ok::<_, LinksError>(Relay::start_on(shared, listener)?)
-        })
-        .collect::<Result<_, _>>()?;
-    let members: Vec<Member> = (0..plan.profiles.len())
-        .flat_map(|profile| plan.modes.iter().map(move |&mode| Member { profile, mode }))
-        .collect();
+    let default = Config::benchmark().deflater;
+    let faster = |p: usize| plan.sensitivity.contains(&plan.profiles[p].id);
+    let mut members: Vec<Member> = Vec::new();
+    for profile in 0..plan.profiles.len() {
+        for &mode in &plan.modes {
+            let deflater = default;
+            members.push(Member {
+                profile,
+                mode,
+                deflater,
+            });
+            if mode != Compression::None && faster(profile) {
+                members.push(Member {
+                    profile,
+                    mode,
+                    deflater: FASTER,
+                });
+            }
+        }
+    }
+    // One relay per (profile, deflater): the deflater is relay configuration.
+    let mut relays: Vec<((usize, Deflater), Relay)> = Vec::new();
+    for m in &members {
+        if relays.iter().any(|(k, _)| *k == (m.profile, m.deflater)) {
+            continue;
+        }
+        let listener = netns::within(&pair.relay, || {
+            std::net::TcpListener::bind((netns::RELAY_ADDR, 0))
+        })??;
+        let config = Config {
+            deflater: m.deflater,
+            ..Config::benchmark()
+        };
+        let shared = Arc::new(Shared::of(vec![stores[m.profile].clone()], config));
+        relays.push(((m.profile, m.deflater), Relay::start_on(shared, listener)?));
+    }
+    let relay_of = |m: &Member| {
+        &relays
+            .iter()
+            .find(|(k, _)| *k == (m.profile, m.deflater))
+            .expect("a relay per member's profile and deflater")
+            .1
+    };
     let filters = [serde_json::json!({})];
     let expected = members
         .iter()
-        .map(|m| measure::expect(&stores[m.profile], &filters, m.mode))
+        .map(|m| measure::expect_with(&stores[m.profile], &filters, m.mode, m.deflater))
         .collect::<Result<Vec<_>, _>>()?;
-    let label = |m: &Member| format!("{} {}", plan.profiles[m.profile].id, m.mode.name());
+    let label = |m: &Member| {
+        let p = plan.profiles[m.profile].id;
+        match m.mode {
+            Compression::None => format!("{p} none"),
+            mode => format!("{p} {} {}", mode.name(), m.deflater.name()),
+        }
+    };
     if plan.publish == 0 || plan.publish > events.len() {
         return Err(TransportError::Mismatch(format!(
             "publish {} of {} events: give 1 to {}",
@@ -262,7 +322,7 @@ pub fn run(
                 };
                 let sample = measure::exchange(
                     &rt,
-                    &relays[m.profile],
+                    relay_of(m),
                     plan.profiles[m.profile],
                     m.mode,
                     plan.check,
@@ -273,7 +333,7 @@ pub fn run(
                 check_sample(&sample, &store.events, hits, *bytes, &label(m)).map_err(err)?;
                 let (answers, report) = measure::publish(
                     &rt,
-                    &relays[m.profile],
+                    relay_of(m),
                     plan.profiles[m.profile],
                     m.mode,
                     published,
@@ -347,10 +407,10 @@ pub fn run(
         key[..8].copy_from_slice(&plan.seed.to_le_bytes());
         key[8..17].copy_from_slice(b"bootstrap");
         let mut rng = Gen::new(key, s as u64);
-        let find = |profile: usize, mode: Compression| {
+        let find = |profile: usize, mode: Compression, deflater: Deflater| {
             members
                 .iter()
-                .position(|o| o.profile == profile && o.mode == mode)
+                .position(|o| o.profile == profile && o.mode == mode && o.deflater == deflater)
         };
         for rtt_ms in std::iter::once(0.0).chain(plan.rtts_ms.iter().copied()) {
             let added =
@@ -379,11 +439,13 @@ pub fn run(
                     let per_round: Vec<f64> = a.iter().zip(&b).map(|(a, b)| a / b).collect();
                     Some(estimate(&per_round, rng))
                 };
-                let vs_json = ratio(find(reference, m.mode), &mut rng);
-                let vs_json_deflate = ratio(find(reference, Compression::Deflate), &mut rng);
+                let vs_json = ratio(find(reference, m.mode, m.deflater), &mut rng);
+                let vs_json_deflate =
+                    ratio(find(reference, Compression::Deflate, default), &mut rng);
                 measured.rows.push(Row {
                     profile: plan.profiles[m.profile].id,
                     mode: m.mode,
+                    deflater: (m.mode != Compression::None).then_some(m.deflater),
                     shape,
                     rtt_ms,
                     events: expected[k].0.len(),
@@ -458,11 +520,7 @@ pub fn csv(rows: &[Row]) -> String {
     use std::fmt::Write as _;
     let mut s = binostr_records::csv::LINKS.header_line();
     for r in rows {
-        let deflate = if r.mode == Compression::None {
-            ""
-        } else {
-            DEFLATE_IMPL
-        };
+        let deflate = r.deflater.map_or("", Deflater::name);
         let rate = r
             .shape
             .bits_per_s()
@@ -514,6 +572,7 @@ mod tests {
         let row = Row {
             profile: "json",
             mode: Compression::Deflate,
+            deflater: Some(Deflater::Zlib),
             shape: Shape::Rate(10.0),
             rtt_ms: 50.0,
             events: 3,

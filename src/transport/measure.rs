@@ -5,7 +5,7 @@
 //!
 //! Before timing, each member's first exchange is checked: every stored
 //! event arrives, decodes to the stored event, and the bytes counted at both
-//! sockets equal each other and the flate2 model ([`model`]). Every timed
+//! sockets equal each other and the model ([`model`]). Every timed
 //! exchange must repeat the same byte counts and events.
 
 use std::fmt::Write as _;
@@ -17,7 +17,8 @@ use crate::corpus::generate::rng::Gen;
 use crate::model::Event;
 use crate::transport::client::{self, Check, Fetched, Published};
 use crate::transport::count::Bytes;
-use crate::transport::relay::{ConnectionReport, Relay, Served, Store};
+use crate::transport::deflate::Deflater;
+use crate::transport::relay::{Config, ConnectionReport, Relay, Served, Store};
 use crate::transport::{Compression, TransportError, model};
 use crate::validate::Limits;
 
@@ -280,18 +281,30 @@ pub fn stores(
         .collect()
 }
 
-/// The stored events `filters` returns from `store` and the flate2 model's
-/// bytes of that exchange in `mode`: what every checked exchange must see.
+/// The stored events `filters` returns from `store` and the model's bytes
+/// of that exchange in `mode`, the relay compressing with `deflater`: what
+/// every checked exchange must see.
+pub fn expect_with(
+    store: &Store,
+    filters: &[serde_json::Value],
+    mode: Compression,
+    deflater: Deflater,
+) -> Result<(Vec<usize>, Bytes), TransportError> {
+    let hits = store
+        .matching(filters)
+        .map_err(|why| TransportError::Protocol(format!("benchmark REQ refused: {why}")))?;
+    let bytes = model::exchange(store, &hits, filters, mode, deflater)?;
+    Ok((hits, bytes))
+}
+
+/// [`expect_with`] for a relay that compresses with [`Deflater::Zlib`] (the
+/// default of [`crate::transport::relay::Config`]).
 pub fn expect(
     store: &Store,
     filters: &[serde_json::Value],
     mode: Compression,
 ) -> Result<(Vec<usize>, Bytes), TransportError> {
-    let hits = store
-        .matching(filters)
-        .map_err(|why| TransportError::Protocol(format!("benchmark REQ refused: {why}")))?;
-    let bytes = model::exchange(store, &hits, filters, mode)?;
-    Ok((hits, bytes))
+    expect_with(store, filters, mode, Deflater::Zlib)
 }
 
 /// Measures `plan` over `events`; `progress(done, total)` after every
@@ -306,6 +319,8 @@ pub fn run(
         .enable_all()
         .build()?;
     let stores = stores(&plan.profiles, events)?;
+    // `Relay::spawn`'s relays compress as `Config::benchmark` says.
+    let deflater = Config::benchmark().deflater;
     let relays: Vec<Relay> = stores
         .iter()
         .map(|s| Relay::spawn(s.clone()))
@@ -338,7 +353,7 @@ pub fn run(
     let mut first = Vec::new();
     for m in &members {
         let store = &stores[m.profile];
-        let (hits, model) = expect(store, &filters, m.mode)?;
+        let (hits, model) = expect_with(store, &filters, m.mode, deflater)?;
         let s = exchange(
             &rt,
             &relays[m.profile],

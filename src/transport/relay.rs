@@ -29,6 +29,7 @@ use tokio::sync::Semaphore;
 
 use crate::model::Event;
 use crate::transport::count::Bytes;
+use crate::transport::deflate::Deflater;
 use crate::transport::{MAX_MESSAGE, TransportError};
 
 pub mod connection;
@@ -66,6 +67,9 @@ pub struct Config {
     /// Kernel send buffer per connection (`SO_SNDBUF`); `None` keeps the
     /// kernel's autotuning.
     pub send_buffer: Option<usize>,
+    /// The deflate implementation of permessage-deflate's relay → client
+    /// direction.
+    pub deflater: Deflater,
 }
 
 impl Config {
@@ -82,6 +86,7 @@ impl Config {
             max_events: 100_000,
             req_budget: Some(Duration::from_secs(2)),
             send_buffer: Some(256 << 10),
+            deflater: Deflater::Zlib,
         }
     }
 
@@ -99,6 +104,7 @@ impl Config {
             max_events: usize::MAX,
             req_budget: None,
             send_buffer: None,
+            deflater: Deflater::Zlib,
         }
     }
 

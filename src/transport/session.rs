@@ -63,7 +63,9 @@ impl Session {
         let filters = [serde_json::json!({})];
         let mut conn = rt.block_on(client::connect(relay.addr, mode))?;
         let hits: Vec<usize> = (0..store.events.len()).collect();
-        let expected = model::exchange(&store, &hits, &filters, mode)?;
+        // `Relay::spawn`'s relay compresses as `Config::benchmark` says.
+        let deflater = crate::transport::relay::Config::benchmark().deflater;
+        let expected = model::exchange(&store, &hits, &filters, mode, deflater)?;
         let fetched =
             rt.block_on(conn.exchange(store.profile, Check::Decode, &filters, &limits))?;
         let sample = Sample {
@@ -132,6 +134,7 @@ impl Drop for Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transport::deflate::Deflater;
 
     #[test]
     fn kept_context_shrinks_later_exchanges_only() {
@@ -143,7 +146,8 @@ mod tests {
             assert_eq!(s.events(), 30);
             let first = s.first.wire;
             let hits: Vec<usize> = (0..30).collect();
-            let model = model::exchange(&store, &hits, &[serde_json::json!({})], mode).unwrap();
+            let filters = [serde_json::json!({})];
+            let model = model::exchange(&store, &hits, &filters, mode, Deflater::Zlib).unwrap();
             assert_eq!(first, model, "{mode:?}");
             for _ in 0..2 {
                 let (t, wire) = s.exchange().unwrap();

@@ -20,7 +20,9 @@ use soketto::Parsing;
 use soketto::base::{Codec, Header, OpCode};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
-use crate::transport::deflate::{self, Agreed, InflateError, Inflater};
+use crate::transport::deflate::{
+    self, Agreed, Compressor, Deflater, InflateError, Inflater, RawDeflate,
+};
 
 /// Close statuses of RFC 6455, 7.4.1.
 pub mod status {
@@ -292,18 +294,18 @@ fn close_frame(body: &[u8]) -> Result<Incoming, WsError> {
 pub struct FrameWriter<W> {
     writer: W,
     codec: Codec,
-    compress: Option<(flate2::Compress, bool)>,
+    compress: Option<(Compressor, bool)>,
     frame: Vec<u8>,
     deflated: Vec<u8>,
 }
 
 impl<W: AsyncWrite + Unpin> FrameWriter<W> {
-    /// Writes to `writer`; `agreed` turns on compression.
-    pub fn new(writer: W, agreed: Option<Agreed>) -> Self {
+    /// Writes to `writer`; `agreed` turns on compression with `deflater`.
+    pub fn new(writer: W, agreed: Option<Agreed>, deflater: Deflater) -> Self {
         Self {
             writer,
             codec: Codec::new(),
-            compress: agreed.map(|a| (deflate::compressor(), a.server_no_context_takeover)),
+            compress: agreed.map(|a| (deflater.compressor(), a.server_no_context_takeover)),
             frame: Vec::new(),
             deflated: Vec::new(),
         }
@@ -327,7 +329,7 @@ impl<W: AsyncWrite + Unpin> FrameWriter<W> {
         let compressed = match self.compress.as_mut() {
             Some((compress, reset)) if !payload.is_empty() => {
                 if *reset {
-                    compress.reset();
+                    compress.reset_stream();
                 }
                 self.deflated.clear();
                 deflate::deflate_message(compress, payload, &mut self.deflated)?;
@@ -405,4 +407,121 @@ async fn write_frame<W: AsyncWrite + Unpin>(
         *frame = Vec::new(); // a large message's buffer is not kept
     }
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::Compression;
+
+    /// EVENT messages of generated events, a repeat, a one-byte message,
+    /// and a large one with little repetition.
+    fn messages() -> Vec<Vec<u8>> {
+        let mut msgs: Vec<Vec<u8>> = crate::corpus::generate::generate(11, 40)
+            .iter()
+            .map(|e| format!(r#"["EVENT","sub",{}]"#, e.to_json()).into_bytes())
+            .collect();
+        msgs.push(msgs[3].clone());
+        msgs.push(b"x".to_vec());
+        let mut big = Vec::new();
+        let mut x = 7u64;
+        while big.len() < 200_000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            big.extend_from_slice(format!("{:x} ", x >> 20).as_bytes());
+        }
+        msgs.push(big);
+        msgs
+    }
+
+    fn agreed(mode: Compression) -> Agreed {
+        Agreed {
+            server_no_context_takeover: !mode.takeover(),
+            client_no_context_takeover: !mode.takeover(),
+        }
+    }
+
+    /// The payloads the relay's writer puts on the wire for `msgs`, each
+    /// with its RSV1 bit.
+    fn relay_payloads(
+        deflater: Deflater,
+        mode: Compression,
+        msgs: &[Vec<u8>],
+    ) -> Vec<(bool, Vec<u8>)> {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let mut w = FrameWriter::new(Vec::new(), Some(agreed(mode)), deflater);
+        rt.block_on(async {
+            for m in msgs {
+                w.message(false, m).await.unwrap();
+            }
+        });
+        let wire = w.writer;
+        let mut codec = Codec::new();
+        codec.add_reserved_bits((true, false, false));
+        codec.set_max_data_size(usize::MAX);
+        let mut at = 0;
+        let mut out = Vec::new();
+        while at < wire.len() {
+            let Parsing::Done { value, offset } = codec.decode_header(&wire[at..]).unwrap() else {
+                panic!("a partial frame header at byte {at}");
+            };
+            assert!(value.is_fin() && !value.is_masked());
+            at += offset;
+            let end = at + value.payload_len();
+            out.push((value.is_rsv1(), wire[at..end].to_vec()));
+            at = end;
+        }
+        out
+    }
+
+    #[test]
+    fn every_deflater_round_trips_in_both_modes() {
+        let msgs = messages();
+        for deflater in Deflater::ALL {
+            for mode in [Compression::Deflate, Compression::DeflateContext] {
+                let payloads = relay_payloads(deflater, mode, &msgs);
+                assert_eq!(payloads.len(), msgs.len());
+                let mut inflater = Inflater::new(!mode.takeover());
+                for (i, ((rsv1, body), m)) in payloads.into_iter().zip(&msgs).enumerate() {
+                    let what = format!("{deflater} {} message {i}", mode.name());
+                    assert!(rsv1, "{what}");
+                    assert!(!body.ends_with(&deflate::TAIL), "{what}: tail kept");
+                    let mut data = body;
+                    inflater.message(&mut data, usize::MAX).unwrap();
+                    assert!(data == *m, "{what}: inflates to other bytes");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn zlib_rs_compresses_other_bytes_than_zlib() {
+        let msgs = messages();
+        for mode in [Compression::Deflate, Compression::DeflateContext] {
+            let zlib = relay_payloads(Deflater::Zlib, mode, &msgs);
+            let rs = relay_payloads(Deflater::ZlibRs, mode, &msgs);
+            let differ = zlib.iter().zip(&rs).filter(|(a, b)| a != b).count();
+            assert!(
+                differ >= msgs.len() / 2,
+                "{}: {differ} of {} messages differ",
+                mode.name(),
+                msgs.len()
+            );
+        }
+    }
+
+    #[test]
+    fn without_agreement_nothing_is_compressed() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        for deflater in Deflater::ALL {
+            let mut w = FrameWriter::new(Vec::new(), None, deflater);
+            rt.block_on(w.message(false, b"hello hello hello")).unwrap();
+            assert_eq!(w.writer, b"\x81\x11hello hello hello");
+        }
+    }
 }

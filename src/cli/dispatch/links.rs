@@ -23,6 +23,7 @@ pub(super) struct Args<'a> {
     pub(super) events: &'a EventsArgs,
     pub(super) count: usize,
     pub(super) publish: usize,
+    pub(super) sensitivity: Vec<String>,
     pub(super) links: &'a [String],
     pub(super) rtt_ms: &'a [f64],
     pub(super) min_rounds: usize,
@@ -108,10 +109,33 @@ pub(super) fn run_links(a: Args<'_>) -> Result<()> {
         eprintln!("links: {note}");
         notes.push(note);
     }
+    let mut sensitivity: Vec<&'static str> = Vec::new();
+    if a.sensitivity != ["none"] {
+        for id in a
+            .sensitivity
+            .iter()
+            .map(String::as_str)
+            .chain([baseline.id])
+        {
+            match split.whole.iter().find(|p| p.id == id) {
+                Some(p) if !sensitivity.contains(&p.id) => sensitivity.push(p.id),
+                Some(_) => {}
+                None => {
+                    let note = format!(
+                        "{id} is not measured with {}: not among the measured profiles",
+                        links::FASTER
+                    );
+                    eprintln!("links: {note}");
+                    notes.push(note);
+                }
+            }
+        }
+    }
     let plan = Plan {
         profiles: split.whole,
         reference: baseline.id,
         modes: Compression::ALL.to_vec(),
+        sensitivity,
         shapes,
         rtts_ms: a.rtt_ms.to_vec(),
         check: Check::Decode,
@@ -169,7 +193,7 @@ fn measure_with_bar(events: &[Event], plan: &Plan) -> Result<Measured> {
 
 fn table(m: &Measured) -> String {
     let mut s = format!(
-        "{:<10} {:>6} {:<16} {:<12} {:>10} {:>11} {:>8} {:>9} {:>10} {:>10} {:>10} {:>9}\n",
+        "{:<10} {:>6} {:<16} {:<21} {:>10} {:>11} {:>8} {:>9} {:>10} {:>10} {:>10} {:>9}\n",
         "link",
         "rtt ms",
         "profile",
@@ -189,11 +213,14 @@ fn table(m: &Measured) -> String {
     for r in &m.rows {
         let _ = writeln!(
             s,
-            "{:<10} {:>6} {:<16} {:<12} {:>10} {:>11.4} {:>8} {:>9} {:>10.0} {:>10.0} {:>10.5} {:>9.0}",
+            "{:<10} {:>6} {:<16} {:<21} {:>10} {:>11.4} {:>8} {:>9} {:>10.0} {:>10.0} {:>10.5} {:>9.0}",
             r.shape.name(),
             r.rtt_ms,
             r.profile,
-            r.mode.name(),
+            r.deflater.map_or_else(
+                || r.mode.name().to_owned(),
+                |d| format!("{} {d}", r.mode.name())
+            ),
             r.wire.read,
             r.req_eose_s.median,
             ratio(r.vs_json),
@@ -245,7 +272,8 @@ fn readme(
          seed {seed}. Relays in one network namespace, the client in another, joined by a \
          veth pair shaped on both ends with `tbf` (bucket: 1 ms of the rate, at least 4 KiB; \
          queue: {queue} ms of the rate, at least {minq} KiB). Members: {n} profiles ({ids}) × {modes} modes (deflate: \
-         `{imp}`); the client decodes every event (`{check}`). After each REQ, the member \
+         `{imp}`, C zlib at level 1 as deployed), and {faster} in the deflate modes with `{fast}` \
+         (zlib-rs, level 1: the faster-deflater sensitivity); the client decodes every event (`{check}`). After each REQ, the member \
          publishes the first {publish} events one at a time on a fresh connection (EVENT → OK; \
          the relay decodes and verifies each, and refuses it as `blocked:`). Per link setting: \
          one checked pass per member, then timed rounds in an order shuffled per round, as many as \
@@ -272,7 +300,13 @@ fn readme(
         n = ids.len(),
         ids = ids.join(", "),
         modes = plan.modes.len(),
-        imp = links::DEFLATE_IMPL,
+        imp = crate::transport::relay::Config::benchmark().deflater,
+        fast = links::FASTER,
+        faster = if plan.sensitivity.is_empty() {
+            "no profile".to_owned()
+        } else {
+            plan.sensitivity.join(", ")
+        },
         check = plan.check.name(),
         publish = plan.publish,
         budget = plan.budget.as_secs_f64(),
@@ -282,7 +316,7 @@ fn readme(
         notes_head = if notes.is_empty() {
             ""
         } else {
-            "Not measured (cannot carry every event of the stream):\n\n"
+            "Not measured:\n\n"
         },
     )
 }
@@ -294,7 +328,11 @@ fn plot(m: &Measured, plan: &Plan) -> String {
     const W: f64 = 360.0;
     const H: f64 = 300.0;
     const PAD: f64 = 50.0;
-    let rows: Vec<_> = m.rows.iter().filter(|r| r.rtt_ms == 0.0).collect();
+    let rows: Vec<_> = m
+        .rows
+        .iter()
+        .filter(|r| r.rtt_ms == 0.0 && r.deflater != Some(links::FASTER))
+        .collect();
     let us = |r: &links::Row| r.req_eose_s.median / r.events.max(1) as f64 * 1e6;
     let (lo, hi) = rows
         .iter()

@@ -208,7 +208,7 @@ pub async fn serve(
     let frames = FrameReader::new(rd, opened.rest, opened.agreed, shared.config.max_message);
     let (tx, mut rx) = mpsc::channel(16);
     let mut conn = Connection {
-        writer: FrameWriter::new(wr, opened.agreed),
+        writer: FrameWriter::new(wr, opened.agreed, shared.config.deflater),
         store,
         shared,
         counters: counters.clone(),
