@@ -282,7 +282,10 @@
                 commonArgs
                 // {
                   inherit cargoArtifacts;
-                  cargoTestExtraArgs = "-p binostr -p binostr-report";
+                  # The source set leaves results/ out, so the two tests that
+                  # check results/maintenance/ are skipped here by name (under
+                  # CI=true they would fail); .ci/run runs them on a checkout.
+                  cargoTestExtraArgs = "-p binostr -p binostr-report -- --skip committed_table_matches_the_checkout --skip check_fails_on_a_stale_table";
                   nativeCheckInputs = [
                     pkgs.git
                   ]

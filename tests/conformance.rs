@@ -4,7 +4,8 @@
 //!
 //! Goldens live in `tests/golden/<profile>.hex`; regenerate them with
 //! `BINOSTR_BLESS=1 cargo test --release --test conformance` and review the
-//! diff (CI fails when code and goldens drift).
+//! diff (CI fails when code and goldens drift). Only the value `1` blesses,
+//! and never under `CI=true`.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
@@ -155,9 +156,40 @@ fn golden_path(p: &Profile) -> PathBuf {
         .join(format!("{}.hex", p.id))
 }
 
+/// Whether to rewrite the goldens, from `BINOSTR_BLESS` and `CI`: only
+/// `BINOSTR_BLESS=1` blesses; another value (`0`, empty) is a mistake, not a
+/// "no", and CI checks the goldens, never rewrites them.
+fn bless_mode(bless: Option<&str>, ci: Option<&str>) -> Result<bool, String> {
+    match (bless, ci) {
+        (None, _) => Ok(false),
+        (Some("1"), Some("true")) => Err(
+            "BINOSTR_BLESS=1 under CI=true: CI checks the goldens, it never rewrites them".into(),
+        ),
+        (Some("1"), _) => Ok(true),
+        (Some(v), _) => Err(format!(
+            "BINOSTR_BLESS must be 1 (rewrite the goldens) or unset, found {v:?}"
+        )),
+    }
+}
+
+#[test]
+fn bless_needs_exactly_1_and_no_ci() {
+    assert_eq!(bless_mode(None, None), Ok(false));
+    assert_eq!(bless_mode(None, Some("true")), Ok(false));
+    assert_eq!(bless_mode(Some("1"), None), Ok(true));
+    assert_eq!(bless_mode(Some("1"), Some("false")), Ok(true));
+    for v in ["0", "", "true", "yes", "11"] {
+        let err = bless_mode(Some(v), None).unwrap_err();
+        assert!(err.contains(&format!("found {v:?}")), "{err}");
+    }
+    assert!(bless_mode(Some("1"), Some("true")).is_err());
+}
+
 #[test]
 fn goldens_match_exact_bytes() {
-    let bless = std::env::var_os("BINOSTR_BLESS").is_some();
+    let var = |k| std::env::var_os(k).map(|v| v.to_string_lossy().into_owned());
+    let bless = bless_mode(var("BINOSTR_BLESS").as_deref(), var("CI").as_deref())
+        .unwrap_or_else(|e| panic!("{e}"));
     for p in PROFILES {
         let Ok(bytes) = encode(p, &golden_event()) else {
             panic!("{}: the golden event must be representable", p.id);

@@ -11,6 +11,7 @@ use std::process::Command;
 
 use binostr::codec::framing::{Frames, write_frame};
 use binostr::profiles::PROFILES;
+use binostr::torture::{Class, concrete_cases};
 
 const BIN: &str = env!("CARGO_BIN_EXE_binostr");
 const MUTATIONS: u64 = 20_000;
@@ -81,12 +82,22 @@ fn reduced_suite_has_no_failures_and_decode_refuses_bombs() {
     assert!(cell("lib:notepack-0.3", "truncation", "panic") > 0);
 
     // `binostr decode` on every bomb, one record per file: exit 65, one line.
+    // Every concrete bomb the generator makes must be there to be checked.
+    let mut checked = 0;
     for p in PROFILES {
-        for class in ["length-bomb", "nesting-bomb"] {
-            let Ok(frames) = std::fs::read(cases.join(p.id).join(format!("{class}.frames"))) else {
-                continue;
+        let concrete = concrete_cases(p);
+        for class in [Class::LengthBomb, Class::NestingBomb] {
+            let expected = concrete.iter().filter(|c| c.class == class).count();
+            let class = class.name();
+            let file = cases.join(p.id).join(format!("{class}.frames"));
+            let frames = match std::fs::read(&file) {
+                Ok(frames) => frames,
+                Err(e) if expected == 0 && e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => panic!("{}: {expected} {class} cases expected: {e}", file.display()),
             };
+            let mut found = 0;
             for (i, frame) in Frames::new(&frames, usize::MAX).enumerate() {
+                found += 1;
                 let (_, record) = frame.unwrap();
                 let one = tmp.path().join("one.frames");
                 let mut framed = Vec::new();
@@ -98,6 +109,14 @@ fn reduced_suite_has_no_failures_and_decode_refuses_bombs() {
                 assert_eq!(err.lines().count(), 1, "{} {class} {i}: {err}", p.id);
                 assert!(err.contains("at byte"), "{}: no offset: {err}", p.id);
             }
+            assert_eq!(
+                found,
+                expected,
+                "{}: {found} {class} records checked, expected {expected}",
+                file.display()
+            );
+            checked += found;
         }
     }
+    assert!(checked > 0, "no bomb was checked");
 }

@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use crate::bench::filtering::{self, Filters};
 use crate::bench::fixture::{FixtureError, Pass, ProfileRecords};
 use crate::codec::framing::{FrameStream, write_frame};
-use crate::codec::{Limits, Profile, SelectContract};
+use crate::codec::{Limits, NativeBatch, Profile, SelectContract};
 use crate::model::Event;
 use crate::transport::Compression;
 use crate::transport::envelope::Framing;
@@ -484,10 +484,13 @@ impl Fixture {
             Workload::Batch => {
                 let batch = codec.batch().expect("planned");
                 let windows: Vec<(Vec<u8>, usize)> = windows(&idx)
-                    .map(|w| {
+                    .enumerate()
+                    .map(|(k, w)| {
                         let evs: Vec<Event> = w.iter().map(|&i| events[i].clone()).collect();
                         let mut out = Vec::new();
                         batch.encode_batch(&evs, &mut out).expect("prepared");
+                        check_batch(batch, &out, &evs, &limits)
+                            .unwrap_or_else(|e| panic!("{key}: window {k}: {e}"));
                         (out, w.len())
                     })
                     .collect();
@@ -513,16 +516,20 @@ impl Fixture {
                 })
             }
             Workload::Compress => {
+                let mut z = zstd::bulk::Compressor::new(ZSTD_LEVEL).expect("zstd level");
                 let streams: Vec<(Vec<u8>, usize)> = windows(&idx)
-                    .map(|w| {
+                    .enumerate()
+                    .map(|(k, w)| {
                         let mut s = Vec::new();
                         for &i in &w {
                             write_frame(&mut s, &records[i]).expect("small record");
                         }
+                        let compressed = z.compress(&s).expect("zstd");
+                        check_compressed(&compressed, &s)
+                            .unwrap_or_else(|e| panic!("{key}: window {k}: {e}"));
                         (s, w.len())
                     })
                     .collect();
-                let mut z = zstd::bulk::Compressor::new(ZSTD_LEVEL).expect("zstd level");
                 per_window(streams, move |(s, _)| {
                     black_box(z.compress(black_box(s)).expect("zstd"));
                 })
@@ -702,6 +709,54 @@ fn encode_all(
     Ok(ProfileRecords { profile, records })
 }
 
+/// A batch window before it is timed: its bytes must decode to exactly
+/// `events` (the count alone is what the timed pass checks).
+fn check_batch(
+    batch: &dyn NativeBatch,
+    bytes: &[u8],
+    events: &[Event],
+    limits: &Limits,
+) -> Result<(), String> {
+    let got = batch
+        .decode_batch(bytes, limits)
+        .map_err(|e| format!("the batch does not decode: {e}"))?;
+    if got.len() != events.len() {
+        return Err(format!(
+            "{} events decoded, {} encoded",
+            got.len(),
+            events.len()
+        ));
+    }
+    match got.iter().zip(events).position(|(g, e)| g != e) {
+        Some(i) => Err(format!(
+            "event {i} of {} decodes to another event",
+            events.len()
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A compressed window before it is timed: it must decompress to the
+/// `framed` bytes it was made from (the timed pass only compresses).
+fn check_compressed(compressed: &[u8], framed: &[u8]) -> Result<(), String> {
+    let back = zstd::bulk::decompress(compressed, framed.len())
+        .map_err(|e| format!("zstd does not decompress it: {e}"))?;
+    if back.len() != framed.len() {
+        return Err(format!(
+            "decompresses to {} bytes, {} were compressed",
+            back.len(),
+            framed.len()
+        ));
+    }
+    match back.iter().zip(framed).position(|(b, f)| b != f) {
+        Some(i) => Err(format!(
+            "decompresses to other bytes (first difference at byte {i} of {})",
+            framed.len()
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Consecutive [`WINDOW`]-event windows of the sequence; the last may be
 /// shorter, so every event is in exactly one.
 fn windows(idx: &[usize]) -> impl Iterator<Item = Vec<usize>> + '_ {
@@ -804,5 +859,62 @@ mod tests {
         assert_eq!(w[2].len(), 150 - 2 * WINDOW);
         let small: Vec<usize> = vec![4, 9];
         assert_eq!(windows(&small).collect::<Vec<_>>(), vec![vec![4, 9]]);
+    }
+
+    #[test]
+    fn batch_and_compress_passes_check_their_round_trip_first() {
+        let events = crate::corpus::generate::generate(4, 150);
+        let profiles: Vec<&'static Profile> = crate::profiles::PROFILES
+            .iter()
+            .filter(|p| p.codec.batch().is_some())
+            .take(3)
+            .chain(crate::profiles::find("json"))
+            .collect();
+        let fixture = Fixture::prepare(events, &profiles, Limits::default()).unwrap();
+        let seq: Vec<usize> = (0..150).collect();
+        for p in &profiles {
+            let batch = p.codec.batch().map(|_| Workload::Batch);
+            for workload in batch.into_iter().chain([Workload::Compress]) {
+                let key = BenchKey {
+                    workload,
+                    profile: p.id,
+                    subset: Subset::All,
+                    threads: 1,
+                };
+                let mut pass = fixture.pass(&key, &seq);
+                assert_eq!(pass.events, 150, "{key}");
+                (pass.run)();
+            }
+        }
+    }
+
+    #[test]
+    fn batch_and_compress_checks_catch_a_wrong_round_trip() {
+        let events = crate::corpus::generate::generate(3, 5);
+        let limits = Limits::default();
+        let batch = crate::profiles::PROFILES
+            .iter()
+            .find_map(|p| p.codec.batch())
+            .expect("a profile with a native batch");
+        let mut bytes = Vec::new();
+        batch.encode_batch(&events, &mut bytes).unwrap();
+        assert_eq!(check_batch(batch, &bytes, &events, &limits), Ok(()));
+        let mut other = events.clone();
+        other[3].content.push('x');
+        let err = check_batch(batch, &bytes, &other, &limits).unwrap_err();
+        assert!(err.contains("event 3 of 5"), "{err}");
+        let err = check_batch(batch, &bytes, &events[..4], &limits).unwrap_err();
+        assert!(err.contains("5 events decoded, 4 encoded"), "{err}");
+
+        let framed = b"framed window bytes".repeat(10);
+        let compressed = zstd::bulk::compress(&framed, ZSTD_LEVEL).unwrap();
+        assert_eq!(check_compressed(&compressed, &framed), Ok(()));
+        let mut changed = framed.clone();
+        changed[7] ^= 1;
+        let err = check_compressed(&compressed, &changed).unwrap_err();
+        assert!(err.contains("first difference at byte 7"), "{err}");
+        let err = check_compressed(&compressed, &framed[1..]).unwrap_err();
+        assert!(err.contains("decompress"), "{err}");
+        assert!(check_compressed(b"not zstd", &framed).is_err());
     }
 }

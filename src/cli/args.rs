@@ -245,9 +245,9 @@ pub(super) enum Command {
         /// Events per REQ: the traffic-mix stream drawn from the input.
         #[arg(long, default_value_t = 300)]
         count: usize,
-        /// Profiles also measured with the faster deflater (zlib-rs, level
-        /// 1) in the deflate modes, json always among them; `none` for
-        /// none. Those not measured are named and skipped.
+        /// Profiles also measured with the faster deflater, zlib-rs at
+        /// level 1, in the deflate modes; json always among them (`none`:
+        /// no profile). Those not measured are named and skipped.
         #[arg(
             long,
             value_delimiter = ',',

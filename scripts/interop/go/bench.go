@@ -130,13 +130,15 @@ func medianNsPerEvent(rounds, events int, pass func() error) (float64, error) {
 	return float64(times[rounds/2].Nanoseconds()) / float64(events), nil
 }
 
-// benchGob is the Go-native reference (timing only): the corpus as one gob
-// stream of Event values, decoded with one Decoder per pass.
+// benchGob is the Go-native reference: the corpus as one gob stream of
+// Event values, decoded with one Decoder per pass, after one pass whose
+// events are compared with the corpus.
 func benchGob(jsonFrames [][]byte, rounds int) (float64, int, error) {
 	var stream bytes.Buffer
 	enc := gob.NewEncoder(&stream)
 	json := jsonCodec("json")
-	for _, f := range jsonFrames {
+	events := make([]*Event, len(jsonFrames))
+	for i, f := range jsonFrames {
 		e, err := json.Decode(f)
 		if err != nil {
 			return 0, 0, err
@@ -144,8 +146,12 @@ func benchGob(jsonFrames [][]byte, rounds int) (float64, int, error) {
 		if err := enc.Encode(e); err != nil {
 			return 0, 0, err
 		}
+		events[i] = e
 	}
 	data := stream.Bytes()
+	if err := gobRoundTrip(data, events); err != nil {
+		return 0, 0, err
+	}
 	n := len(jsonFrames)
 	ns, err := medianNsPerEvent(rounds, n, func() error {
 		dec := gob.NewDecoder(bytes.NewReader(data))
@@ -158,6 +164,22 @@ func benchGob(jsonFrames [][]byte, rounds int) (float64, int, error) {
 		return nil
 	})
 	return ns, n, err
+}
+
+// gobRoundTrip checks that the gob stream decodes to exactly `events` (a
+// timing of a wrong decode means nothing).
+func gobRoundTrip(data []byte, events []*Event) error {
+	dec := gob.NewDecoder(bytes.NewReader(data))
+	for i, want := range events {
+		var e Event
+		if err := dec.Decode(&e); err != nil {
+			return fmt.Errorf("gob record %d of %d: %w", i, len(events), err)
+		}
+		if !e.Equal(want) {
+			return fmt.Errorf("gob record %d decodes to a different event than the corpus's", i)
+		}
+	}
+	return nil
 }
 
 // cpuTime is this process's user + system CPU time so far.

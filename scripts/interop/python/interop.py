@@ -3,6 +3,7 @@
   interop.py check   [--vectors FILE] [--out CSV] [--coverage JSON] [--divergences JSON]
   interop.py timing  [--selection JSONL] [--out CSV] [--quick]
   interop.py torture [--cases DIR] [--out CSV] [--quick]
+  interop.py self-test   (the timing's corpus comparison fails on a wrong decode)
 
 The Rust CLI is $BINOSTR_BIN (default `cargo run --release -q --`).
 """
@@ -252,9 +253,53 @@ def check_codec(c, vectors, deterministic, pins):
 # --- timing -----------------------------------------------------------------
 
 
+def wrong_decode(decode, records, events):
+    """Why `decode` does not turn `records` into the corpus `events`, or None:
+    a timing of a wrong decoder means nothing (the JS, Go and Kotlin
+    harnesses compare likewise before timing)."""
+    if len(records) != len(events):
+        return f"{len(records)} records for {len(events)} corpus events"
+    for i, (rec, want) in enumerate(zip(records, events)):
+        try:
+            got = decode(rec)
+        except Exception as e:  # noqa: BLE001 - any library error is a finding
+            return f"record {i}: decode: {type(e).__name__}: {e}"
+        if got != want:
+            return f"record {i} decodes to another event than the corpus's"
+    return None
+
+
+def self_test(args):
+    """wrong_decode on injected faults: each must be caught."""
+    events = [{"id": "00" * 32, "pubkey": "11" * 32, "created_at": i, "kind": 1,
+               "tags": [["t", "x"]], "content": "é", "sig": "22" * 64} for i in range(3)]
+    records = [json.dumps(e).encode() for e in events]
+
+    def dropped_tag(b):
+        e = json.loads(b)
+        e["tags"] = e["tags"][1:] if e["created_at"] == 2 else e["tags"]
+        return e
+
+    def raises(b):
+        raise ValueError("bad")
+
+    assert wrong_decode(json.loads, records, events) is None, "a right decode must pass"
+    faults = {"a dropped tag": (dropped_tag, records), "a decode error": (raises, records),
+              "a missing record": (json.loads, records[:2])}
+    for name, (decode, recs) in faults.items():
+        why = wrong_decode(decode, recs, events)
+        if why is None:
+            print(f"self-test: {name} was not caught")
+            return 1
+        print(f"self-test: {name} caught: {why}")
+    return 0
+
+
 def timing(args):
     reps = 3 if args.quick else args.reps
     rows, streams = [], {}
+    with open(args.selection) as f:
+        corpus = [json.loads(line) for line in f if line.strip()]
     for c in codecs():
         if c.profile not in streams:
             with tempfile.NamedTemporaryFile(suffix=".frames", delete=False) as f:
@@ -266,13 +311,22 @@ def timing(args):
             with open(path, "rb") as f:
                 streams[c.profile] = unframe(f.read())
             os.unlink(path)
-        records = streams[c.profile][: 500 if args.quick else None]
+        stream = streams[c.profile]
+        n = 500 if args.quick else len(stream)
+        records = stream[:n]
+        # Every timed record against its corpus event; the native objects are
+        # what c.decode converts, so this covers both runs.
+        why = (f"{len(stream)} records for {len(corpus)} corpus events" if len(stream) != len(corpus)
+               else wrong_decode(c.decode, records, corpus[:n]))
+        if why:
+            print(f"{c.profile} [{c.library}]: {why}: not timed")
+            return 1
         runs = [(c.library, c.decode)]
         if hasattr(c, "native"):  # the dag-cbor-benchmark shootout: library objects only
             runs.append((f"{c.library} (native objects)", c.native))
         for library, decode in runs:
             for rec in records[:50]:
-                decode(rec)  # warm up, and fail loudly before timing
+                decode(rec)  # warm up
             samples = []
             for _ in range(reps):
                 t0 = time.perf_counter_ns()
@@ -434,8 +488,10 @@ def main():
     k.add_argument("--start", type=int, default=0)
     k.add_argument("--end", type=int, default=1 << 62)
     k.add_argument("--mem-mib", type=int, default=1024)
+    sub.add_parser("self-test")
     args = ap.parse_args()
-    return {"check": check, "timing": timing, "torture": torture, "torture-child": torture_child}[args.cmd](args)
+    return {"check": check, "timing": timing, "torture": torture, "torture-child": torture_child,
+            "self-test": self_test}[args.cmd](args)
 
 
 if __name__ == "__main__":

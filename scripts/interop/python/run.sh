@@ -27,6 +27,7 @@ cases="${TMPDIR:-/tmp}/binostr-interop-torture"
 rm -rf "$cases"
 "$BINOSTR_BIN" torture generate --mutations 0 "$cases" >/dev/null
 status=0
+"$py" "$here/interop.py" self-test || status=1
 "$py" "$here/interop.py" check --out "$out/checks-python.csv" || status=1
 "$py" "$here/interop.py" timing --selection "$selection" --out "$out/python.csv" "${quick[@]}" || status=1
 "$py" "$here/interop.py" torture --cases "$cases" --out "$out/torture-python.csv" "${quick[@]}" || status=1

@@ -9,7 +9,8 @@
 # one TCP segment; CLOSE after the first event); and the REQs once more
 # against `--max-limit 25` (limits clamped).
 # Prints each client's JSON summary line and a one-line verdict per run;
-# exits 1 if any run failed.
+# exits 1 if any run failed (a mismatch, a client exit status other than 0,
+# no REQ sent by the client or answered by the relay).
 #
 # usage: run.sh [--generated N]
 #   N (or $N): events of the REQ store, default 300; $CLOSE_N: events of the
@@ -81,12 +82,12 @@ stop_relay() {
   relay_pid=""
 }
 
-# verdict NAME MODE SUMMARY: one line from the client's summary and the relay's
-# per-connection lines; fails if either found a problem.
+# verdict NAME MODE SUMMARY RC: one line from the client's summary, its exit
+# status and the relay's per-connection lines; fails if any found a problem.
 verdict() {
-  "$py" - "$1" "$2" "$3" "$work/$1.out" <<'PY'
+  "$py" - "$1" "$2" "$3" "$work/$1.out" "$4" <<'PY'
 import collections, json, sys
-name, mode, line, relay_out = sys.argv[1:5]
+name, mode, line, relay_out, rc = sys.argv[1:6]
 try:
     s = json.loads(line)
 except ValueError:
@@ -113,6 +114,8 @@ def brief(m):
     rest = {k: v for k, v in m.items() if k not in ("check",)}
     return f"{m['check']}: " + json.dumps(rest, ensure_ascii=False)[:300]
 problems = [brief(m) for m in s["mismatches"]]
+if rc != "0":
+    problems.append(f"client.py exited with status {rc}")
 # The relay's WebSocket connections (not the NIP-11 GET, `"end":"http"`).
 lines = [l for l in map(json.loads, filter(str.strip, open(relay_out))) if l.get("end") != "http"]
 comp = collections.Counter(l["compression"] for l in lines if "compression" in l)
@@ -120,6 +123,13 @@ errors = collections.Counter(l["error"] for l in lines if l.get("error"))
 if any(c != mode for c in comp):
     problems.append(f"relay reports compression {dict(comp)} for a {mode} client")
 relay_events = sum(l.get("events", 0) for l in lines)
+# A run that sent no REQ checked nothing.
+if "reqs" in s["checks"] and not s["reqs"]:
+    problems.append("the client sent no REQ")
+if "close" in s["checks"] and sorted(s.get("close", {})) != ["burst", "streaming"]:
+    problems.append(f"CLOSE checks run: {sorted(s.get('close', {}))}, expected burst and streaming")
+if not sum(l.get("requests", 0) for l in lines):
+    problems.append("the relay's lines show no REQ answered to EOSE")
 if not errors and relay_events != s["events"]:
     problems.append(f"relay counted {relay_events} events sent, client received {s['events']}")
 if "reqs" in s["checks"]:
@@ -164,13 +174,14 @@ for name in "${runs[@]}"; do
   esac
   start_relay "$bin" "$work/$name.out" "$work/$name.err" "${profile[@]}" --events "$events" "${relay_args[@]}" \
     || { echo "$name: relay did not start" >&2; status=1; continue; }
+  client_rc=0
   summary="$("$py" "$here/client.py" --url "$url" --events "$events" --filters "$work/filters.json" \
-    --mode "$mode" --checks "$checks" "${client_args[@]}" 2>"$work/$name.client.err")" || true
+    --mode "$mode" --checks "$checks" "${client_args[@]}" 2>"$work/$name.client.err")" || client_rc=$?
   [[ -n "$summary" ]] || summary="$(tail -1 "$work/$name.client.err")"
   echo "$summary"
   conns="$("$py" -c 'import json,sys; print(json.loads(sys.argv[1]).get("connections", 0))' "$summary" 2>/dev/null || echo 0)"
   wait_lines "$name" "$conns"
   stop_relay
-  verdict "$name" "$mode" "$summary" || status=1
+  verdict "$name" "$mode" "$summary" "$client_rc" || status=1
 done
 exit "$status"
