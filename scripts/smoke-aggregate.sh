@@ -22,7 +22,7 @@ mkdir -p "$scratch/results/campaigns"
 # Only complete runs and the label's records; not its own summary or site.
 cp -r "$src" "$scratch/results/campaigns/$label"
 rm -rf "$scratch/results/campaigns/$label/summary" "$scratch/results/campaigns/$label/site"
-for side in robustness interop evolution maintenance speed; do
+for side in robustness interop evolution maintenance speed fuzz links; do
   if [ -d "results/$side" ]; then
     cp -r "results/$side" "$scratch/results/$side"
   fi
