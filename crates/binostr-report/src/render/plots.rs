@@ -17,6 +17,7 @@ use crate::model::campaign::Campaign;
 use crate::model::summary::{REFERENCE, Row, ratio_order};
 
 mod heat;
+mod links;
 
 use heat::Heat;
 
@@ -238,6 +239,7 @@ fn format_value(v: f64) -> String {
 enum Plot {
     Bars(Bars),
     Heat(Heat),
+    Links(links::LinksPlot),
 }
 
 impl Plot {
@@ -245,6 +247,7 @@ impl Plot {
         match self {
             Plot::Bars(b) => b.height(),
             Plot::Heat(h) => h.height(),
+            Plot::Links(l) => l.height(),
         }
     }
 
@@ -252,6 +255,7 @@ impl Plot {
         match self {
             Plot::Bars(b) => b.draw(area),
             Plot::Heat(h) => h.draw(area),
+            Plot::Links(l) => l.draw(area),
         }
     }
 
@@ -628,6 +632,9 @@ pub fn write_all(c: &Campaign, dir: &Path) -> Result<Vec<PathBuf>> {
     }
     if let Some(b) = transport(c) {
         plots.push(("transport".into(), Plot::Bars(b)));
+    }
+    if let Some(l) = links::plot(c) {
+        plots.push(("links".into(), Plot::Links(l)));
     }
     if let Some(b) = ratios(c) {
         plots.push(("ratios".into(), Plot::Bars(b)));
