@@ -23,13 +23,15 @@ pub const MANIFEST_EVENT: &str = "manifest.event.json";
 
 /// The inputs from outside any campaign directory that the paper and the
 /// page read (robustness, interop, evolution, maintenance, the side-by-side
-/// timings, fuzzing), relative to the repository root. The manifest of the
-/// campaign the paper was built from covers them with `paper/generated/`.
-pub const PAPER_SIDE_INPUTS: [&str; 6] = [
+/// timings, fuzzing, the shaped links), relative to the repository root.
+/// The manifest of the campaign the paper was built from covers them with
+/// `paper/generated/`.
+pub const PAPER_SIDE_INPUTS: [&str; 7] = [
     crate::robustness::DIR,
     "results/interop",
     "results/evolution",
     "results/maintenance",
     "results/speed",
     "results/fuzz",
+    "results/links",
 ];

@@ -60,6 +60,8 @@ pub struct Campaign {
     pub evolution_ranges: Vec<String>,
     /// `results/fuzz/*.json` (empty when absent).
     pub fuzz: Vec<crate::read::fuzz::Fuzz>,
+    /// `results/links/links.csv` (empty when absent).
+    pub links: Vec<crate::read::links::LinkRow>,
     /// The paths the first label's `manifest.json` lists, when it has one.
     pub signed: Option<Vec<String>>,
     /// Missing optional inputs, reported on stderr and in `summary.md`.
@@ -132,6 +134,7 @@ impl Campaign {
         let maintenance =
             ProfileTable::read(root, &binostr_records::csv::MAINTENANCE, &mut warnings)?;
         let fuzz = crate::read::fuzz::read_fuzz(root, &mut warnings)?;
+        let links = crate::read::links::read(root, &mut warnings)?;
         let evolution_ranges = crate::read::side::read_evolution_ranges(root)?;
         let signed = crate::read::signed::manifest_paths(root, &labels[0])?;
         let (composed, grids) = compose(&side, &rounds, &runs[0].host, &rows, record.as_ref());
@@ -152,6 +155,7 @@ impl Campaign {
             evolution,
             maintenance,
             fuzz,
+            links,
             signed,
             evolution_ranges,
             warnings,

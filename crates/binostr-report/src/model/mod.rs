@@ -15,6 +15,7 @@
 //! - [`calculator`]: the relay calculator's strata, sizes and ties;
 //! - [`facts`]: what the prose states about fuzzing, non-canonical input,
 //!   the registry and the signed manifest;
+//! - [`links`]: the transport loop on shaped links, per link and round trip;
 //! - [`maintenance`]: a registry entry's specification and crates;
 //! - [`recommend`]: the roles, criteria and rules, and each role's pick.
 //!
@@ -30,6 +31,7 @@ pub mod holds;
 pub mod instr;
 pub mod key;
 pub mod languages;
+pub mod links;
 pub mod maintenance;
 pub mod mix;
 pub mod paired;

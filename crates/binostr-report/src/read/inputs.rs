@@ -33,7 +33,7 @@ pub struct InteropCheck {
 }
 
 /// Plots in reading order (by name prefix); others follow by name.
-const PLOT_ORDER: [&str; 9] = [
+const PLOT_ORDER: [&str; 10] = [
     "sizes",
     "ratios",
     "decode",
@@ -41,6 +41,7 @@ const PLOT_ORDER: [&str; 9] = [
     "select",
     "filter",
     "transport",
+    "links",
     "latency",
     "robustness",
 ];
@@ -109,6 +110,7 @@ impl Inputs {
             crate::read::side::REFERENCE_FILE,
             binostr_records::csv::EVOLUTION.file,
             binostr_records::csv::MAINTENANCE.file,
+            binostr_records::csv::LINKS.file,
         ];
         read.extend(
             suites

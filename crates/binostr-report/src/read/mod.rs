@@ -10,6 +10,7 @@
 //!   evolution, maintenance);
 //! - [`fuzz`], [`signed`]: the fuzzing records, and what the campaign's
 //!   signed manifest lists;
+//! - [`links`]: the transport loop on shaped links (`results/links/`);
 //! - [`inputs`]: what the results page reads besides the campaign;
 //! - [`frame`]: Polars columns as plain vectors.
 //!
@@ -20,6 +21,7 @@ pub mod campaign_file;
 pub mod frame;
 pub mod fuzz;
 pub mod inputs;
+pub mod links;
 pub mod records;
 pub mod registry;
 pub mod side;

@@ -16,6 +16,11 @@ use plotters::prelude::*;
 use crate::model::campaign::Campaign;
 use crate::model::summary::{REFERENCE, Row, ratio_order};
 
+mod heat;
+mod links;
+
+use heat::Heat;
+
 const FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 const FAMILY: &str = "sans-serif";
 const WIDTH: u32 = 1100;
@@ -231,90 +236,10 @@ fn format_value(v: f64) -> String {
     }
 }
 
-/// A profile × case-class grid of failing robustness cases.
-struct Heat {
-    title: String,
-    rows: Vec<String>,
-    cols: Vec<String>,
-    /// `(failures, cases)` per cell; `None` where the class does not apply.
-    cells: Vec<Vec<Option<(u64, u64)>>>,
-}
-
-impl Heat {
-    fn height(&self) -> u32 {
-        170 + 22 * self.rows.len() as u32
-    }
-
-    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<()> {
-        area.fill(&WHITE).map_err(plot_err)?;
-        let (n, m) = (self.rows.len(), self.cols.len());
-        let label_width = self
-            .rows
-            .iter()
-            .map(|c| c.len() as u32 * 8 + 16)
-            .max()
-            .unwrap_or(40);
-        let mut chart = ChartBuilder::on(area)
-            .caption(&self.title, (FAMILY, 20))
-            .margin(14)
-            .x_label_area_size(48)
-            .y_label_area_size(label_width)
-            .build_cartesian_2d(-0.5..(m as f64 - 0.5), -0.5..(n as f64 - 0.5))
-            .map_err(plot_err)?;
-        let pick = |labels: &[String], v: f64, flip: bool| {
-            let j = v.round();
-            let len = labels.len();
-            if (v - j).abs() < 1e-6 && j >= 0.0 && (j as usize) < len {
-                let j = j as usize;
-                labels[if flip { len - 1 - j } else { j }].clone()
-            } else {
-                String::new()
-            }
-        };
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_labels(m)
-            .y_labels(n)
-            .x_label_formatter(&|x| pick(&self.cols, *x, false))
-            .y_label_formatter(&|y| pick(&self.rows, *y, true))
-            .x_desc("case class (cell: failing cases; green = none)")
-            .label_style((FAMILY, 13))
-            .axis_desc_style((FAMILY, 14))
-            .draw()
-            .map_err(plot_err)?;
-        let mut rects = Vec::new();
-        let mut texts = Vec::new();
-        for (i, row) in self.cells.iter().enumerate() {
-            let y = (n - 1 - i) as f64;
-            for (j, cell) in row.iter().enumerate() {
-                let x = j as f64;
-                let (color, text) = match cell {
-                    None => (RGBColor(0xdd, 0xdd, 0xdd), String::from("n/a")),
-                    Some((0, _)) => (RGBColor(0x8f, 0xd1, 0x8f), String::from("0")),
-                    Some((f, cases)) => {
-                        let share = (*f as f64 / (*cases).max(1) as f64).clamp(0.0, 1.0);
-                        let fade = (200.0 * (1.0 - share.sqrt())) as u8;
-                        (RGBColor(0xe0, fade, fade), f.to_string())
-                    }
-                };
-                rects.push(Rectangle::new(
-                    [(x - 0.48, y - 0.45), (x + 0.48, y + 0.45)],
-                    color.filled(),
-                ));
-                texts.push(Text::new(text, (x - 0.1, y + 0.25), (FAMILY, 12)));
-            }
-        }
-        chart.draw_series(rects).map_err(plot_err)?;
-        chart.draw_series(texts).map_err(plot_err)?;
-        area.present().map_err(plot_err)?;
-        Ok(())
-    }
-}
-
 enum Plot {
     Bars(Bars),
     Heat(Heat),
+    Links(links::LinksPlot),
 }
 
 impl Plot {
@@ -322,6 +247,7 @@ impl Plot {
         match self {
             Plot::Bars(b) => b.height(),
             Plot::Heat(h) => h.height(),
+            Plot::Links(l) => l.height(),
         }
     }
 
@@ -329,6 +255,7 @@ impl Plot {
         match self {
             Plot::Bars(b) => b.draw(area),
             Plot::Heat(h) => h.draw(area),
+            Plot::Links(l) => l.draw(area),
         }
     }
 
@@ -705,6 +632,9 @@ pub fn write_all(c: &Campaign, dir: &Path) -> Result<Vec<PathBuf>> {
     }
     if let Some(b) = transport(c) {
         plots.push(("transport".into(), Plot::Bars(b)));
+    }
+    if let Some(l) = links::plot(c) {
+        plots.push(("links".into(), Plot::Links(l)));
     }
     if let Some(b) = ratios(c) {
         plots.push(("ratios".into(), Plot::Bars(b)));

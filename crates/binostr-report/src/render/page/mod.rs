@@ -10,6 +10,7 @@
 
 mod calc;
 mod html;
+mod links;
 mod provenance;
 mod results;
 mod scorecard;
@@ -96,6 +97,7 @@ pub fn render(c: &Campaign, inputs: &Inputs, label: &str) -> Result<String> {
     out.push_str(&strata::section(c, &profiles));
     out.push_str(&results::plots(inputs));
     out.push_str(&results::side(c));
+    out.push_str(&links::section(c));
     out.push_str(&suites::robustness(c)?);
     out.push_str(&suites::evolution(c));
     out.push_str(&suites::maintenance(c, inputs));
@@ -138,7 +140,7 @@ fn head_and_header(out: &mut String, c: &Campaign, label: &str, profiles: &[Stri
          <a href=\"#workloads\">Workloads</a> <a href=\"#sizes\">Sizes</a> \
          <a href=\"#strata\">Per kind &amp; mix</a> \
          <a href=\"#plots\">Plots</a> <a href=\"#side\">Latency &amp; memory</a> \
-         <a href=\"#robustness\">Robustness</a> <a href=\"#evolution\">Evolution</a> \
+         {}<a href=\"#robustness\">Robustness</a> <a href=\"#evolution\">Evolution</a> \
          <a href=\"#maintenance\">Maintenance</a> <a href=\"#interop\">Interop</a> \
          <a href=\"#provenance\">Provenance</a> <a href=\"#verify\">Verify</a></nav>\n</header>\n<main>\n",
         esc(label),
@@ -153,6 +155,11 @@ fn head_and_header(out: &mut String, c: &Campaign, label: &str, profiles: &[Stri
             "recorded"
         },
         esc(&first.corpus.fingerprint),
+        if crate::model::links::links(c).is_some() {
+            "<a href=\"#links\">Links</a> "
+        } else {
+            ""
+        },
     );
     if c.hosts().len() > 1 {
         let _ = writeln!(

@@ -113,9 +113,10 @@ pub(super) fn facts_macros(c: &Campaign) -> Vec<(String, String)> {
         } else {
             format!(
                 "Every number is regenerated from committed records: {dirs_tt} are hash-listed \
-                 in a signed manifest, while {} are in no manifest; the side-by-side timings \
+                 in a signed manifest, while {} {} in no manifest; the side-by-side timings \
                  come from a harness run on another host than the campaign.",
-                and_list(&unsigned.iter().map(|d| tt(d)).collect::<Vec<_>>())
+                and_list(&unsigned.iter().map(|d| tt(d)).collect::<Vec<_>>()),
+                if unsigned.len() == 1 { "is" } else { "are" }
             )
         };
         put("SignedStatement", statement);

@@ -2,6 +2,7 @@
 //! host (see [`Campaign::primary_host`]).
 
 mod facts;
+mod links;
 mod macros;
 pub mod recommend;
 mod strata;
@@ -34,6 +35,7 @@ pub fn render(c: &Campaign) -> Result<Vec<(&'static str, String)>> {
         ("latency.csv", latency_csv(c)),
         ("filter.csv", filter_csv(c)),
         ("transport.csv", transport_csv(c)),
+        ("links.csv", links::links_csv(c)),
         ("apart.csv", apart_csv(c)),
         ("kinds.csv", kinds_csv(c)),
         ("compress.csv", compress_csv(c)),

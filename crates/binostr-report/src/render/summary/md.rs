@@ -41,6 +41,7 @@ pub fn summary_md(c: &Campaign) -> String {
         host_section(&mut out, c, &host);
     }
     language_section(&mut out, c);
+    super::links::links_section(&mut out, c);
     suite_section(
         &mut out,
         "Evolution (`results/evolution/`, `binostr evolution`)",

@@ -7,6 +7,7 @@ mod csv;
 mod host;
 mod instructions;
 mod json;
+mod links;
 mod md;
 mod relay;
 mod strata;
