@@ -22,8 +22,8 @@ use crate::bench::group;
 use crate::bench::workload::{self, Subset, Workload};
 use crate::codec::Profile;
 use crate::corpus::generate;
-use crate::corpus::generate::rng::Gen;
 use crate::profiles;
+use crate::rng::Gen;
 use crate::transport::{self, Compression, client::Check, measure::Plan};
 
 /// Prefix of the progress lines a timing child writes to standard error.
