@@ -31,7 +31,7 @@ fn bench_workloads(c: &mut Criterion) {
             binostr::model::hex::encode(&e.id)
         );
     }
-    let fixture = Fixture::prepare(events, &enabled, Limits::default())
+    let fixture = Fixture::prepare(events, &enabled, Limits::default(), None)
         .expect("every profile round-trips the representable generated events");
     let mix = Mix::bigbrotr();
     let (subsets, _) = split_subsets(&fixture.events, &[Subset::All, Subset::Mix], &mix);

@@ -36,14 +36,14 @@ mod measure;
 mod record;
 mod settings;
 
-pub use corpus::{load_corpus, load_fixture};
+pub use corpus::{load_corpus, load_fixture, read_filters};
 pub use record::{
     Apart, CampaignRecord, Contract, ContractCorpus, CorpusRecord, Observed, Refused, RunRecord,
     SCHEMA, check_contract, first_difference,
 };
 pub use settings::CampaignSettings;
 
-use corpus::{corpus_cache, prepare_corpus};
+use corpus::{corpus_cache, prepare_corpus, write_filters};
 use host::{DetectGit, DetectHost, Git, Host};
 use instructions::Valgrind;
 use measure::{InstructionProbe, RunContext, alloc_probe_exe};
@@ -142,22 +142,9 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
         &dir.join(record_files::CAMPAIGN),
         &(serde_json::to_string_pretty(&record)? + "\n"),
     )?;
-    // The filters the `filter` workloads scan (the fixture draws the same set).
-    let filters = crate::filter::FilterSet::draw(
-        events,
-        crate::filter::draw::SEED,
-        crate::filter::draw::COUNT,
-    )?;
-    let filters_path = dir.join(record_files::FILTERS);
-    write_atomically(
-        &filters_path,
-        &(serde_json::to_string_pretty(&filters)? + "\n"),
-    )?;
-    // Absolute: the instruction children run in the corpus cache directory.
-    let filters_path = std::fs::canonicalize(&filters_path)?
-        .to_str()
-        .context("the campaign directory is not UTF-8")?
-        .to_string();
+    // The filters every child's `filter` workloads scan (absolute: the
+    // instruction children run in the corpus cache directory).
+    let filters_path = write_filters(events, &dir.join(record_files::FILTERS))?;
     // The registry as this campaign measured it, for readers that must not
     // depend on the registry of a later checkout (the results page).
     let registry = dir.join(record_files::REGISTRY);
@@ -203,13 +190,13 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
             opts,
             keys,
             bar: &bar,
+            filters: &filters_path,
             alloc_probe: &alloc_probe,
             instructions: valgrind.as_ref().map(|v| InstructionProbe {
                 valgrind: v,
                 keys: &counted,
                 corpus: &sequence_path,
                 sequence: &all.id,
-                filters: &filters_path,
             }),
         };
         let observed = ctx.measure(&empty)?;

@@ -20,6 +20,7 @@
 //! | [`files`] | JSON Lines of events and atomic file writes |
 //! | [`validate`] | NIP-01 canonical serialisation, id, BIP-340 and structural checks |
 //! | [`model`] | the semantic event ([`Event`], [`EventRef`]) and lowercase-hex helpers |
+//! | [`rng`] | the seeded ChaCha20 source of every seeded draw ([`rng::Gen`]) |
 #![forbid(unsafe_code)]
 
 pub mod bench;
@@ -34,6 +35,7 @@ pub mod maintenance;
 pub mod manifest;
 pub mod model;
 pub mod profiles;
+pub mod rng;
 pub mod torture;
 pub mod transport;
 pub mod validate;

@@ -168,7 +168,7 @@ mod tests {
         let enabled: Vec<_> = profiles::enabled().collect();
         let (events, _) =
             crate::bench::fixture::representable(crate::corpus::generate::generate(3, n), &enabled);
-        Fixture::prepare(events, &enabled, Limits::default()).unwrap()
+        Fixture::prepare(events, &enabled, Limits::default(), None).unwrap()
     }
 
     #[test]

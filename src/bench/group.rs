@@ -22,8 +22,8 @@ use binostr_records::Mix;
 
 use crate::bench::workload::{BenchKey, Subset, Workload, filter_workload, select_workload};
 use crate::codec::Profile;
-use crate::corpus::generate::rng::Gen;
 use crate::model::Event;
+use crate::rng::Gen;
 use crate::transport::Compression;
 
 /// The events one subset's passes cover (a record of `campaign.json`).

@@ -15,7 +15,7 @@ use serde::Deserialize;
 
 use crate::bench::group::{Group, Sequence};
 use crate::bench::workload::Fixture;
-use crate::corpus::generate::rng::Gen;
+use crate::rng::Gen;
 
 /// A [`Criterion`] configured from a campaign contract's
 /// [`CriterionSettings`].

@@ -313,11 +313,15 @@ pub struct Fixture {
 
 impl Fixture {
     /// Encodes `events` with `profiles`; every event must be valid and must
-    /// round-trip through every profile (and its borrowed view).
+    /// round-trip through every profile (and its borrowed view). The
+    /// `filter` workloads scan `filters` (a campaign's `filters.json`) where
+    /// given, else the set drawn from `events`; either is checked against
+    /// the reference matcher.
     pub fn prepare(
         events: Vec<Event>,
         profiles: &[&'static Profile],
         limits: Limits,
+        filters: Option<Vec<crate::filter::Filter>>,
     ) -> Result<Fixture, FixtureError> {
         for (index, e) in events.iter().enumerate() {
             validate::verify_event(e).map_err(|err| FixtureError::Invalid {
@@ -325,7 +329,7 @@ impl Fixture {
                 reason: err.to_string(),
             })?;
         }
-        Fixture::prepare_verified(events, profiles, limits)
+        Fixture::prepare_verified(events, profiles, limits, filters)
     }
 
     /// [`Fixture::prepare`] without verifying ids and signatures again,
@@ -337,13 +341,17 @@ impl Fixture {
         events: Vec<Event>,
         profiles: &[&'static Profile],
         limits: Limits,
+        filters: Option<Vec<crate::filter::Filter>>,
     ) -> Result<Fixture, FixtureError> {
         let json_len = events.iter().map(|e| e.to_json().len()).collect();
         let profiles = profiles
             .par_iter()
             .map(|p| encode_all(p, &events, &limits))
             .collect::<Result<Vec<_>, _>>()?;
-        let filters = Filters::drawn(&events)?;
+        let filters = match filters {
+            Some(filters) => Filters::judged(&events, filters)?,
+            None => Filters::drawn(&events)?,
+        };
         profiles
             .par_iter()
             .try_for_each(|p| filters.check(p, &limits))?;
@@ -364,21 +372,6 @@ impl Fixture {
             limits,
             filters,
         })
-    }
-
-    /// The fixture scanning `filters` instead of the set drawn from its own
-    /// events (the campaign's set, drawn from the whole corpus), checked
-    /// against the reference matcher like the drawn one.
-    pub fn with_filters(
-        mut self,
-        filters: Vec<crate::filter::Filter>,
-    ) -> Result<Fixture, FixtureError> {
-        let filters = Filters::judged(&self.events, filters)?;
-        self.profiles
-            .par_iter()
-            .try_for_each(|p| filters.check(p, &self.limits))?;
-        self.filters = filters;
-        Ok(self)
     }
 
     /// Indices of the events in `subset`.
@@ -830,7 +823,7 @@ mod tests {
             .filter_map(|id| crate::profiles::find(id))
             .collect();
         assert_eq!(profiles.len(), 3);
-        let fixture = Fixture::prepare(events, &profiles, Limits::default()).unwrap();
+        let fixture = Fixture::prepare(events, &profiles, Limits::default(), None).unwrap();
         let seq = [1, 4, 5, 9, 11];
         for p in &profiles {
             for mode in Compression::ALL {
@@ -870,7 +863,7 @@ mod tests {
             .take(3)
             .chain(crate::profiles::find("json"))
             .collect();
-        let fixture = Fixture::prepare(events, &profiles, Limits::default()).unwrap();
+        let fixture = Fixture::prepare(events, &profiles, Limits::default(), None).unwrap();
         let seq: Vec<usize> = (0..150).collect();
         for p in &profiles {
             let batch = p.codec.batch().map(|_| Workload::Batch);

@@ -12,6 +12,7 @@ use crate::bench::workload::Fixture;
 use crate::codec::{Limits, Profile};
 use crate::corpus::{audit, select};
 use crate::files::write_atomically;
+use crate::filter::FilterSet;
 use crate::model::Event;
 use crate::profiles;
 
@@ -30,6 +31,9 @@ pub(super) struct ApartCorpus {
     pub profile: &'static Profile,
     /// The events it represents, in corpus order.
     pub path: PathBuf,
+    /// The filter set its `filter` workloads scan, drawn from those events
+    /// (absolute).
+    pub filters: PathBuf,
 }
 
 /// The campaign's corpus: its events, record and cache path, the enabled
@@ -103,6 +107,7 @@ pub(super) fn prepare_corpus(opts: &Options, dir: &Path) -> Result<Prepared> {
         );
         let path = corpus_path.with_file_name(format!("apart-{}.jsonl", profile.id));
         crate::files::write_jsonl_atomically(&path, &kept)?;
+        let filters = write_filters(&kept, &path.with_extension("filters.json"))?;
         records.push(Apart {
             profile: profile.id.to_string(),
             count: kept.len() as u64,
@@ -115,7 +120,11 @@ pub(super) fn prepare_corpus(opts: &Options, dir: &Path) -> Result<Prepared> {
                 })
                 .collect(),
         });
-        apart.push(ApartCorpus { profile, path });
+        apart.push(ApartCorpus {
+            profile,
+            path,
+            filters,
+        });
     }
     let record = CorpusRecord {
         fingerprint: crate::corpus::fingerprint(events.iter().map(|e| &e.id)),
@@ -152,11 +161,40 @@ pub fn load_corpus(path: &Path) -> Result<Vec<Event>> {
     Ok(events)
 }
 
-/// Prepares the fixture of `profiles` over the corpus at `path`.
-pub fn load_fixture(path: &Path, profiles: &[&'static Profile]) -> Result<Fixture> {
+/// Prepares the fixture of `profiles` over the corpus at `path`, scanning
+/// the filter set at `filters` (a `filters.json`) where given, else the set
+/// drawn from the corpus.
+pub fn load_fixture(
+    path: &Path,
+    profiles: &[&'static Profile],
+    filters: Option<&Path>,
+) -> Result<Fixture> {
+    let filters = filters.map(read_filters).transpose()?;
     Ok(Fixture::prepare(
         load_corpus(path)?,
         profiles,
         Limits::default(),
+        filters,
     )?)
+}
+
+/// The filters of a `filters.json`; a missing or malformed file is an
+/// error naming it (and, malformed, serde's line and column).
+pub fn read_filters(path: &Path) -> Result<Vec<crate::filter::Filter>> {
+    let set: FilterSet = super::read_json(path)
+        .with_context(|| format!("the campaign's filter set {}", path.display()))?;
+    Ok(set.filters)
+}
+
+/// Draws the default filter set from `events` and writes it to `path` as
+/// a `filters.json`; returns `path` made absolute (children may run in
+/// another directory).
+pub(super) fn write_filters(events: &[Event], path: &Path) -> Result<PathBuf> {
+    let set = FilterSet::draw(
+        events,
+        crate::filter::draw::SEED,
+        crate::filter::draw::COUNT,
+    )?;
+    write_atomically(path, &(serde_json::to_string_pretty(&set)? + "\n"))?;
+    Ok(std::fs::canonicalize(path)?)
 }

@@ -81,12 +81,12 @@ pub fn fixture(
     profile: Option<&'static Profile>,
     filters: Vec<crate::filter::Filter>,
 ) -> Result<Fixture> {
-    let fixture = Fixture::prepare_verified(
+    Ok(Fixture::prepare_verified(
         events,
         &profile.into_iter().collect::<Vec<_>>(),
         crate::codec::Limits::default(),
-    )?;
-    Ok(fixture.with_filters(filters)?)
+        Some(filters),
+    )?)
 }
 
 /// A Valgrind installation.

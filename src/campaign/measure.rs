@@ -13,8 +13,9 @@ use binostr_records::Stage;
 use binostr_records::csv::{ALLOC, INSTRUCTIONS, RSS};
 use rayon::prelude::*;
 
+use super::child::{self, Measure, Reply, Task};
 use super::instructions::{self, Valgrind};
-use super::{Observed, Options, child, host, now_rfc3339, order_seed};
+use super::{Observed, Options, host, now_rfc3339, order_seed};
 use crate::bench::probe::PROBED;
 use crate::bench::workload::{BenchKey, Subset, Workload};
 use crate::codec::Profile;
@@ -31,6 +32,8 @@ pub(super) struct RunContext<'a> {
     /// The others, each with the events it represents.
     pub(super) apart: &'a [ApartCorpus],
     pub(super) opts: &'a Options,
+    /// The campaign's `filters.json` (absolute).
+    pub(super) filters: &'a Path,
     pub(super) keys: usize,
     pub(super) bar: &'a indicatif::ProgressBar,
     pub(super) alloc_probe: &'a Path,
@@ -45,8 +48,6 @@ pub(super) struct InstructionProbe<'a> {
     pub(super) corpus: &'a Path,
     /// That sequence's id.
     pub(super) sequence: &'a str,
-    /// The campaign's `filters.json`.
-    pub(super) filters: &'a str,
 }
 
 impl RunContext<'_> {
@@ -59,17 +60,14 @@ impl RunContext<'_> {
         let mut stages = Vec::new();
         self.bar.set_message(format!("run-{} timing", self.k));
         let start = Instant::now();
-        self.child(
-            &["timing", "--order-seed", &order_seed.to_string()],
-            &tmp,
-            true,
-        )?;
+        self.child(Measure::Timing { order_seed }, &tmp, true)?;
         stages.push(Stage::since("timing", start));
-        for probe in ["sizes", "latency", "transport"] {
-            self.bar.set_message(format!("run-{} {probe}", self.k));
+        for probe in [Measure::Sizes, Measure::Latency, Measure::Transport] {
+            let name = probe.name();
+            self.bar.set_message(format!("run-{} {name}", self.k));
             let start = Instant::now();
-            self.child(&[probe], &tmp, false)?;
-            stages.push(Stage::since(probe, start));
+            self.child(probe, &tmp, false)?;
+            stages.push(Stage::since(name, start));
             self.bar.inc(1);
         }
         // Each profile measured apart: its own events, paired with json on them.
@@ -77,22 +75,19 @@ impl RunContext<'_> {
             let out = tmp.join(format!("apart-{}", a.profile.id));
             std::fs::create_dir_all(&out)?;
             let pair = [super::baseline(), a.profile];
-            let seed = order_seed.to_string();
-            let tasks: [(&[&str], bool); 3] = [
-                (&["timing", "--order-seed", &seed], true),
-                (&["sizes"], false),
-                (&["transport"], false),
+            let tasks = [
+                (Measure::Timing { order_seed }, true),
+                (Measure::Sizes, false),
+                (Measure::Transport, false),
             ];
-            for (args, timing) in tasks {
-                self.bar
-                    .set_message(format!("run-{} apart {} {}", self.k, a.profile.id, args[0]));
+            for (measure, timing) in tasks {
+                let name = format!("apart {} {}", a.profile.id, measure.name());
+                self.bar.set_message(format!("run-{} {name}", self.k));
                 let cmd = Command::new(std::env::current_exe()?);
+                let task = self.task(&a.path, &pair, &a.filters, &out, measure);
                 let start = Instant::now();
-                self.child_with(cmd, &a.path, &pair, args, &out, timing)?;
-                stages.push(Stage::since(
-                    format!("apart {} {}", a.profile.id, args[0]),
-                    start,
-                ));
+                self.run_child(cmd, &task, timing)?;
+                stages.push(Stage::since(name, start));
                 if !timing {
                     self.bar.inc(1);
                 }
@@ -115,13 +110,19 @@ impl RunContext<'_> {
         let rows = pairs
             .par_iter()
             .map(|(id, w)| {
-                let out = self.child(
-                    &["rss", "--profile", id, "--workload", w.name()],
-                    &tmp,
-                    false,
-                )?;
+                let rss = Measure::Rss {
+                    profile: id.to_string(),
+                    workload: w.name().to_string(),
+                };
+                let Reply::PeakRss {
+                    baseline_kib,
+                    peak_kib,
+                } = self.child(rss, &tmp, false)?
+                else {
+                    unreachable!("Reply::parse checks the kind")
+                };
                 self.bar.inc(1);
-                Ok(format!("{w},{id},{}\n", out.trim()))
+                Ok(format!("{w},{id},{baseline_kib},{peak_kib}\n"))
             })
             .collect::<Result<Vec<String>>>()?;
         let rss = RSS.header_line() + &rows.concat();
@@ -168,25 +169,18 @@ impl RunContext<'_> {
                     let profile_file = out.join(format!(".callgrind-{i}.out"));
                     let mut cmd = probe.valgrind.callgrind(&profile_file);
                     cmd.arg(std::env::current_exe()?);
-                    let threads = key.threads.to_string();
-                    let args = [
-                        "instructions",
-                        "--profile",
-                        key.profile,
-                        "--workload",
-                        key.workload.name(),
-                        "--threads",
-                        &threads,
-                        "--sequence",
-                        probe.sequence,
-                        "--filters",
-                        probe.filters,
-                    ];
+                    let measure = Measure::Instructions {
+                        profile: key.profile.to_string(),
+                        workload: key.workload.name().to_string(),
+                        threads: key.threads,
+                        sequence: probe.sequence.to_string(),
+                    };
                     // The child's argv and environment are the same in every
                     // run: its heap history, hence its count, depends on them.
                     let same_dir = probe.corpus.parent().unwrap_or(Path::new("."));
-                    let printed =
-                        self.child_with(cmd, probe.corpus, self.profiles, &args, same_dir, false)?;
+                    let task =
+                        self.task(probe.corpus, self.profiles, self.filters, same_dir, measure);
+                    let reply = self.run_child(cmd, &task, false)?;
                     let text = std::fs::read_to_string(&profile_file)
                         .with_context(|| format!("reading {}", profile_file.display()))?;
                     std::fs::remove_file(&profile_file)?;
@@ -198,11 +192,9 @@ impl RunContext<'_> {
                             instructions::FUNCTION
                         );
                     }
-                    let (events, passes) = printed
-                        .trim()
-                        .split_once(',')
-                        .and_then(|(e, p)| Some((e.parse().ok()?, p.parse().ok()?)))
-                        .with_context(|| format!("{key}: child printed `{}`", printed.trim()))?;
+                    let Reply::Counted { events, passes } = reply else {
+                        unreachable!("Reply::parse checks the kind")
+                    };
                     self.bar.inc(1);
                     Ok(instructions::Row {
                         key: key.clone(),
@@ -215,37 +207,41 @@ impl RunContext<'_> {
         })
     }
 
-    /// Runs `binostr campaign-child ARGS`; returns its standard output.
-    /// Progress lines on its standard error advance the bar.
-    fn child(&self, args: &[&str], out: &Path, timing: bool) -> Result<String> {
+    /// Runs `measure` over the campaign's corpus, profiles and filters,
+    /// writing into `out`; returns its reply. Progress lines on its
+    /// standard error advance the bar.
+    fn child(&self, measure: Measure, out: &Path, timing: bool) -> Result<Reply> {
         let cmd = Command::new(std::env::current_exe()?);
-        self.child_with(cmd, self.corpus_path, self.profiles, args, out, timing)
+        let task = self.task(self.corpus_path, self.profiles, self.filters, out, measure);
+        self.run_child(cmd, &task, timing)
     }
 
-    /// [`Self::child`] started by `cmd` (this executable, or a wrapper
-    /// whose last argument is this executable) over `corpus`, measuring
-    /// `profiles`.
-    fn child_with(
+    /// The task of `measure` over `corpus`, measuring `profiles`, scanning
+    /// `filters`, writing into `out`.
+    fn task(
         &self,
-        mut cmd: Command,
         corpus: &Path,
         profiles: &[&'static Profile],
-        args: &[&str],
+        filters: &Path,
         out: &Path,
-        timing: bool,
-    ) -> Result<String> {
+        measure: Measure,
+    ) -> Task {
+        Task {
+            corpus: corpus.to_path_buf(),
+            profiles: ids(profiles),
+            settings: self.opts.settings,
+            seed: self.opts.seed,
+            out: out.to_path_buf(),
+            filters: filters.to_path_buf(),
+            measure,
+        }
+    }
+
+    /// Runs `binostr campaign-child` with `task` started by `cmd` (this
+    /// executable, or a wrapper whose last argument is this executable).
+    fn run_child(&self, mut cmd: Command, task: &Task, timing: bool) -> Result<Reply> {
         cmd.arg("campaign-child")
-            .arg("--corpus")
-            .arg(corpus)
-            .arg("--profiles")
-            .arg(ids(profiles))
-            .arg("--settings")
-            .arg(self.opts.settings.name())
-            .arg("--seed")
-            .arg(self.opts.seed.to_string())
-            .arg("--out")
-            .arg(out)
-            .args(args)
+            .args(task.args())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -272,12 +268,12 @@ impl RunContext<'_> {
         if !output.status.success() {
             bail!(
                 "campaign child `{}` failed ({}): {}",
-                args.join(" "),
+                task.measure.args().join(" "),
                 output.status,
                 errors.trim()
             );
         }
-        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+        Reply::parse(&task.measure, &String::from_utf8_lossy(&output.stdout))
     }
 
     fn alloc_probe(&self, out: &Path) -> Result<()> {

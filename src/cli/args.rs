@@ -65,25 +65,7 @@ pub(super) enum Command {
     },
     /// One process of a campaign run (started by `binostr campaign`).
     #[command(hide = true)]
-    CampaignChild {
-        #[command(subcommand)]
-        task: ChildTask,
-        /// Corpus JSONL.
-        #[arg(long)]
-        corpus: PathBuf,
-        /// The profiles measured, comma-separated.
-        #[arg(long)]
-        profiles: String,
-        /// Campaign settings.
-        #[arg(long, value_enum)]
-        settings: CampaignSettings,
-        /// Campaign seed.
-        #[arg(long)]
-        seed: u64,
-        /// Run directory.
-        #[arg(long)]
-        out: PathBuf,
-    },
+    CampaignChild(crate::campaign::child::Task),
     /// Import, audit, generate, calibrate and select event corpora.
     #[command(subcommand)]
     Corpus(CorpusCommand),
@@ -605,47 +587,71 @@ impl LimitArgs {
     }
 }
 
-/// The tasks of a campaign child process.
-#[derive(Debug, Subcommand)]
-pub(super) enum ChildTask {
-    /// Criterion timings of every benchmark.
-    Timing {
-        /// Seed of the shuffled order.
-        #[arg(long)]
-        order_seed: u64,
-    },
-    /// Sizes per profile and subset.
-    Sizes,
-    /// Per-event latency percentiles.
-    Latency,
-    /// The WebSocket transport side records (`transport.csv`).
-    Transport,
-    /// Instructions of one benchmark over subset `all`'s sequence (run
-    /// under callgrind by the campaign).
-    Instructions {
-        /// Wire profile id, or `reference`.
-        #[arg(long)]
-        profile: String,
-        /// Workload name as results write it (`decode`, `ingest-mt`, ...).
-        #[arg(long)]
-        workload: String,
-        /// Worker threads of a multi-threaded workload (1 otherwise).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Expected id of the sequence the corpus file holds.
-        #[arg(long)]
-        sequence: String,
-        /// The campaign's `filters.json` (the filters a `filter` key scans).
-        #[arg(long)]
-        filters: std::path::PathBuf,
-    },
-    /// Peak RSS of one workload and profile.
-    Rss {
-        /// Wire profile id.
-        #[arg(long)]
-        profile: String,
-        /// Workload name as results write it (`decode`, `ingest-mt`, ...).
-        #[arg(long)]
-        workload: String,
-    },
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::{Cli, Command};
+    use crate::campaign::CampaignSettings;
+    use crate::campaign::child::{Measure, Task};
+
+    fn task(measure: Measure) -> Task {
+        Task {
+            corpus: "c/selection.jsonl".into(),
+            profiles: "json,notepack".into(),
+            settings: CampaignSettings::Smoke,
+            seed: 7,
+            out: "run-1.tmp".into(),
+            filters: "/abs/filters.json".into(),
+            measure,
+        }
+    }
+
+    /// `binostr campaign-child ARGS` as the CLI parses it.
+    fn parse(args: Vec<std::ffi::OsString>) -> Result<Task, clap::Error> {
+        let argv = ["binostr".into(), "campaign-child".into()].into_iter();
+        match Cli::try_parse_from(argv.chain(args))?.command {
+            Command::CampaignChild(task) => Ok(task),
+            other => panic!("parsed as {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_child_task_round_trips_through_its_command_line() {
+        let measures = [
+            Measure::Timing { order_seed: 42 },
+            Measure::Sizes,
+            Measure::Latency,
+            Measure::Transport,
+            Measure::Instructions {
+                profile: "reference".into(),
+                workload: "ingest-mt".into(),
+                threads: 4,
+                sequence: "815aeaef52535a56".into(),
+            },
+            Measure::Rss {
+                profile: "json".into(),
+                workload: "decode".into(),
+            },
+        ];
+        for m in measures {
+            let t = task(m);
+            assert_eq!(parse(t.args()).unwrap(), t);
+        }
+    }
+
+    #[test]
+    fn an_unknown_or_missing_argument_is_refused_by_name() {
+        let mut args = task(Measure::Sizes).args();
+        args.extend(["--bogus".into(), "1".into()]);
+        let err = parse(args).unwrap_err().to_string();
+        assert!(err.contains("--bogus"), "{err}");
+
+        let args: Vec<_> = task(Measure::Sizes).args();
+        let at = args.iter().position(|a| a == "--filters").unwrap();
+        let mut without = args.clone();
+        without.drain(at..at + 2);
+        let err = parse(without).unwrap_err().to_string();
+        assert!(err.contains("--filters"), "{err}");
+    }
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
-use super::args::{ChildTask, Cli, Command};
+use super::args::{Cli, Command};
 use crate::campaign;
 use crate::files::write_atomically;
 
@@ -84,40 +84,8 @@ pub(super) fn run(cli: Cli) -> Result<()> {
             })?;
             Ok(())
         }
-        Command::CampaignChild {
-            task,
-            corpus,
-            profiles,
-            settings,
-            seed,
-            out,
-        } => {
-            let task = match task {
-                ChildTask::Timing { order_seed } => campaign::child::Task::Timing { order_seed },
-                ChildTask::Sizes => campaign::child::Task::Sizes,
-                ChildTask::Latency => campaign::child::Task::Latency,
-                ChildTask::Transport => campaign::child::Task::Transport,
-                ChildTask::Instructions {
-                    profile: codec,
-                    workload,
-                    threads,
-                    sequence,
-                    filters,
-                } => campaign::child::Task::Instructions {
-                    codec,
-                    workload,
-                    threads,
-                    sequence,
-                    filters,
-                },
-                ChildTask::Rss {
-                    profile: codec,
-                    workload,
-                } => campaign::child::Task::Rss { codec, workload },
-            };
-            let measured = campaign::child::resolve(&profiles)?;
-            let stdout = campaign::child::run(&task, &corpus, &measured, settings, seed, &out)?;
-            print!("{stdout}");
+        Command::CampaignChild(task) => {
+            print!("{}", campaign::child::run(&task)?.line());
             Ok(())
         }
         Command::Profiles { json } => {

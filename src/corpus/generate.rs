@@ -64,13 +64,13 @@ use secp256k1::Keypair;
 
 use crate::model::Event;
 
+mod curve;
 mod encode;
 mod kinds;
-pub mod rng;
 mod text;
 
+use crate::rng::Gen;
 use encode::sha256;
-use rng::Gen;
 
 pub use kinds::FOLLOWS;
 

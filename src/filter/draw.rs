@@ -22,8 +22,8 @@ use std::collections::HashMap;
 use sha2::{Digest, Sha256};
 
 use super::Filter;
-use crate::corpus::generate::rng::Gen;
 use crate::model::{Event, hex};
+use crate::rng::Gen;
 
 /// The seed of the filter set the benchmarks scan with.
 pub const SEED: u64 = 1;

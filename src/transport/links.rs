@@ -22,8 +22,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::codec::Profile;
-use crate::corpus::generate::rng::Gen;
 use crate::model::Event;
+use crate::rng::Gen;
 use crate::transport::client::Check;
 use crate::transport::count::Bytes;
 use crate::transport::deflate::Deflater;

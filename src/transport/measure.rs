@@ -13,8 +13,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::codec::Profile;
-use crate::corpus::generate::rng::Gen;
 use crate::model::Event;
+use crate::rng::Gen;
 use crate::transport::client::{self, Check, Fetched, Published};
 use crate::transport::count::Bytes;
 use crate::transport::deflate::Deflater;

@@ -4,7 +4,7 @@
 
 use sha2::{Digest, Sha256};
 
-use super::rng::Gen;
+use crate::rng::Gen;
 
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 

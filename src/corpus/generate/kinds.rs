@@ -5,7 +5,7 @@
 //! its stratified size quantile `u`, and returns a signed event.
 //!
 //! Size curves are `(probability, value)` points for
-//! [`quantile_curve`](super::rng::quantile_curve).
+//! [`quantile_curve`](super::curve::quantile_curve).
 //! Where a curve says "real corpus" its points are nearest-rank quantiles
 //! measured on the events under `../shared/corpus/upstream` (see
 //! `corpus::calibrate`); the others are estimates from the NIP that defines
@@ -15,9 +15,9 @@ use secp256k1::Keypair;
 
 use super::Ctx;
 use super::encode::{base64, bech32};
-use super::rng::Gen;
 use super::text::{self, CLIENTS, RELAYS};
 use crate::model::{Event, hex};
+use crate::rng::Gen;
 
 mod articles;
 mod dvm;

@@ -8,7 +8,7 @@
 
 use std::sync::LazyLock;
 
-use super::rng::Gen;
+use crate::rng::Gen;
 
 /// English words, roughly most frequent first (picked with a skew).
 const EN: &str = "the a to and i of is it you that in for this on my be just so have \

@@ -3,11 +3,12 @@
 use super::{client_tag, finish, relay, tag, url_image};
 use crate::corpus::generate::{
     Ctx,
+    curve::quantile_curve,
     encode::naddr,
-    rng::{Gen, quantile_curve},
     text::{self, HASHTAGS, Lang},
 };
 use crate::model::{Event, hex};
+use crate::rng::Gen;
 
 /// Kind 30023 Markdown bytes (real corpus: p10 1,058, p25 2,869, p50
 /// 4,865, p75 8,190, p90 14,849, p95 18,844, p99 31,004, max 124,438).

@@ -4,11 +4,9 @@
 use secp256k1::Keypair;
 
 use super::{finish, relays_tag, tag};
-use crate::corpus::generate::{
-    Ctx,
-    rng::{Gen, quantile_curve},
-};
+use crate::corpus::generate::{Ctx, curve::quantile_curve};
 use crate::model::{Event, hex};
+use crate::rng::Gen;
 
 /// Kind 6300 result entries (real corpus: about 50).
 const DVM_RESULTS: [(f64, f64); 4] = [(0.0, 5.0), (0.5, 50.0), (0.9, 100.0), (1.0, 200.0)];

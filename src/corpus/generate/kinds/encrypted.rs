@@ -4,10 +4,11 @@
 use super::{finish, hex_value, tag};
 use crate::corpus::generate::{
     Ctx,
+    curve::quantile_curve,
     encode::{nip44_payload, nip44_payload_len, random_base64},
-    rng::{Gen, quantile_curve},
 };
 use crate::model::{Event, hex};
+use crate::rng::Gen;
 
 /// Kind 4 plaintext bytes, chosen so that the `base64?iv=base64` content
 /// matches the real corpus (p10 52, p50 92, p90 180, p99 884).

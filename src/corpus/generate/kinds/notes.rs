@@ -10,11 +10,12 @@ use super::{
 };
 use crate::corpus::generate::{
     Ctx,
+    curve::quantile_curve,
     encode::{base64, bech32, nevent},
-    rng::{Gen, quantile_curve},
     text::{self, EMOJI, HASHTAGS, Lang},
 };
 use crate::model::{Event, hex};
+use crate::rng::Gen;
 
 /// Kind 1 content bytes (real corpus: p10 20, p25 52, p50 114, p75 215,
 /// p90 381, p99 1032, max 3006).

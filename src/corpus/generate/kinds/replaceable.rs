@@ -6,11 +6,12 @@ use super::{
 };
 use crate::corpus::generate::{
     Ctx,
+    curve::quantile_curve,
     encode::{base64, bech32},
-    rng::{Gen, quantile_curve},
     text::{self, EMOJI, HASHTAGS, Lang, RELAYS},
 };
 use crate::model::{Event, hex};
+use crate::rng::Gen;
 
 /// Kind 3 `p`-tag counts: published quantiles of 272 crawled follow lists
 /// (mmalmi/nostr-social-graph, Sept 2024), with a minimum of one follow.

@@ -3,10 +3,11 @@
 use super::{finish, hex_value, json_str, tag};
 use crate::corpus::generate::{
     Ctx,
-    rng::{Gen, quantile_curve},
+    curve::quantile_curve,
     text::{self, Lang},
 };
 use crate::model::Event;
+use crate::rng::Gen;
 
 /// Kind 1000 second-array length (real corpus sizes 1.6-1.7 KB).
 const K1000_LEN: [(f64, f64); 4] = [(0.0, 100.0), (0.5, 330.0), (0.9, 420.0), (1.0, 600.0)];

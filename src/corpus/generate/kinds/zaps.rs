@@ -3,11 +3,12 @@
 use super::{finish, relay, relays_tag, tag, url_image, url_link};
 use crate::corpus::generate::{
     Ctx,
+    curve::quantile_curve,
     encode::{bech32, bolt11, sha256},
-    rng::{Gen, quantile_curve},
     text::{self, EMOJI, Lang},
 };
 use crate::model::{Event, hex};
+use crate::rng::Gen;
 
 pub(super) fn zap_goal(ctx: &Ctx, g: &mut Gen, at: u64) -> Event {
     let n = 2 + g.below(5);
