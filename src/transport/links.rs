@@ -271,7 +271,7 @@ pub fn run(
     let filters = [serde_json::json!({})];
     let expected = members
         .iter()
-        .map(|m| measure::expect_with(&stores[m.profile], &filters, m.mode, m.deflater))
+        .map(|m| measure::expect(&stores[m.profile], &filters, m.mode, m.deflater))
         .collect::<Result<Vec<_>, _>>()?;
     let label = |m: &Member| {
         let p = plan.profiles[m.profile].id;

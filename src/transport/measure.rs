@@ -284,7 +284,7 @@ pub fn stores(
 /// The stored events `filters` returns from `store` and the model's bytes
 /// of that exchange in `mode`, the relay compressing with `deflater`: what
 /// every checked exchange must see.
-pub fn expect_with(
+pub fn expect(
     store: &Store,
     filters: &[serde_json::Value],
     mode: Compression,
@@ -295,16 +295,6 @@ pub fn expect_with(
         .map_err(|why| TransportError::Protocol(format!("benchmark REQ refused: {why}")))?;
     let bytes = model::exchange(store, &hits, filters, mode, deflater)?;
     Ok((hits, bytes))
-}
-
-/// [`expect_with`] for a relay that compresses with [`Deflater::Zlib`] (the
-/// default of [`crate::transport::relay::Config`]).
-pub fn expect(
-    store: &Store,
-    filters: &[serde_json::Value],
-    mode: Compression,
-) -> Result<(Vec<usize>, Bytes), TransportError> {
-    expect_with(store, filters, mode, Deflater::Zlib)
 }
 
 /// Measures `plan` over `events`; `progress(done, total)` after every
@@ -353,7 +343,7 @@ pub fn run(
     let mut first = Vec::new();
     for m in &members {
         let store = &stores[m.profile];
-        let (hits, model) = expect_with(store, &filters, m.mode, deflater)?;
+        let (hits, model) = expect(store, &filters, m.mode, deflater)?;
         let s = exchange(
             &rt,
             &relays[m.profile],
