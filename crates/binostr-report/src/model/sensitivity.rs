@@ -5,10 +5,20 @@
 use std::collections::BTreeMap;
 
 use crate::fmt::fixed;
-use crate::model::mix::{Mix, SizeSource, weights};
+use crate::model::mix::{KIND3, Mix, SizeSource, weights};
 
-/// The kind-3 shares of the grid (4.54 % is BigBrotr's).
-pub const KIND3_SHARES: [f64; 6] = [0.0, 0.02, 0.0454, 0.06, 0.08, 0.10];
+/// The kind-3 shares of the grid besides the mix's own.
+pub const KIND3_OTHER_SHARES: [f64; 5] = [0.0, 0.02, 0.06, 0.08, 0.10];
+
+/// The kind-3 shares of the grid: [`KIND3_OTHER_SHARES`] and the mix's,
+/// ascending.
+pub fn kind3_shares(mix: &Mix) -> Vec<f64> {
+    let mut shares = KIND3_OTHER_SHARES.to_vec();
+    shares.push(mix.share(KIND3));
+    shares.sort_by(f64::total_cmp);
+    shares.dedup();
+    shares
+}
 
 /// The measures of the grid, as indices of [`crate::model::mix::SIZE_MEASURES`]:
 /// raw and zstd per event.
@@ -48,6 +58,10 @@ pub type Span = (String, (f64, f64), (usize, usize));
 pub struct Grid {
     /// Index into [`crate::model::mix::SIZE_MEASURES`].
     pub measure: usize,
+    /// Kind-3 shares (rows), ascending.
+    pub shares: Vec<f64>,
+    /// The mix's own kind-3 share, one of `shares`.
+    pub mix_share: f64,
     /// Follow-list medians (columns).
     pub medians: Vec<i64>,
     /// Cells, share-major.
@@ -61,8 +75,9 @@ pub fn grid(src: &SizeSource, mix: &Mix, profiles: &[String], measure: usize) ->
     if medians.is_empty() {
         return None;
     }
+    let shares = kind3_shares(mix);
     let mut cells = Vec::new();
-    for share in KIND3_SHARES {
+    for &share in &shares {
         let w = weights(mix, Some(share));
         for &t in &medians {
             let mut ratios: Vec<(String, f64)> = profiles
@@ -80,6 +95,8 @@ pub fn grid(src: &SizeSource, mix: &Mix, profiles: &[String], measure: usize) ->
     let n = cells[0].ratios.len();
     (n > 0 && cells.iter().all(|c| c.ratios.len() == n)).then_some(Grid {
         measure,
+        shares,
+        mix_share: mix.share(KIND3),
         medians,
         cells,
     })

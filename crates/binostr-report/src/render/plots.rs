@@ -565,8 +565,7 @@ fn sensitivity(c: &Campaign, g: &crate::model::sensitivity::Grid) -> Bars {
         .iter()
         .min_by_key(|t| (*t - CRAWL_MEDIAN_TAGS).abs())
         .expect("a grid has medians");
-    use crate::model::sensitivity::KIND3_SHARES;
-    let shares = [KIND3_SHARES[0], KIND3_SHARES[2], KIND3_SHARES[5]];
+    let shares = [g.shares[0], g.mix_share, g.shares[g.shares.len() - 1]];
     let categories: Vec<String> = g.spans().into_iter().map(|s| s.0).collect();
     let series = shares
         .iter()

@@ -10,7 +10,7 @@ use crate::model::holds::marks;
 use crate::model::mix::{
     NOT_MEASURED, SIZE_MEASURES, STRATA, STRATUM_SIZES, TIME_WORKLOADS, kind3_source, stream_note,
 };
-use crate::model::sensitivity::{Grid, KIND3_SHARES};
+use crate::model::sensitivity::Grid;
 
 /// `<section id="holds">`: where each claim holds, by corpus and by kind.
 pub fn holds(c: &Campaign) -> String {
@@ -125,7 +125,11 @@ fn sensitivity(out: &mut String, c: &Campaign) {
         );
         return;
     }
-    let shares: Vec<String> = KIND3_SHARES.iter().map(|s| fixed(s * 100.0, 2)).collect();
+    let shares: Vec<String> = c.grids[0]
+        .shares
+        .iter()
+        .map(|s| fixed(s * 100.0, 2))
+        .collect();
     let _ = writeln!(
         out,
         "<p>Kind-3 share {} % (the other strata keep their relative shares); the plots \

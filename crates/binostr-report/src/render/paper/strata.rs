@@ -6,7 +6,6 @@ use crate::model::campaign::Campaign;
 use crate::model::mix::{
     NOT_MEASURED, SIZE_MEASURES, STRATA, TIME_WORKLOADS, kind3_source, stream_note,
 };
-use crate::model::sensitivity::KIND3_SHARES;
 use crate::render::names::tex_escape;
 
 /// A missing cell: pgfplots reads `nan`.
@@ -204,7 +203,8 @@ pub(super) fn strata_macros(c: &Campaign) -> Vec<(String, String)> {
     }
     match c.grids.first() {
         Some(g) => {
-            let shares: Vec<String> = KIND3_SHARES
+            let shares: Vec<String> = g
+                .shares
                 .iter()
                 .map(|s| fixed(s * 100.0, 2) + " %")
                 .collect();

@@ -10,7 +10,7 @@ use crate::model::holds::marks;
 use crate::model::mix::{
     NOT_MEASURED, SIZE_MEASURES, STRATA, STRATUM_SIZES, TIME_WORKLOADS, kind3_source, stream_note,
 };
-use crate::model::sensitivity::{Grid, KIND3_SHARES};
+use crate::model::sensitivity::Grid;
 
 /// `## Where each claim holds`: the primary host's claims, marked.
 pub(super) fn holds_section(out: &mut String, c: &Campaign) {
@@ -150,7 +150,8 @@ fn sensitivity_section(out: &mut String, c: &Campaign) {
         );
         return;
     }
-    let shares: Vec<String> = KIND3_SHARES
+    let shares: Vec<String> = c.grids[0]
+        .shares
         .iter()
         .map(|s| fixed(s * 100.0, 2) + " %")
         .collect();
