@@ -59,6 +59,7 @@
 //! - 60 % of reposts have empty content, which NIP-18 allows (as 134 of
 //!   the 220 real ones do); the rest embed the reposted note.
 
+use binostr_records::CRAWL_FOLLOW_MEDIAN as CRAWL;
 use rayon::prelude::*;
 use secp256k1::Keypair;
 
@@ -309,20 +310,15 @@ pub fn generate(seed: u64, count: usize) -> Vec<Event> {
 }
 
 /// Medians of the follow lists [`follow_lists`] builds for the mix
-/// sensitivity; 317 is the published crawl's.
-pub const FOLLOW_LIST_MEDIANS: [usize; 6] = [100, 200, 317, 400, 500, 600];
+/// sensitivity, the published crawl's among them.
+pub const FOLLOW_LIST_MEDIANS: [usize; 6] = [100, 200, CRAWL as usize, 400, 500, 600];
 
 /// `count` signed follow lists from `seed` whose `p` tag counts follow the
 /// published crawl's quantiles scaled so that their median is
 /// `median_tags`, one per equal quantile stratum. Deterministic.
 pub fn follow_lists(seed: u64, count: usize, median_tags: usize) -> Vec<Event> {
     let ctx = Ctx::new(seed);
-    let crawl = kinds::FOLLOWS
-        .iter()
-        .find(|(p, _)| *p == 0.5)
-        .map(|&(_, tags)| tags)
-        .expect("the crawl curve has a median point");
-    let scale = median_tags as f64 / crawl;
+    let scale = median_tags as f64 / f64::from(CRAWL);
     (0..count)
         .into_par_iter()
         .map(|i| {

@@ -25,6 +25,10 @@ pub struct CampaignRecord {
     pub mix: Option<Mix>,
 }
 
+/// Median `p` tags of a follow list in the published crawl of 272 follow
+/// lists (mmalmi/nostr-social-graph, Sept 2024).
+pub const CRAWL_FOLLOW_MEDIAN: u32 = 317;
+
 /// A traffic mix: each kind stratum's share of all events.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Mix {

@@ -23,7 +23,8 @@ mod registry;
 mod run;
 
 pub use campaign::{
-    Apart, CampaignRecord, CorpusRecord, Mix, MixStratum, Refused, STRATA, STRATUM_KINDS, Sequence,
+    Apart, CRAWL_FOLLOW_MEDIAN, CampaignRecord, CorpusRecord, Mix, MixStratum, Refused, STRATA,
+    STRATUM_KINDS, Sequence,
 };
 pub use event::SignedEvent;
 pub use registry::RegistryEntry;

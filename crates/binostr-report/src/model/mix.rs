@@ -27,7 +27,7 @@ pub use binostr_records::STRATA;
 pub const KIND3: &str = "kind-3";
 
 /// The published crawl's median p-tag count of a follow list.
-pub const CRAWL_MEDIAN_TAGS: i64 = 317;
+pub const CRAWL_MEDIAN_TAGS: i64 = binostr_records::CRAWL_FOLLOW_MEDIAN as i64;
 
 /// The composed size measures: raw, zstd per event, deflate per event.
 pub const SIZE_MEASURES: [&str; 3] = ["raw", "zstd per event", "deflate per event"];

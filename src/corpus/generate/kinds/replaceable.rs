@@ -18,7 +18,7 @@ use crate::rng::Gen;
 pub const FOLLOWS: [(f64, f64); 7] = [
     (0.0, 1.0),
     (0.25, 98.0),
-    (0.50, 317.0),
+    (0.50, binostr_records::CRAWL_FOLLOW_MEDIAN as f64),
     (0.75, 618.0),
     (0.90, 984.0),
     (0.99, 2606.0),
