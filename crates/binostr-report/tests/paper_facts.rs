@@ -660,3 +660,63 @@ fn readme_states_the_papers_picks() {
         "README.md's answer differs from paper/generated/recommendation.tex"
     );
 }
+
+/// `n` with a comma every three digits, as the README writes counts.
+fn thousands(n: &str) -> String {
+    let digits: Vec<char> = n.chars().collect();
+    let mut out = String::new();
+    for (i, d) in digits.iter().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(*d);
+    }
+    out
+}
+
+/// The README's counts that differ from `macros.tex`: the phrase each count
+/// must appear in, when the README lacks it.
+fn readme_count_mismatches(readme: &str, macros: &str) -> Vec<String> {
+    [
+        ("ProfilesEnabled", "It measures {} wire profiles"),
+        ("CorpusEvents", "on the {} real events"),
+    ]
+    .into_iter()
+    .map(|(name, phrase)| {
+        let value = macro_value(macros, name).unwrap_or_else(|| panic!("\\{name}"));
+        phrase.replace("{}", &thousands(&value))
+    })
+    .filter(|phrase| {
+        !readme
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains(phrase)
+    })
+    .collect()
+}
+
+#[test]
+fn readme_counts_are_checked_against_the_macros() {
+    let macros = "\\newcommand{\\ProfilesEnabled}{25}\n\\newcommand{\\CorpusEvents}{8740}\n";
+    let good = "It measures 25 wire\nprofiles; the paper's: on the 8,740 real events.";
+    assert!(readme_count_mismatches(good, macros).is_empty());
+    let bad = good.replace("25 wire", "24 wire");
+    assert_eq!(
+        readme_count_mismatches(&bad, macros),
+        ["It measures 25 wire profiles"]
+    );
+    assert_eq!(thousands("10726000"), "10,726,000");
+}
+
+/// The README's counts of profiles and real events are the paper's.
+#[test]
+fn readme_states_the_papers_counts() {
+    let macros = fs::read_to_string(root().join("paper/generated/macros.tex")).unwrap();
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let wrong = readme_count_mismatches(&readme, &macros);
+    assert!(
+        wrong.is_empty(),
+        "README.md lacks {wrong:?} (paper/generated/macros.tex)"
+    );
+}

@@ -12,7 +12,7 @@ use crate::model::instr::agreement;
 use crate::model::languages::{
     LANGUAGES, MatrixRow, NOT_MEASURED, NOT_MEASURED_CELL, language_matrix,
 };
-use crate::model::resolution::resolution;
+use crate::model::resolution::{RESOLVED_RANGE_PCT, resolution};
 use crate::model::summary::{REFERENCE, Row};
 use crate::read::inputs::Inputs;
 
@@ -142,15 +142,19 @@ pub fn claims(c: &Campaign) -> String {
     }
     let res = resolution(c, host);
     if !res.is_empty() {
-        out.push_str(
-            "<h3>Resolution</h3>\n<p>Share of paired ratios whose cross-run range is within 2&nbsp;%.</p>\n",
+        let bound = fixed(RESOLVED_RANGE_PCT, 0);
+        let _ = writeln!(
+            out,
+            "<h3>Resolution</h3>\n<p>Share of paired ratios whose cross-run range is within \
+             {bound}&nbsp;%.</p>"
         );
+        let within = format!("within {bound} %");
         let mut t = Table::new(
             "resolution",
             &[
                 ("workload", Sort::Text, ""),
                 ("paired ratios", Sort::Num, ""),
-                ("within 2 %", Sort::Num, ""),
+                (within.as_str(), Sort::Num, ""),
                 ("share %", Sort::Num, ""),
                 ("median range %", Sort::Num, ""),
             ],

@@ -122,12 +122,13 @@ fn resolution_section(out: &mut String, c: &Campaign) {
                 ]
             })
             .collect();
+        let within = format!("within {} %", fixed(RESOLVED_RANGE_PCT, 0));
         md_table(
             out,
             &[
                 "workload",
                 "paired ratios",
-                "within 2 %",
+                &within,
                 "share %",
                 "median range %",
             ],
