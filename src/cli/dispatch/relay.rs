@@ -128,7 +128,10 @@ pub(super) fn run_relay(
         bail!("no profile to serve");
     }
     let nofile = rlimit::increase_nofile_limit(u64::MAX).unwrap_or(1024);
-    let fit = usize::try_from(nofile.saturating_sub(RESERVED_FDS)).unwrap_or(usize::MAX);
+    // One connection at least, even when the limit leaves none spare.
+    let fit = usize::try_from(nofile.saturating_sub(RESERVED_FDS))
+        .unwrap_or(usize::MAX)
+        .max(1);
     if limits.max_connections > fit {
         eprintln!(
             "relay: --max-connections {} lowered to {fit}: the open-file limit is {nofile}",
@@ -137,7 +140,7 @@ pub(super) fn run_relay(
     }
     let ms = Duration::from_millis;
     let config = Config {
-        max_connections: limits.max_connections.min(fit).max(1),
+        max_connections: limits.max_connections.clamp(1, fit),
         handshake_timeout: ms(limits.handshake_timeout_ms),
         idle_timeout: ms(limits.idle_timeout_ms.max(2)),
         max_message: limits.max_message,
