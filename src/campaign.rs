@@ -73,8 +73,8 @@ pub struct Options {
     pub runs: usize,
     /// Seed of the generated corpus, its selection and the run orders.
     pub seed: u64,
-    /// Parent of the label directories.
-    pub root: PathBuf,
+    /// Parent of the label directories (`--campaigns`).
+    pub campaigns: PathBuf,
     /// Events generated and selected (defaults per campaign settings).
     pub generate: Option<(usize, usize)>,
 }
@@ -84,7 +84,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
     let valgrind = valgrind_for(opts.settings, std::env::var("CI").as_deref() == Ok("true"))?;
     // Found before run-1, not after its timing.
     let alloc_probe = alloc_probe_exe()?;
-    let dir = opts.root.join(&opts.label);
+    let dir = opts.campaigns.join(&opts.label);
     std::fs::create_dir_all(dir.join("corpus"))
         .with_context(|| format!("creating {}", dir.display()))?;
     let prepared = prepare_corpus(opts, &dir)?;
@@ -94,7 +94,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
     let record = CampaignRecord {
         schema: SCHEMA,
         label: opts.label.clone(),
-        campaign_profile: opts.settings.name().to_owned(),
+        settings: opts.settings.name().to_owned(),
         runs: opts.runs,
         seed: opts.seed,
         corpus: corpus.clone(),
@@ -115,7 +115,7 @@ pub fn run(opts: &Options) -> Result<PathBuf> {
             count: corpus.count,
             seed: corpus.seed,
         },
-        campaign_profile: opts.settings.name().to_owned(),
+        settings: opts.settings.name().to_owned(),
         criterion: opts.settings.criterion(),
         host: Host::detect(),
     };

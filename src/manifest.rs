@@ -99,8 +99,10 @@ pub struct Toolchain {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SignedCampaign {
-    /// `campaign_profile` (`quick` or `publication`).
-    pub profile: String,
+    /// `campaign.json` `settings` (`quick` or `publication`; `profile` in
+    /// manifests made before the rename).
+    #[serde(alias = "profile")]
+    pub settings: String,
     /// Runs planned (`campaign.json` `runs`).
     pub runs_planned: u64,
     /// The completed runs present (`run-K` directories), sorted.

@@ -21,7 +21,7 @@ fn campaign(root: &Path, runs: usize) -> Command {
         "20",
     ])
     .args(["--runs", &runs.to_string()])
-    .arg("--root")
+    .arg("--campaigns")
     .arg(root);
     c
 }
@@ -263,7 +263,7 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
     let contract: serde_json::Value =
         serde_json::from_slice(&read(&run1.join("contract.json"))).unwrap();
     assert_eq!(contract["contract"]["corpus"]["count"], measured);
-    assert_eq!(contract["contract"]["campaign_profile"], "smoke");
+    assert_eq!(contract["contract"]["settings"], "smoke");
     // The registry as measured: the enabled profiles are those sized.
     let registry: serde_json::Value =
         serde_json::from_slice(&read(&label.join("registry.json"))).unwrap();
@@ -540,7 +540,7 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
             "60",
             "21",
         ])
-        .arg("--root")
+        .arg("--campaigns")
         .arg(root)
         .output()
         .unwrap();

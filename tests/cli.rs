@@ -181,7 +181,7 @@ fn campaign_settings_old_spellings_are_refused() {
         let mut c = Command::new(env!("CARGO_BIN_EXE_binostr"));
         c.arg("campaign")
             .args(args)
-            .args(["--label", "t", "--root", path(root.path())])
+            .args(["--label", "t", "--campaigns", path(root.path())])
             .env_remove("BINOSTR_CAMPAIGN_SETTINGS")
             .env_remove("BINOSTR_CAMPAIGN_PROFILE");
         c

@@ -42,7 +42,7 @@ fn git(root: &Path, args: &[&str]) {
 /// `campaign.json` as `binostr campaign` writes it, with corpus seed `seed`.
 fn campaign_json(seed: Option<u64>) -> String {
     format!(
-        r#"{{"schema":2,"label":"{LABEL}","campaign_profile":"quick","runs":2,"seed":1,
+        r#"{{"schema":2,"label":"{LABEL}","settings":"quick","runs":2,"seed":1,
            "corpus":{{"fingerprint":"{FINGERPRINT}","count":5000,"seed":{},"source":"generated","audit_sha256":"{}","apart":[]}},
            "sequences":[]}}"#,
         seed.map_or("null".to_string(), |s| s.to_string()),
@@ -67,7 +67,7 @@ fn fixture() -> Fixture {
             &format!(
                 r#"{{"schema":2,"contract":{{"git":{{"commit":"{}","dirty":false}},"rustc":"rustc 1.95.0\n",
                    "build_profile":"release","rustflags":"","cargo_lock_sha256":"{}",
-                   "corpus":{{"fingerprint":"{FINGERPRINT}","count":5000,"seed":1}},"campaign_profile":"quick",
+                   "corpus":{{"fingerprint":"{FINGERPRINT}","count":5000,"seed":1}},"settings":"quick",
                    "criterion":{{"sample_size":10,"warm_up_ms":5,"measurement_ms":20,"nresamples":100}},
                    "host":{{"id":"h/cpu","hostname":"h","cpu_model":"cpu","cores":2,"governor":"unknown","boost":"unknown","kernel":"k"}}}},
                    "observed":{{"run":{k},"order_seed":{k},"groups":1,"empty_subsets":[],"started":"2026-12-01T00:00:00Z",

@@ -3,7 +3,7 @@
 //! ratios each group yields (`docs/RESULTS.md`, `ratios.csv`).
 //!
 //! A [`Sequence`] is drawn once per campaign: the whole subset when it fits
-//! the campaign profile's [`Budget`] (events and JSON bytes: events differ in
+//! the campaign settings' [`Budget`] (events and JSON bytes: events differ in
 //! cost by orders of magnitude), else a seeded size-stratified sample (one
 //! event drawn from each of `k` equal strata of the subset sorted by compact
 //! JSON size), kept in corpus order. Every profile and every run times

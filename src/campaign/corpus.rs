@@ -19,7 +19,7 @@ use crate::profiles;
 /// The corpus JSONL a campaign measures, cached beside the label
 /// directories (not part of the results; regenerated from the seed).
 pub(super) fn corpus_cache(opts: &Options) -> PathBuf {
-    opts.root
+    opts.campaigns
         .join(".corpus")
         .join(&opts.label)
         .join("selection.jsonl")

@@ -59,9 +59,10 @@ pub(super) enum Command {
         /// Events to generate and select (default 10000 5000; smoke 300 100).
         #[arg(long, num_args = 2, value_names = ["GENERATE", "SELECT"])]
         generate: Option<Vec<usize>>,
-        /// Directory holding the labels.
-        #[arg(long, default_value = "results/campaigns")]
-        root: PathBuf,
+        /// Directory holding the labels (`--root`, elsewhere, is always a
+        /// repository root).
+        #[arg(long, value_name = "DIR", default_value = "results/campaigns")]
+        campaigns: PathBuf,
     },
     /// One process of a campaign run (started by `binostr campaign`).
     #[command(hide = true)]

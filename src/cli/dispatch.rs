@@ -62,7 +62,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
             runs,
             seed,
             generate,
-            root,
+            campaigns,
         } => {
             refuse_old_settings_spelling(profile.as_deref())?;
             if runs == 0 {
@@ -79,7 +79,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
                 },
                 runs,
                 seed,
-                root,
+                campaigns,
                 generate: generate.map(|g| (g[0], g[1])),
             })?;
             Ok(())

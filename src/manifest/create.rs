@@ -115,11 +115,11 @@ pub fn create(
             "corpus.audit_sha256",
         )?,
     };
-    let profile = campaign.campaign_profile.clone();
-    if <crate::campaign::CampaignSettings as clap::ValueEnum>::from_str(&profile, false).is_err() {
+    let settings = campaign.settings.clone();
+    if <crate::campaign::CampaignSettings as clap::ValueEnum>::from_str(&settings, false).is_err() {
         return Err(CreateError::Campaign {
             path: campaign_json.display().to_string(),
-            detail: format!("campaign_profile `{profile}` is not a campaign's settings"),
+            detail: format!("settings `{settings}` are not a campaign's settings"),
         });
     }
     let runs_planned = campaign.runs as u64;
@@ -216,7 +216,7 @@ pub fn create(
             campaign_rustc: contract.rustc,
         },
         campaign: SignedCampaign {
-            profile,
+            settings,
             runs_planned,
             runs,
             commit: contract.git.commit,

@@ -9,8 +9,10 @@ pub struct CampaignRecord {
     pub schema: u32,
     /// Label.
     pub label: String,
-    /// The campaign's settings: `smoke`, `quick` or `publication`.
-    pub campaign_profile: String,
+    /// The campaign's settings: `smoke`, `quick` or `publication`
+    /// (`campaign_profile` in campaigns recorded before the rename).
+    #[serde(alias = "campaign_profile")]
+    pub settings: String,
     /// Runs asked for most recently.
     pub runs: usize,
     /// Seed.

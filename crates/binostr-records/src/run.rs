@@ -29,8 +29,10 @@ pub struct Contract {
     pub cargo_lock_sha256: String,
     /// The corpus: fingerprint, count, seed.
     pub corpus: ContractCorpus,
-    /// The campaign's settings: `smoke`, `quick` or `publication`.
-    pub campaign_profile: String,
+    /// The campaign's settings: `smoke`, `quick` or `publication`
+    /// (`campaign_profile` in contracts recorded before the rename).
+    #[serde(alias = "campaign_profile")]
+    pub settings: String,
     /// Criterion settings.
     pub criterion: CriterionSettings,
     /// The machine.

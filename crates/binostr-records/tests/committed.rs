@@ -19,8 +19,13 @@ fn campaigns() -> PathBuf {
     root().join("results/campaigns")
 }
 
+/// The settings' field as records made before its rename name it.
+const OLD_SETTINGS: &str = "\"campaign_profile\": ";
+
 fn round_trip<T: Serialize + DeserializeOwned>(path: &Path) {
     let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    // Read under the old name, the field is written back under the new one.
+    let text = text.replacen(OLD_SETTINGS, "\"settings\": ", 1);
     let value: T =
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let back = serde_json::to_string_pretty(&value).unwrap() + "\n";
@@ -47,6 +52,15 @@ fn same(back: &str, text: &str, path: &Path) {
         "{} changes length when written back",
         path.display()
     );
+}
+
+#[test]
+fn the_settings_read_under_their_old_name() {
+    let path = campaigns().join("quick-real").join(files::CAMPAIGN);
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(text.contains(OLD_SETTINGS), "{}", path.display());
+    let old: CampaignRecord = serde_json::from_str(&text).unwrap();
+    assert_eq!(old.settings, "quick");
 }
 
 #[test]

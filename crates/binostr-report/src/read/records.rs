@@ -36,8 +36,8 @@ pub struct Run {
     pub commit: String,
     /// `contract.git.dirty`.
     pub dirty: bool,
-    /// `contract.campaign_profile`.
-    pub campaign_profile: String,
+    /// `contract.settings`.
+    pub settings: String,
     /// `contract.corpus`.
     pub corpus: ContractCorpus,
     /// `observed.started` (RFC 3339), when recorded.
@@ -141,7 +141,7 @@ fn read_run(label: &str, k: u32, dir: PathBuf) -> Result<Run> {
         host: c.host.id,
         commit: c.git.commit,
         dirty: c.git.dirty,
-        campaign_profile: c.campaign_profile,
+        settings: c.settings,
         corpus: c.corpus,
         started: Some(file.observed.started),
         finished: Some(file.observed.finished),
@@ -287,7 +287,7 @@ mod tests {
             host: host.into(),
             commit: String::new(),
             dirty: false,
-            campaign_profile: "quick".into(),
+            settings: "quick".into(),
             corpus: ContractCorpus {
                 fingerprint: "f".into(),
                 count: 1,

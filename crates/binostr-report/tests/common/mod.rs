@@ -214,7 +214,7 @@ pub fn contract_with(host: &str, run: usize, seed_null: bool) -> String {
                 count: 5000,
                 seed: (!seed_null).then_some(1),
             },
-            campaign_profile: "quick".to_owned(),
+            settings: "quick".to_owned(),
             criterion: CriterionSettings {
                 sample_size: 10,
                 warm_up_ms: 20,
@@ -284,7 +284,7 @@ pub fn write_campaign_with(
     let record = CampaignRecord {
         schema: SCHEMA,
         label: label.to_owned(),
-        campaign_profile: "quick".to_owned(),
+        settings: "quick".to_owned(),
         runs: 3,
         seed: 1,
         corpus: CorpusRecord {

@@ -51,11 +51,14 @@ fn contract_and_host(out: &mut String, inputs: &Inputs, label: &str) {
          contract differs is refused.</p>\n",
     );
     let rustc = text(at(k, &["rustc"]));
+    // Typed, so that contracts recorded before the rename read the same.
+    let settings = serde_json::from_value::<binostr_records::Contract>(k.clone())
+        .map_or_else(|e| format!("(unreadable: {e})"), |c| c.settings);
     kv(
         out,
         &[
             ("label", label.to_owned()),
-            ("campaign profile", text(at(k, &["campaign_profile"]))),
+            ("settings", settings),
             ("git commit", text(at(k, &["git", "commit"]))),
             ("dirty", text(at(k, &["git", "dirty"]))),
             ("rustc", rustc.lines().next().unwrap_or_default().to_owned()),

@@ -38,9 +38,9 @@ fn runs_and_corpus(out: &mut String, c: &Campaign, host: &str) {
     let first = c.runs_on(host).next().expect("a host has runs");
     let _ = writeln!(
         out,
-        "{}; campaign profile {}; corpus {} events, seed {}, fingerprint {}.\n",
+        "{}; settings {}; corpus {} events, seed {}, fingerprint {}.\n",
         c.describe_host(host),
-        first.campaign_profile,
+        first.settings,
         first.corpus.count,
         first
             .corpus

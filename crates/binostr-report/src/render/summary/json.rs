@@ -50,7 +50,7 @@ fn hosts_json(c: &Campaign) -> Vec<Value> {
                     "run": r.id(),
                     "commit": r.commit,
                     "dirty": r.dirty,
-                    "campaign_profile": r.campaign_profile,
+                    "settings": r.settings,
                     "corpus": {"fingerprint": r.corpus.fingerprint, "count": r.corpus.count, "seed": r.corpus.seed},
                 })).collect::<Vec<_>>(),
             })
