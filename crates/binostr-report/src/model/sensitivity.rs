@@ -205,6 +205,8 @@ mod tests {
     fn a_stable_leader_survives_and_a_swap_is_named() {
         let g = Grid {
             measure: 0,
+            shares: vec![0.0, 0.1],
+            mix_share: 0.1,
             medians: vec![100],
             cells: vec![
                 cell(0.0, &[("a", 0.5), ("b", 0.9), ("c", 1.1)]),
@@ -226,9 +228,23 @@ mod tests {
     }
 
     #[test]
+    fn the_mix_share_joins_the_grid_once() {
+        let mix = Mix::bigbrotr();
+        let shares = kind3_shares(&mix);
+        assert_eq!(shares.len(), KIND3_OTHER_SHARES.len() + 1);
+        assert!(shares.contains(&mix.share(KIND3)));
+        assert!(shares.is_sorted());
+        let mut at_two = mix.clone();
+        at_two.strata.iter_mut().for_each(|s| s.share = 0.02);
+        assert_eq!(kind3_shares(&at_two), KIND3_OTHER_SHARES);
+    }
+
+    #[test]
     fn a_changing_leader_is_reported() {
         let g = Grid {
             measure: 1,
+            shares: vec![0.0, 0.1],
+            mix_share: 0.1,
             medians: vec![100],
             cells: vec![
                 cell(0.0, &[("a", 0.5), ("b", 0.6)]),
