@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use binostr_records::ZSTD_LEVEL;
 use serde::Serialize;
 
 use crate::codec::Profile;
@@ -11,9 +12,6 @@ use crate::codec::framing::{FRAME_HEADER, write_frame};
 use crate::corpus::calibrate::{Compressed, percentile};
 use crate::model::Event;
 use crate::transport::deflate;
-
-/// zstd level used for stream sizes.
-pub const ZSTD_LEVEL: i32 = 3;
 
 /// Per-event size statistics in bytes.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
