@@ -10,6 +10,7 @@
 use std::fmt::Write as _;
 
 use anyhow::Result;
+use binostr_records::WINDOW;
 use serde_json::{Map, Value, json};
 
 use super::html::esc;
@@ -533,7 +534,7 @@ fn formulas(out: &mut String, calc: &Calculator) {
          and for every profile of a group the Claims call tied for a workload of the mode when \
          the group's colours would differ.</li>\n\
          <li>zstd cores = <i>R</i> · <i>F</i> · <code>compress</code> ns / 10<sup>9</sup>: \
-         zstd over 64-event windows, once per copy sent. Deflate's CPU is not timed per kind \
+         zstd over {WINDOW}-event windows, once per copy sent. Deflate's CPU is not timed per kind \
          (the WebSocket loop's times are under Latency &amp; memory).</li>\n</ul></details>\n</section>",
         esc(&strata.join(", "))
     );

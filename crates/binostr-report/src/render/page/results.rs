@@ -4,6 +4,8 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+use binostr_records::{STREAM_CHUNK, WINDOW, ZSTD_LEVEL};
+
 use super::html::{Cell, Sort, Table, code_spans, esc};
 use crate::fmt::{NS, PCT, RATIO, fixed};
 use crate::model::campaign::Campaign;
@@ -16,82 +18,65 @@ use crate::model::resolution::resolution;
 use crate::model::summary::{REFERENCE, Row};
 use crate::read::inputs::Inputs;
 
-/// Workloads in reading order, with what they time and the floor their
-/// paired ratio is also taken against.
-pub const WORKLOADS: [(&str, &str, Option<&str>); 16] = [
-    (
-        "encode",
-        "Event → bytes, into a reused buffer",
-        Some("copy"),
-    ),
-    ("decode", "bytes → owned Event", Some("clone")),
-    (
-        "decode+id",
-        "decode, then recompute and compare the id",
-        Some("decode"),
-    ),
-    (
-        "validate",
-        "bounded decode + structural checks + id + BIP-340",
-        Some("id+verify"),
-    ),
-    (
-        "select-checked",
-        "borrowed kind+pubkey read, whole record checked first",
-        Some("select-raw-offset"),
-    ),
-    (
-        "select-preverified",
-        "borrowed kind+pubkey read from stored, already verified bytes",
-        Some("select-raw-offset"),
-    ),
-    (
-        "filter-checked",
-        "every drawn NIP-01 REQ filter over the stored records (view or decode, record checked); per record scanned",
-        Some("filter-event"),
-    ),
-    (
-        "filter-preverified",
-        "every drawn NIP-01 REQ filter over the stored records, view of stored, already verified bytes; per record scanned",
-        Some("filter-event"),
-    ),
-    (
-        "transport-plain",
-        "REQ → every event → EOSE over a WebSocket on loopback, no compression; the client decodes every event",
-        None,
-    ),
-    (
-        "transport-deflate",
-        "the same exchange with permessage-deflate, no context takeover",
-        None,
-    ),
-    (
-        "transport-deflate-ctx",
-        "the same exchange with permessage-deflate, context kept across messages",
-        None,
-    ),
-    (
-        "stream",
-        "a length-framed stream fed in 1460-byte chunks",
-        None,
-    ),
-    ("batch", "the format's native batch of 64 events", None),
-    (
-        "compress",
-        "4-byte framing + zstd level 3 over 64-event windows",
-        None,
-    ),
-    (
-        "ingest-mt",
-        "validated ingest on a thread pool (1 and all cores)",
-        Some("1-thread"),
-    ),
-    (
-        "copy",
-        "memcpy of the profile's own bytes (encode floor)",
-        None,
-    ),
-];
+/// Workloads in reading order, with what they time (the method's parameters
+/// read from `binostr-records`) and the floor their paired ratio is also
+/// taken against.
+pub fn workload_texts() -> [(&'static str, String, Option<&'static str>); 16] {
+    [
+        ("encode", "Event → bytes, into a reused buffer".into(), Some("copy")),
+        ("decode", "bytes → owned Event".into(), Some("clone")),
+        ("decode+id", "decode, then recompute and compare the id".into(), Some("decode")),
+        ("validate", "bounded decode + structural checks + id + BIP-340".into(), Some("id+verify")),
+        (
+            "select-checked",
+            "borrowed kind+pubkey read, whole record checked first".into(),
+            Some("select-raw-offset"),
+        ),
+        (
+            "select-preverified",
+            "borrowed kind+pubkey read from stored, already verified bytes".into(),
+            Some("select-raw-offset"),
+        ),
+        (
+            "filter-checked",
+            "every drawn NIP-01 REQ filter over the stored records (view or decode, record checked); per record scanned".into(),
+            Some("filter-event"),
+        ),
+        (
+            "filter-preverified",
+            "every drawn NIP-01 REQ filter over the stored records, view of stored, already verified bytes; per record scanned".into(),
+            Some("filter-event"),
+        ),
+        (
+            "transport-plain",
+            "REQ → every event → EOSE over a WebSocket on loopback, no compression; the client decodes every event".into(),
+            None,
+        ),
+        (
+            "transport-deflate",
+            "the same exchange with permessage-deflate, no context takeover".into(),
+            None,
+        ),
+        (
+            "transport-deflate-ctx",
+            "the same exchange with permessage-deflate, context kept across messages".into(),
+            None,
+        ),
+        ("stream", format!("a length-framed stream fed in {STREAM_CHUNK}-byte chunks"), None),
+        ("batch", format!("the format's native batch of {WINDOW} events"), None),
+        (
+            "compress",
+            format!("4-byte framing + zstd level {ZSTD_LEVEL} over {WINDOW}-event windows"),
+            None,
+        ),
+        (
+            "ingest-mt",
+            "validated ingest on a thread pool (1 and all cores)".into(),
+            Some("1-thread"),
+        ),
+        ("copy", "memcpy of the profile's own bytes (encode floor)".into(), None),
+    ]
+}
 
 fn family(inputs: &Inputs, p: &str) -> String {
     inputs
@@ -227,13 +212,14 @@ pub fn workloads(c: &Campaign) -> String {
         .filter(|r| r.host == host && r.profile != REFERENCE)
         .map(|r| r.workload.as_str())
         .collect();
-    let mut order: Vec<(&str, &str, Option<&str>)> = WORKLOADS
+    let known = workload_texts();
+    let mut order: Vec<(&str, &str, Option<&str>)> = known
         .iter()
-        .copied()
         .filter(|w| present.contains(w.0))
+        .map(|(w, what, floor)| (*w, what.as_str(), *floor))
         .collect();
     for w in &present {
-        if !WORKLOADS.iter().any(|x| x.0 == *w) {
+        if !known.iter().any(|x| x.0 == *w) {
             order.push((w, "", None));
         }
     }
@@ -456,7 +442,7 @@ pub fn sizes(c: &Campaign, inputs: &Inputs, profiles: &[String]) -> String {
     }
     format!(
         "<section id=\"sizes\"><h2>Sizes</h2>\n<p>Bytes are deterministic: the runs agree \
-         exactly (a difference would be listed as a violation). zstd is level 3; the dictionary \
+         exactly (a difference would be listed as a violation). zstd is level {ZSTD_LEVEL}; the dictionary \
          (32 KiB) is trained on a disjoint generated sample.</p>\n{}</section>\n",
         t.render("all")
     )
@@ -690,5 +676,20 @@ fn latency(out: &mut String, c: &Campaign, host: &str) {
              subtracted</p>\n",
         );
         out.push_str(&t.render("all"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workload_texts_read_the_method_parameters() {
+        let what = |w: &str| workload_texts().into_iter().find(|x| x.0 == w).unwrap().1;
+        assert!(what("stream").contains(&format!("fed in {STREAM_CHUNK}-byte chunks")));
+        assert!(what("batch").contains(&format!("native batch of {WINDOW} events")));
+        assert!(what("compress").contains(&format!(
+            "zstd level {ZSTD_LEVEL} over {WINDOW}-event windows"
+        )));
     }
 }
