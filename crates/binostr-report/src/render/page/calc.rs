@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 
 use anyhow::Result;
-use binostr_records::WINDOW;
+use binostr_records::{WINDOW, Workload};
 use serde_json::{Map, Value, json};
 
 use super::html::esc;
@@ -24,17 +24,17 @@ use crate::read::transport;
 pub const MODES: [(&str, &[&str], &str); 3] = [
     (
         "forward",
-        &["decode"],
+        &[Workload::Decode.name()],
         "decodes each event to match subscriptions; no id or signature check",
     ),
     (
-        "validate",
-        &["validate"],
+        Workload::Validate.name(),
+        &[Workload::Validate.name()],
         "bounded decode, structural checks, id and BIP-340 signature",
     ),
     (
         "store",
-        &["validate", "encode"],
+        &[Workload::Validate.name(), Workload::Encode.name()],
         "validates, then re-encodes the event into its stored form",
     ),
 ];
@@ -180,7 +180,7 @@ pub fn defaults(calc: &Calculator) -> Value {
         "events_per_second": 500,
         "fanout": 10,
         "price_per_gb": 0.05,
-        "mode": "validate",
+        "mode": Workload::Validate.name(),
         "compression": default_compression(calc),
     })
 }
@@ -257,7 +257,7 @@ fn socket_note(calc: &Calculator) -> String {
 pub fn data(c: &Campaign, calc: &Calculator, profiles: &[String]) -> Value {
     let host = c.primary_host();
     let mut workloads: Vec<&str> = MODES.iter().flat_map(|m| m.1.iter().copied()).collect();
-    workloads.push("compress");
+    workloads.push(Workload::Compress.name());
     workloads.sort_unstable();
     workloads.dedup();
     let mut per_profile = Map::new();

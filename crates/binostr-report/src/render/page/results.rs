@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use binostr_records::{STREAM_CHUNK, WINDOW, ZSTD_LEVEL};
+use binostr_records::{STREAM_CHUNK, WINDOW, Workload, ZSTD_LEVEL};
 
 use super::html::{Cell, Sort, Table, code_spans, esc};
 use crate::fmt::{NS, PCT, RATIO, fixed};
@@ -23,58 +23,58 @@ use crate::read::inputs::Inputs;
 /// taken against.
 pub fn workload_texts() -> [(&'static str, String, Option<&'static str>); 16] {
     [
-        ("encode", "Event → bytes, into a reused buffer".into(), Some("copy")),
-        ("decode", "bytes → owned Event".into(), Some("clone")),
-        ("decode+id", "decode, then recompute and compare the id".into(), Some("decode")),
-        ("validate", "bounded decode + structural checks + id + BIP-340".into(), Some("id+verify")),
+        (Workload::Encode.name(), "Event → bytes, into a reused buffer".into(), Some(Workload::Copy.name())),
+        (Workload::Decode.name(), "bytes → owned Event".into(), Some(Workload::Clone.name())),
+        (Workload::DecodeId.name(), "decode, then recompute and compare the id".into(), Some(Workload::Decode.name())),
+        (Workload::Validate.name(), "bounded decode + structural checks + id + BIP-340".into(), Some(Workload::IdVerify.name())),
         (
-            "select-checked",
+            Workload::SelectChecked.name(),
             "borrowed kind+pubkey read, whole record checked first".into(),
-            Some("select-raw-offset"),
+            Some(Workload::SelectRawOffset.name()),
         ),
         (
-            "select-preverified",
+            Workload::SelectPreverified.name(),
             "borrowed kind+pubkey read from stored, already verified bytes".into(),
-            Some("select-raw-offset"),
+            Some(Workload::SelectRawOffset.name()),
         ),
         (
-            "filter-checked",
+            Workload::FilterChecked.name(),
             "every drawn NIP-01 REQ filter over the stored records (view or decode, record checked); per record scanned".into(),
-            Some("filter-event"),
+            Some(Workload::FilterEvent.name()),
         ),
         (
-            "filter-preverified",
+            Workload::FilterPreverified.name(),
             "every drawn NIP-01 REQ filter over the stored records, view of stored, already verified bytes; per record scanned".into(),
-            Some("filter-event"),
+            Some(Workload::FilterEvent.name()),
         ),
         (
-            "transport-plain",
+            Workload::TransportPlain.name(),
             "REQ → every event → EOSE over a WebSocket on loopback, no compression; the client decodes every event".into(),
             None,
         ),
         (
-            "transport-deflate",
+            Workload::TransportDeflate.name(),
             "the same exchange with permessage-deflate, no context takeover".into(),
             None,
         ),
         (
-            "transport-deflate-ctx",
+            Workload::TransportDeflateCtx.name(),
             "the same exchange with permessage-deflate, context kept across messages".into(),
             None,
         ),
-        ("stream", format!("a length-framed stream fed in {STREAM_CHUNK}-byte chunks"), None),
-        ("batch", format!("the format's native batch of {WINDOW} events"), None),
+        (Workload::Stream.name(), format!("a length-framed stream fed in {STREAM_CHUNK}-byte chunks"), None),
+        (Workload::Batch.name(), format!("the format's native batch of {WINDOW} events"), None),
         (
-            "compress",
+            Workload::Compress.name(),
             format!("4-byte framing + zstd level {ZSTD_LEVEL} over {WINDOW}-event windows"),
             None,
         ),
         (
-            "ingest-mt",
+            Workload::IngestMt.name(),
             "validated ingest on a thread pool (1 and all cores)".into(),
             Some("1-thread"),
         ),
-        ("copy", "memcpy of the profile's own bytes (encode floor)".into(), None),
+        (Workload::Copy.name(), "memcpy of the profile's own bytes (encode floor)".into(), None),
     ]
 }
 
@@ -686,9 +686,11 @@ mod tests {
     #[test]
     fn workload_texts_read_the_method_parameters() {
         let what = |w: &str| workload_texts().into_iter().find(|x| x.0 == w).unwrap().1;
-        assert!(what("stream").contains(&format!("fed in {STREAM_CHUNK}-byte chunks")));
-        assert!(what("batch").contains(&format!("native batch of {WINDOW} events")));
-        assert!(what("compress").contains(&format!(
+        assert!(
+            what(Workload::Stream.name()).contains(&format!("fed in {STREAM_CHUNK}-byte chunks"))
+        );
+        assert!(what(Workload::Batch.name()).contains(&format!("native batch of {WINDOW} events")));
+        assert!(what(Workload::Compress.name()).contains(&format!(
             "zstd level {ZSTD_LEVEL} over {WINDOW}-event windows"
         )));
     }
