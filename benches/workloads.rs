@@ -6,9 +6,10 @@
 //! set `BINOSTR_BENCH_EVENTS` to change the corpus size (default 1000).
 //! These are unpaired; for recorded, paired numbers use `binostr campaign`.
 
+use binostr::bench::fixture::Fixture;
 use binostr::bench::fixture::representable;
 use binostr::bench::group::{Budget, plan, sequence};
-use binostr::bench::workload::{Fixture, Subset, split_subsets};
+use binostr::bench::workload::{Subset, split_subsets};
 use binostr::campaign::ingest_threads;
 use binostr::codec::{Limits, Profile};
 use binostr::corpus::generate;

@@ -5,7 +5,9 @@
 pub mod filtering;
 pub mod fixture;
 pub mod group;
+pub mod pass;
 pub mod probe;
 pub mod sizes;
 pub mod timing;
+pub mod window;
 pub mod workload;

@@ -8,8 +8,8 @@
 //! and `EOSE`, and decodes (or validates) each event. JSON profiles travel as
 //! NIP-01 text frames, the others in one small binary envelope
 //! ([`envelope`]). Three compression modes ([`Compression`]): none, and
-//! permessage-deflate (RFC 7692, [`deflate`]) without and with context
-//! takeover. Bytes are counted at the socket ([`count`]) and checked against
+//! permessage-deflate (RFC 7692, [`deflate`], compressed by a
+//! [`deflater`]) without and with context takeover. Bytes are counted at the socket ([`count`]) and checked against
 //! a pure flate2 model of the same messages ([`model`]); [`measure`] runs
 //! every (profile × mode × check) in interleaved rounds; [`session`] keeps
 //! one connection open for the campaign's `transport-*` workloads; [`links`]
@@ -22,6 +22,7 @@ pub mod client;
 pub mod count;
 pub mod cpu;
 pub mod deflate;
+pub mod deflater;
 pub mod envelope;
 pub mod links;
 pub mod measure;

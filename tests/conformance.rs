@@ -317,7 +317,7 @@ fn native_batches_round_trip_and_are_bounded() {
 /// record stays buffered byte for byte.
 #[test]
 fn streams_keep_the_trailing_partial_record() {
-    use binostr::bench::workload::decode_stream;
+    use binostr::bench::window::decode_stream;
     use binostr::codec::framing::{FRAME_HEADER, FrameStream, write_frame};
     let limits = Limits::default();
     let events = &generated()[..200];

@@ -2,7 +2,7 @@
 //! counts equal to the flate2 model, negotiation refused loudly.
 
 use binostr::transport::client::{self, Check};
-use binostr::transport::deflate::Deflater;
+use binostr::transport::deflater::Deflater;
 use binostr::transport::measure::{self, Plan};
 use binostr::transport::relay::{Config, Relay, Shared, Store};
 use binostr::transport::{Compression, TransportError, model};

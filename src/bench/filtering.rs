@@ -160,8 +160,9 @@ pub fn reference_pass<'a>(filters: &'a Filters, events: &'a [Event], idx: Vec<us
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::fixture::Fixture;
     use crate::bench::group::{GroupKind, plan};
-    use crate::bench::workload::{Fixture, Subset, Workload};
+    use crate::bench::workload::{Subset, Workload};
     use crate::profiles;
 
     fn fixture(n: usize) -> Fixture {

@@ -20,7 +20,9 @@ use sha2::{Digest, Sha256};
 use crate::bench::fixture::{BASELINE, REFERENCE};
 use binostr_records::Mix;
 
-use crate::bench::workload::{BenchKey, Subset, Workload, filter_workload, select_workload};
+use crate::bench::workload::{
+    BenchKey, Subset, Workload, filter_workload, select_workload, transport_workload,
+};
 use crate::codec::Profile;
 use crate::model::Event;
 use crate::rng::Gen;
@@ -55,7 +57,7 @@ pub fn sequence(
         return mix_sequence(events, json_len, budget, seed, mix);
     }
     let members: Vec<usize> = (0..events.len())
-        .filter(|&i| subset.contains(&events[i], json_len[i]))
+        .filter(|&i| subset.contains(events[i].kind, json_len[i]))
         .collect();
     let of = members.len();
     let bytes: usize = members.iter().map(|&i| json_len[i]).sum();
@@ -198,7 +200,7 @@ impl GroupKind {
             GroupKind::Window => "window",
             GroupKind::Compress => "compress",
             GroupKind::Ingest => "ingest-mt",
-            GroupKind::Transport(mode) => Workload::transport(mode).name(),
+            GroupKind::Transport(mode) => transport_workload(mode).name(),
         }
     }
 }
@@ -391,7 +393,7 @@ pub fn plan(
                 push(
                     GroupKind::Transport(mode),
                     None,
-                    each(&|p| vec![key(Workload::transport(mode), p.id, 1)]),
+                    each(&|p| vec![key(transport_workload(mode), p.id, 1)]),
                 );
             }
         }
@@ -568,7 +570,7 @@ mod tests {
             .unwrap();
         assert_eq!(validate.members.len(), enabled.len() + 1);
         for mode in Compression::ALL {
-            let w = Workload::transport(mode);
+            let w = transport_workload(mode);
             let g = groups
                 .iter()
                 .find(|g| g.kind == GroupKind::Transport(mode))

@@ -6,7 +6,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use crate::bench::workload::{Fixture, Workload, validate_record};
+use crate::bench::fixture::Fixture;
+use crate::bench::pass::validate_record;
+use crate::bench::workload::Workload;
 use crate::codec::{Codec, Limits};
 use crate::corpus::calibrate::percentile;
 use crate::model::Event;

@@ -4,16 +4,14 @@
 
 use std::collections::BTreeMap;
 
+use binostr_records::ZSTD_LEVEL;
 use serde::Serialize;
 
 use crate::codec::Profile;
 use crate::codec::framing::{FRAME_HEADER, write_frame};
 use crate::corpus::calibrate::{Compressed, percentile};
 use crate::model::Event;
-use crate::transport::deflate;
-
-/// zstd level used for stream sizes.
-pub const ZSTD_LEVEL: i32 = 3;
+use crate::transport::{deflate, deflater};
 
 /// Per-event size statistics in bytes.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -163,7 +161,7 @@ pub fn totals<'a>(
         .transpose()?;
     let mut framed = Vec::new();
     let mut t = Totals::default();
-    let (mut alone, mut kept) = (deflate::compressor(), deflate::compressor());
+    let (mut alone, mut kept) = (deflater::compressor(), deflater::compressor());
     let mut out = Vec::new();
     for r in records {
         t.events += 1;
@@ -196,7 +194,7 @@ impl AloneCompressor {
     pub fn new() -> std::io::Result<Self> {
         Ok(Self {
             zstd: zstd::bulk::Compressor::new(ZSTD_LEVEL)?,
-            deflate: deflate::compressor(),
+            deflate: deflater::compressor(),
             scratch: Vec::new(),
         })
     }

@@ -13,8 +13,8 @@ use binostr_records::csv::{RATIOS, ROUNDS, SAMPLES};
 use criterion::{Criterion, SamplingMode};
 use serde::Deserialize;
 
+use crate::bench::fixture::Fixture;
 use crate::bench::group::{Group, Sequence};
-use crate::bench::workload::Fixture;
 use crate::rng::Gen;
 
 /// A [`Criterion`] configured from a campaign contract's

@@ -20,7 +20,7 @@ use crate::bench::timing;
 use crate::files::write_atomically;
 use rayon::prelude::*;
 
-use crate::bench::fixture::{self, BASELINE, ProfileRecords, REFERENCE};
+use crate::bench::fixture::{self, BASELINE, Fixture, ProfileRecords, REFERENCE};
 use crate::bench::group;
 use crate::bench::workload::{self, Subset, Workload};
 use crate::codec::Profile;
@@ -437,11 +437,7 @@ fn transport_stream(events: &[crate::model::Event]) -> Subset {
 
 /// The events `sizes.csv` measures for `subset`: its members in corpus
 /// order, or, for `mix`, its sequence in stream order.
-fn subset_events(
-    fixture: &workload::Fixture,
-    subset: Subset,
-    sequences: &[Sequence],
-) -> Vec<usize> {
+fn subset_events(fixture: &Fixture, subset: Subset, sequences: &[Sequence]) -> Vec<usize> {
     match subset {
         Subset::Mix => sequences
             .iter()
@@ -534,7 +530,7 @@ pub fn shuffle<T>(items: &mut [T], seed: u64) {
 
 /// Loads the corpus for the allocation probe binary, for the profiles
 /// `ids` (comma-separated, as a child's `--profiles`).
-pub fn alloc_fixture(corpus: &Path, ids: &str) -> Result<workload::Fixture> {
+pub fn alloc_fixture(corpus: &Path, ids: &str) -> Result<Fixture> {
     super::load_fixture(corpus, &resolve(ids)?, None)
 }
 

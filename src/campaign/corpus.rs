@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use super::{Apart, CorpusChoice, CorpusRecord, Options, Refused, host};
-use crate::bench::workload::Fixture;
+use crate::bench::fixture::Fixture;
 use crate::codec::{Limits, Profile};
 use crate::corpus::{audit, select};
 use crate::files::write_atomically;

@@ -29,9 +29,10 @@ use std::process::{Command, Stdio};
 
 use anyhow::{Context, Result, bail};
 
+use crate::bench::fixture::Fixture;
 use crate::bench::fixture::Pass;
 use crate::bench::group::{self, GroupKind};
-use crate::bench::workload::{BenchKey, Fixture, Subset};
+use crate::bench::workload::{BenchKey, Subset};
 use crate::codec::Profile;
 
 /// The function whose calls callgrind counts (as valgrind demangles it).

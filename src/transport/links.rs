@@ -26,7 +26,7 @@ use crate::model::Event;
 use crate::rng::Gen;
 use crate::transport::client::Check;
 use crate::transport::count::Bytes;
-use crate::transport::deflate::Deflater;
+use crate::transport::deflater::Deflater;
 use crate::transport::measure::{self, Estimate, check_sample, estimate, median};
 use crate::transport::relay::{Config, Relay, Shared};
 use crate::transport::{Compression, TransportError};

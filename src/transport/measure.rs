@@ -17,7 +17,7 @@ use crate::model::Event;
 use crate::rng::Gen;
 use crate::transport::client::{self, Check, Fetched, Published};
 use crate::transport::count::Bytes;
-use crate::transport::deflate::Deflater;
+use crate::transport::deflater::Deflater;
 use crate::transport::relay::{Config, ConnectionReport, Relay, Served, Store};
 use crate::transport::{Compression, TransportError, model};
 use crate::validate::Limits;

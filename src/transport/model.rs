@@ -19,7 +19,8 @@ use std::io::Write;
 
 use flate2::write::DeflateEncoder;
 
-use crate::transport::deflate::{Deflater, LEVEL, TAIL, WINDOW_BITS};
+use crate::transport::deflate::{LEVEL, TAIL, WINDOW_BITS};
+use crate::transport::deflater::Deflater;
 use crate::transport::envelope;
 use crate::transport::relay::Store;
 use crate::transport::{Compression, SUB, TransportError};

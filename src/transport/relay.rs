@@ -29,7 +29,7 @@ use tokio::sync::Semaphore;
 
 use crate::model::Event;
 use crate::transport::count::Bytes;
-use crate::transport::deflate::Deflater;
+use crate::transport::deflater::Deflater;
 use crate::transport::{MAX_MESSAGE, TransportError};
 
 pub mod connection;

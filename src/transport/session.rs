@@ -134,7 +134,7 @@ impl Drop for Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transport::deflate::Deflater;
+    use crate::transport::deflater::Deflater;
 
     #[test]
     fn kept_context_shrinks_later_exchanges_only() {

@@ -20,9 +20,8 @@ use soketto::Parsing;
 use soketto::base::{Codec, Header, OpCode};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
-use crate::transport::deflate::{
-    self, Agreed, Compressor, Deflater, InflateError, Inflater, RawDeflate,
-};
+use crate::transport::deflate::{self, Agreed, InflateError, Inflater};
+use crate::transport::deflater::{Compressor, Deflater, RawDeflate};
 
 /// Close statuses of RFC 6455, 7.4.1.
 pub mod status {

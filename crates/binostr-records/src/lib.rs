@@ -4,7 +4,9 @@
 //! layout ([`csv`]), the ids both sides compare with ([`BASELINE`],
 //! [`REFERENCE`]) and the campaign directory's names ([`label`], [`files`]);
 //! besides the campaign, the robustness report ([`robustness`], written by
-//! `binostr torture run`) and the signed manifest's event ([`SignedEvent`]).
+//! `binostr torture run`) and the signed manifest's event ([`SignedEvent`]);
+//! the workload and subset names ([`Workload`], [`Subset`]) and the method's
+//! parameters ([`WINDOW`], [`STREAM_CHUNK`], [`ZSTD_LEVEL`]).
 //!
 //! Data only: detecting the host or the git tree, and measuring, stay in
 //! `binostr`; scanning with Polars stays in `binostr-report`.
@@ -21,6 +23,7 @@ mod campaign;
 mod event;
 mod registry;
 mod run;
+mod workload;
 
 pub use campaign::{
     Apart, CRAWL_FOLLOW_MEDIAN, CampaignRecord, CorpusRecord, Mix, MixStratum, Refused, STRATA,
@@ -29,6 +32,7 @@ pub use campaign::{
 pub use event::SignedEvent;
 pub use registry::RegistryEntry;
 pub use run::{Contract, ContractCorpus, CriterionSettings, Git, Host, Observed, RunRecord, Stage};
+pub use workload::{STREAM_CHUNK, Subset, UnknownName, WINDOW, Workload, ZSTD_LEVEL};
 
 /// Schema version of `campaign.json` and `run-K/contract.json`.
 pub const SCHEMA: u32 = 2;

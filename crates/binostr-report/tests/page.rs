@@ -153,6 +153,17 @@ fn the_page_holds_every_profile_and_its_records() {
 }
 
 #[test]
+fn the_page_states_the_method_parameters_of_binostr_records() {
+    let tmp = tempfile::tempdir().unwrap();
+    setup(tmp.path());
+    let html = page(tmp.path());
+    let zstd = format!("zstd is level {};", binostr_records::ZSTD_LEVEL);
+    assert!(section(&html, "sizes").contains(&zstd));
+    let window = format!("zstd over {}-event windows", binostr_records::WINDOW);
+    assert!(html.contains(&window));
+}
+
+#[test]
 fn the_page_fetches_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     setup(tmp.path());

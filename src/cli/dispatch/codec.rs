@@ -77,7 +77,7 @@ pub(super) fn run_sizes(json: bool, all: bool, inputs: &[PathBuf]) -> Result<()>
         report.read,
         report.rejected.len(),
         report.duplicates,
-        crate::bench::sizes::ZSTD_LEVEL
+        binostr_records::ZSTD_LEVEL
     );
     print!("{}", crate::bench::sizes::render(&rows));
     for r in rows.iter().filter(|r| r.not_representable > 0) {

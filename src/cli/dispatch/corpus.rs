@@ -6,7 +6,9 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::bench::sizes::{AloneCompressor, ZSTD_LEVEL};
+use binostr_records::ZSTD_LEVEL;
+
+use crate::bench::sizes::AloneCompressor;
 use crate::cli::args::{CorpusCommand, LimitArgs, SourceSet};
 use crate::cli::render;
 use crate::corpus::audit::{self, AuditOptions};

@@ -150,7 +150,7 @@ pub(super) fn run_relay(
         max_events: limits.max_events,
         req_budget: Some(ms(limits.req_budget_ms)),
         send_buffer: (limits.send_buffer > 0).then_some(limits.send_buffer),
-        deflater: deflate::Deflater::Zlib,
+        deflater: crate::transport::deflater::Deflater::Zlib,
     };
     let max_connections = config.max_connections;
     let shared = Arc::new(Shared::new(&profiles, &events, config)?);

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::{Result, bail};
+use binostr_records::Workload;
 use binostr_records::robustness::RunReport;
 
 use crate::model::checks::{self, Check, Violation};
@@ -429,7 +430,9 @@ impl Campaign {
     pub fn ingest_threads(&self, host: &str) -> Option<i64> {
         self.rows
             .iter()
-            .filter(|r| r.host == host && r.workload == "ingest-mt" && r.subset == "all")
+            .filter(|r| {
+                r.host == host && r.workload == Workload::IngestMt.name() && r.subset == "all"
+            })
             .map(|r| r.threads)
             .max()
     }
@@ -439,7 +442,14 @@ impl Campaign {
     /// `(n, scaling, lo, hi)`.
     pub fn ingest_scaling(&self, host: &str, profile: &str) -> Option<(i64, f64, f64, f64)> {
         let n = self.ingest_threads(host)?;
-        let p = self.paired(host, "ingest-mt", profile, "all", n, "1-thread")?;
+        let p = self.paired(
+            host,
+            Workload::IngestMt.name(),
+            profile,
+            "all",
+            n,
+            "1-thread",
+        )?;
         let (r, lo, hi) = p.triple();
         Some((n, 1.0 / r, 1.0 / hi, 1.0 / lo))
     }

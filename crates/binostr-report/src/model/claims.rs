@@ -13,11 +13,19 @@
 
 use std::collections::BTreeSet;
 
+use binostr_records::Workload;
+
 use crate::model::paired::Rounds;
 use crate::model::stats;
 
 /// The workloads a claim is made for.
-pub const CLAIM_WORKLOADS: [&str; 5] = ["encode", "decode", "decode+id", "validate", "stream"];
+pub const CLAIM_WORKLOADS: [&str; 5] = [
+    Workload::Encode.name(),
+    Workload::Decode.name(),
+    Workload::DecodeId.name(),
+    Workload::Validate.name(),
+    Workload::Stream.name(),
+];
 
 /// The claim about one workload on one host.
 #[derive(Clone, Debug, PartialEq)]

@@ -139,12 +139,14 @@ pub fn marks(c: &Campaign) -> Vec<Mark> {
 
 #[cfg(test)]
 mod tests {
+    use binostr_records::Workload;
+
     use super::*;
 
     fn claim(leader: &str, resolved: bool, tied: &[&str]) -> Claim {
         Claim {
             host: "h".into(),
-            workload: "decode".into(),
+            workload: Workload::Decode.name().into(),
             leader: leader.into(),
             leader_ratio: 0.5,
             resolved,
@@ -171,7 +173,7 @@ mod tests {
     #[test]
     fn marks_name_corpora_and_kinds() {
         let mut m = Mark {
-            workload: "decode".into(),
+            workload: Workload::Decode.name().into(),
             sentence: String::new(),
             here: ("pd".into(), "generated".into()),
             there: Some(("qr".into(), "real".into(), false)),

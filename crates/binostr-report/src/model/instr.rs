@@ -4,11 +4,18 @@
 use anyhow::Result;
 use polars::prelude::*;
 
+use binostr_records::Workload;
+
 use crate::read::frame::{f64s, i64s, strs};
 use crate::read::records::{self, Run, Scan as _};
 
 /// The workloads whose instructions are reported per profile.
-pub const INSTRUCTION_WORKLOADS: [&str; 4] = ["encode", "decode", "decode+id", "validate"];
+pub const INSTRUCTION_WORKLOADS: [&str; 4] = [
+    Workload::Encode.name(),
+    Workload::Decode.name(),
+    Workload::DecodeId.name(),
+    Workload::Validate.name(),
+];
 
 /// Instructions per event of one key on one host.
 #[derive(Clone, Debug, PartialEq)]

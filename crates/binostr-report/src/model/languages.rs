@@ -4,6 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use binostr_records::Workload;
+
 use crate::model::campaign::Campaign;
 
 /// Languages of the interop matrix, Rust first (from the campaign's
@@ -59,7 +61,7 @@ pub fn language_matrix(c: &Campaign) -> Vec<MatrixRow> {
     }
     let names: Vec<String> = formats.keys().cloned().collect();
     for f in names {
-        if let Some(row) = c.row(host, "decode", &f, "all", 1) {
+        if let Some(row) = c.row(host, Workload::Decode.name(), &f, "all", 1) {
             formats.get_mut(&f).expect("listed")[0] = Some(("binostr".into(), row.median_ns));
         }
     }

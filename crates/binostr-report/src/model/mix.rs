@@ -10,6 +10,7 @@
 
 use std::fmt::Write as _;
 
+use binostr_records::Workload;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
@@ -33,7 +34,12 @@ pub const CRAWL_MEDIAN_TAGS: i64 = binostr_records::CRAWL_FOLLOW_MEDIAN as i64;
 pub const SIZE_MEASURES: [&str; 3] = ["raw", "zstd per event", "deflate per event"];
 
 /// The workloads whose times are composed.
-pub const TIME_WORKLOADS: [&str; 4] = ["decode", "decode+id", "validate", "encode"];
+pub const TIME_WORKLOADS: [&str; 4] = [
+    Workload::Decode.name(),
+    Workload::DecodeId.name(),
+    Workload::Validate.name(),
+    Workload::Encode.name(),
+];
 
 /// What a figure the campaign did not measure says.
 pub const NOT_MEASURED: &str = "not measured in this campaign";

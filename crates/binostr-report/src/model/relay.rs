@@ -2,6 +2,8 @@
 //! matched on stored events (the `filter` groups) and the WebSocket loop
 //! (the timed `transport-*` groups beside `transport.csv`).
 
+use binostr_records::Workload;
+
 use crate::model::campaign::Campaign;
 use crate::model::summary::{REFERENCE, ratio_order};
 use crate::read::transport::{MODES, Transport, WORKLOADS};
@@ -39,13 +41,16 @@ pub fn filter_rows(c: &Campaign, host: &str) -> Vec<FilterRow> {
         .profiles(host)
         .into_iter()
         .filter_map(|p| {
-            let workload = ["filter-checked", "filter-preverified"]
-                .into_iter()
-                .find(|w| c.ns(host, w, &p).is_some())?;
+            let workload = [
+                Workload::FilterChecked.name(),
+                Workload::FilterPreverified.name(),
+            ]
+            .into_iter()
+            .find(|w| c.ns(host, w, &p).is_some())?;
             Some(FilterRow {
                 ns: c.ns(host, workload, &p)?,
                 vs_json: c.ratio(host, workload, &p, "json"),
-                vs_event: c.ratio(host, workload, &p, "filter-event"),
+                vs_event: c.ratio(host, workload, &p, Workload::FilterEvent.name()),
                 instr: c.instructions(host, workload, &p).map(|i| i.per_event),
                 workload: workload.to_owned(),
                 profile: p,
@@ -64,9 +69,9 @@ pub fn filter_rows(c: &Campaign, host: &str) -> Vec<FilterRow> {
 
 /// The `filter-event` reference: ns and instructions per event scanned.
 pub fn filter_reference(c: &Campaign, host: &str) -> Option<(f64, Option<f64>)> {
-    let ns = c.ns(host, "filter-event", REFERENCE)?;
+    let ns = c.ns(host, Workload::FilterEvent.name(), REFERENCE)?;
     let instr = c
-        .instructions(host, "filter-event", REFERENCE)
+        .instructions(host, Workload::FilterEvent.name(), REFERENCE)
         .map(|i| i.per_event);
     Some((ns, instr))
 }

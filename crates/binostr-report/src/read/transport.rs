@@ -5,6 +5,8 @@
 use anyhow::{Result, bail};
 use polars::prelude::*;
 
+use binostr_records::Workload;
+
 use crate::read::frame::{f64s, i64s, strs};
 use crate::read::records::{self, Run, Scan as _};
 
@@ -13,9 +15,9 @@ pub const MODES: [&str; 3] = ["none", "deflate", "deflate-ctx"];
 
 /// The timed campaign workload of each mode (`transport-*` groups).
 pub const WORKLOADS: [(&str, &str); 3] = [
-    ("none", "transport-plain"),
-    ("deflate", "transport-deflate"),
-    ("deflate-ctx", "transport-deflate-ctx"),
+    ("none", Workload::TransportPlain.name()),
+    ("deflate", Workload::TransportDeflate.name()),
+    ("deflate-ctx", Workload::TransportDeflateCtx.name()),
 ];
 
 /// One profile, mode and check on one host.

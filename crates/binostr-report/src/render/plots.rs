@@ -13,6 +13,8 @@ use plotters::coord::cartesian::Cartesian2d;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
+use binostr_records::Workload;
+
 use crate::model::campaign::Campaign;
 use crate::model::summary::{REFERENCE, Row, ratio_order};
 
@@ -318,7 +320,7 @@ fn ratios(c: &Campaign) -> Option<Bars> {
     let mut p: Vec<(f64, String)> = c
         .profiles(host)
         .into_iter()
-        .filter_map(|p| Some((ratio("decode", &p)?.0, p)))
+        .filter_map(|p| Some((ratio(Workload::Decode.name(), &p)?.0, p)))
         .collect();
     if p.is_empty() {
         return None;
@@ -338,7 +340,11 @@ fn ratios(c: &Campaign) -> Option<Bars> {
             "time / json time in the same round (median of run medians; whiskers: 95% bootstrap CI)"
                 .to_owned(),
         categories: p.iter().map(|x| x.1.clone()).collect(),
-        series: vec![series("decode"), series("validate"), series("encode")],
+        series: vec![
+            series(Workload::Decode.name()),
+            series(Workload::Validate.name()),
+            series(Workload::Encode.name()),
+        ],
         log_x: false,
         marker: Some(("json".to_owned(), 1.0)),
     })
@@ -449,9 +455,12 @@ fn select(c: &Campaign) -> Option<Bars> {
         .into_iter()
         .filter_map(|p| {
             // Ordered by the paired ratio to the raw-offset floor.
-            let v = ["select-checked", "select-preverified"]
-                .into_iter()
-                .find_map(|w| c.ratio(host, w, &p, "select-raw-offset"))?;
+            let v = [
+                Workload::SelectChecked.name(),
+                Workload::SelectPreverified.name(),
+            ]
+            .into_iter()
+            .find_map(|w| c.ratio(host, w, &p, Workload::SelectRawOffset.name()))?;
             Some((v.0, p))
         })
         .collect();
@@ -471,10 +480,13 @@ fn select(c: &Campaign) -> Option<Bars> {
         title: title(c, "Select (kind + pubkey) vs raw offsets"),
         x_desc: "ns per event (median of run medians; whiskers: 95% bootstrap CI)".to_owned(),
         categories: p.iter().map(|x| x.1.clone()).collect(),
-        series: vec![series("select-checked"), series("select-preverified")],
+        series: vec![
+            series(Workload::SelectChecked.name()),
+            series(Workload::SelectPreverified.name()),
+        ],
         log_x: false,
         marker: c
-            .ns(host, "select-raw-offset", REFERENCE)
+            .ns(host, Workload::SelectRawOffset.name(), REFERENCE)
             .map(|v| (format!("select-raw-offset ({v:.1} ns)"), v)),
     })
 }
@@ -612,14 +624,14 @@ pub fn write_all(c: &Campaign, dir: &Path) -> Result<Vec<PathBuf>> {
     if let Some(b) = sizes(c) {
         plots.push(("sizes".into(), Plot::Bars(b)));
     }
-    if let Some(b) = single(c, "decode", "Decode (subset all)", None) {
+    if let Some(b) = single(c, Workload::Decode.name(), "Decode (subset all)", None) {
         plots.push(("decode".into(), Plot::Bars(b)));
     }
     if let Some(b) = single(
         c,
-        "validate",
+        Workload::Validate.name(),
         "Validate: decode + id + BIP-340 (subset all)",
-        Some(("id+verify", "id+verify floor")),
+        Some((Workload::IdVerify.name(), "id+verify floor")),
     ) {
         plots.push(("validate".into(), Plot::Bars(b)));
     }

@@ -30,6 +30,7 @@ pub mod text;
 
 use std::collections::BTreeMap;
 
+use binostr_records::Workload;
 use binostr_records::robustness::Outcome;
 
 use crate::model::campaign::Campaign;
@@ -116,7 +117,7 @@ const fn higher(id: &'static str, label: &'static str, measure: Measure) -> Crit
 const RAW: Criterion = lower("raw", "raw bytes", Measure::SizePct(0));
 const ZSTD: Criterion = lower("zstd", "zstd per event", Measure::SizePct(1));
 const DEFLATE: Criterion = lower("deflate", "deflate bytes", Measure::SizePct(3));
-const DECODE: Criterion = lower("decode", "decode", Measure::Paired("decode"));
+const DECODE: Criterion = lower("decode", "decode", Measure::Paired(Workload::Decode.name()));
 const JS: Criterion = lower("js", "decode in JS", Measure::LanguageDecode("js"));
 const LANGUAGE_COUNT: Criterion = higher("languages", "languages", Measure::Languages);
 const SPEC: Criterion = higher("spec", "spec", Measure::Spec);
@@ -155,12 +156,12 @@ pub const ROLES: [Role; 5] = [
             lower(
                 "exchange",
                 "exchange (deflate)",
-                Measure::Paired("transport-deflate"),
+                Measure::Paired(Workload::TransportDeflate.name()),
             ),
             lower(
                 "exchange-ctx",
                 "exchange (deflate+ctx)",
-                Measure::Paired("transport-deflate-ctx"),
+                Measure::Paired(Workload::TransportDeflateCtx.name()),
             ),
             JS,
             LANGUAGE_COUNT,
@@ -175,8 +176,12 @@ pub const ROLES: [Role; 5] = [
         criteria: &[
             RAW,
             DEFLATE,
-            lower("encode", "encode", Measure::Paired("encode")),
-            lower("validate", "validate", Measure::Paired("validate")),
+            lower("encode", "encode", Measure::Paired(Workload::Encode.name())),
+            lower(
+                "validate",
+                "validate",
+                Measure::Paired(Workload::Validate.name()),
+            ),
             NON_CANONICAL,
             LANGUAGE_COUNT,
             SPEC,
@@ -453,7 +458,7 @@ impl Facts {
             }
         }
         for p in &profiles {
-            if c.row(host, "decode", p, "all", 1).is_some() {
+            if c.row(host, Workload::Decode.name(), p, "all", 1).is_some() {
                 languages
                     .entry(p.clone())
                     .or_default()
@@ -549,7 +554,10 @@ fn value(c: &Campaign, facts: &Facts, profile: &str, m: Measure) -> Option<Value
         }
         Measure::Paired(w) => {
             let workloads: Vec<&str> = if w == "filter" {
-                vec!["filter-checked", "filter-preverified"]
+                vec![
+                    Workload::FilterChecked.name(),
+                    Workload::FilterPreverified.name(),
+                ]
             } else {
                 vec![w]
             };

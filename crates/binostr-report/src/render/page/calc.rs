@@ -10,6 +10,7 @@
 use std::fmt::Write as _;
 
 use anyhow::Result;
+use binostr_records::{WINDOW, Workload};
 use serde_json::{Map, Value, json};
 
 use super::html::esc;
@@ -23,17 +24,17 @@ use crate::read::transport;
 pub const MODES: [(&str, &[&str], &str); 3] = [
     (
         "forward",
-        &["decode"],
+        &[Workload::Decode.name()],
         "decodes each event to match subscriptions; no id or signature check",
     ),
     (
-        "validate",
-        &["validate"],
+        Workload::Validate.name(),
+        &[Workload::Validate.name()],
         "bounded decode, structural checks, id and BIP-340 signature",
     ),
     (
         "store",
-        &["validate", "encode"],
+        &[Workload::Validate.name(), Workload::Encode.name()],
         "validates, then re-encodes the event into its stored form",
     ),
 ];
@@ -179,7 +180,7 @@ pub fn defaults(calc: &Calculator) -> Value {
         "events_per_second": 500,
         "fanout": 10,
         "price_per_gb": 0.05,
-        "mode": "validate",
+        "mode": Workload::Validate.name(),
         "compression": default_compression(calc),
     })
 }
@@ -256,7 +257,7 @@ fn socket_note(calc: &Calculator) -> String {
 pub fn data(c: &Campaign, calc: &Calculator, profiles: &[String]) -> Value {
     let host = c.primary_host();
     let mut workloads: Vec<&str> = MODES.iter().flat_map(|m| m.1.iter().copied()).collect();
-    workloads.push("compress");
+    workloads.push(Workload::Compress.name());
     workloads.sort_unstable();
     workloads.dedup();
     let mut per_profile = Map::new();
@@ -533,7 +534,7 @@ fn formulas(out: &mut String, calc: &Calculator) {
          and for every profile of a group the Claims call tied for a workload of the mode when \
          the group's colours would differ.</li>\n\
          <li>zstd cores = <i>R</i> · <i>F</i> · <code>compress</code> ns / 10<sup>9</sup>: \
-         zstd over 64-event windows, once per copy sent. Deflate's CPU is not timed per kind \
+         zstd over {WINDOW}-event windows, once per copy sent. Deflate's CPU is not timed per kind \
          (the WebSocket loop's times are under Latency &amp; memory).</li>\n</ul></details>\n</section>",
         esc(&strata.join(", "))
     );

@@ -4,6 +4,8 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+use binostr_records::{STREAM_CHUNK, WINDOW, Workload, ZSTD_LEVEL};
+
 use super::html::{Cell, Sort, Table, code_spans, esc};
 use crate::fmt::{NS, PCT, RATIO, fixed};
 use crate::model::campaign::Campaign;
@@ -16,82 +18,65 @@ use crate::model::resolution::{RESOLVED_RANGE_PCT, resolution};
 use crate::model::summary::{REFERENCE, Row};
 use crate::read::inputs::Inputs;
 
-/// Workloads in reading order, with what they time and the floor their
-/// paired ratio is also taken against.
-pub const WORKLOADS: [(&str, &str, Option<&str>); 16] = [
-    (
-        "encode",
-        "Event → bytes, into a reused buffer",
-        Some("copy"),
-    ),
-    ("decode", "bytes → owned Event", Some("clone")),
-    (
-        "decode+id",
-        "decode, then recompute and compare the id",
-        Some("decode"),
-    ),
-    (
-        "validate",
-        "bounded decode + structural checks + id + BIP-340",
-        Some("id+verify"),
-    ),
-    (
-        "select-checked",
-        "borrowed kind+pubkey read, whole record checked first",
-        Some("select-raw-offset"),
-    ),
-    (
-        "select-preverified",
-        "borrowed kind+pubkey read from stored, already verified bytes",
-        Some("select-raw-offset"),
-    ),
-    (
-        "filter-checked",
-        "every drawn NIP-01 REQ filter over the stored records (view or decode, record checked); per record scanned",
-        Some("filter-event"),
-    ),
-    (
-        "filter-preverified",
-        "every drawn NIP-01 REQ filter over the stored records, view of stored, already verified bytes; per record scanned",
-        Some("filter-event"),
-    ),
-    (
-        "transport-plain",
-        "REQ → every event → EOSE over a WebSocket on loopback, no compression; the client decodes every event",
-        None,
-    ),
-    (
-        "transport-deflate",
-        "the same exchange with permessage-deflate, no context takeover",
-        None,
-    ),
-    (
-        "transport-deflate-ctx",
-        "the same exchange with permessage-deflate, context kept across messages",
-        None,
-    ),
-    (
-        "stream",
-        "a length-framed stream fed in 1460-byte chunks",
-        None,
-    ),
-    ("batch", "the format's native batch of 64 events", None),
-    (
-        "compress",
-        "4-byte framing + zstd level 3 over 64-event windows",
-        None,
-    ),
-    (
-        "ingest-mt",
-        "validated ingest on a thread pool (1 and all cores)",
-        Some("1-thread"),
-    ),
-    (
-        "copy",
-        "memcpy of the profile's own bytes (encode floor)",
-        None,
-    ),
-];
+/// Workloads in reading order, with what they time (the method's parameters
+/// read from `binostr-records`) and the floor their paired ratio is also
+/// taken against.
+pub fn workload_texts() -> [(&'static str, String, Option<&'static str>); 16] {
+    [
+        (Workload::Encode.name(), "Event → bytes, into a reused buffer".into(), Some(Workload::Copy.name())),
+        (Workload::Decode.name(), "bytes → owned Event".into(), Some(Workload::Clone.name())),
+        (Workload::DecodeId.name(), "decode, then recompute and compare the id".into(), Some(Workload::Decode.name())),
+        (Workload::Validate.name(), "bounded decode + structural checks + id + BIP-340".into(), Some(Workload::IdVerify.name())),
+        (
+            Workload::SelectChecked.name(),
+            "borrowed kind+pubkey read, whole record checked first".into(),
+            Some(Workload::SelectRawOffset.name()),
+        ),
+        (
+            Workload::SelectPreverified.name(),
+            "borrowed kind+pubkey read from stored, already verified bytes".into(),
+            Some(Workload::SelectRawOffset.name()),
+        ),
+        (
+            Workload::FilterChecked.name(),
+            "every drawn NIP-01 REQ filter over the stored records (view or decode, record checked); per record scanned".into(),
+            Some(Workload::FilterEvent.name()),
+        ),
+        (
+            Workload::FilterPreverified.name(),
+            "every drawn NIP-01 REQ filter over the stored records, view of stored, already verified bytes; per record scanned".into(),
+            Some(Workload::FilterEvent.name()),
+        ),
+        (
+            Workload::TransportPlain.name(),
+            "REQ → every event → EOSE over a WebSocket on loopback, no compression; the client decodes every event".into(),
+            None,
+        ),
+        (
+            Workload::TransportDeflate.name(),
+            "the same exchange with permessage-deflate, no context takeover".into(),
+            None,
+        ),
+        (
+            Workload::TransportDeflateCtx.name(),
+            "the same exchange with permessage-deflate, context kept across messages".into(),
+            None,
+        ),
+        (Workload::Stream.name(), format!("a length-framed stream fed in {STREAM_CHUNK}-byte chunks"), None),
+        (Workload::Batch.name(), format!("the format's native batch of {WINDOW} events"), None),
+        (
+            Workload::Compress.name(),
+            format!("4-byte framing + zstd level {ZSTD_LEVEL} over {WINDOW}-event windows"),
+            None,
+        ),
+        (
+            Workload::IngestMt.name(),
+            "validated ingest on a thread pool (1 and all cores)".into(),
+            Some("1-thread"),
+        ),
+        (Workload::Copy.name(), "memcpy of the profile's own bytes (encode floor)".into(), None),
+    ]
+}
 
 fn family(inputs: &Inputs, p: &str) -> String {
     inputs
@@ -231,13 +216,14 @@ pub fn workloads(c: &Campaign) -> String {
         .filter(|r| r.host == host && r.profile != REFERENCE)
         .map(|r| r.workload.as_str())
         .collect();
-    let mut order: Vec<(&str, &str, Option<&str>)> = WORKLOADS
+    let known = workload_texts();
+    let mut order: Vec<(&str, &str, Option<&str>)> = known
         .iter()
-        .copied()
         .filter(|w| present.contains(w.0))
+        .map(|(w, what, floor)| (*w, what.as_str(), *floor))
         .collect();
     for w in &present {
-        if !WORKLOADS.iter().any(|x| x.0 == *w) {
+        if !known.iter().any(|x| x.0 == *w) {
             order.push((w, "", None));
         }
     }
@@ -460,7 +446,7 @@ pub fn sizes(c: &Campaign, inputs: &Inputs, profiles: &[String]) -> String {
     }
     format!(
         "<section id=\"sizes\"><h2>Sizes</h2>\n<p>Bytes are deterministic: the runs agree \
-         exactly (a difference would be listed as a violation). zstd is level 3; the dictionary \
+         exactly (a difference would be listed as a violation). zstd is level {ZSTD_LEVEL}; the dictionary \
          (32 KiB) is trained on a disjoint generated sample.</p>\n{}</section>\n",
         t.render("all")
     )
@@ -694,5 +680,22 @@ fn latency(out: &mut String, c: &Campaign, host: &str) {
              subtracted</p>\n",
         );
         out.push_str(&t.render("all"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workload_texts_read_the_method_parameters() {
+        let what = |w: &str| workload_texts().into_iter().find(|x| x.0 == w).unwrap().1;
+        assert!(
+            what(Workload::Stream.name()).contains(&format!("fed in {STREAM_CHUNK}-byte chunks"))
+        );
+        assert!(what(Workload::Batch.name()).contains(&format!("native batch of {WINDOW} events")));
+        assert!(what(Workload::Compress.name()).contains(&format!(
+            "zstd level {ZSTD_LEVEL} over {WINDOW}-event windows"
+        )));
     }
 }

@@ -6,6 +6,8 @@ use std::fmt::Write as _;
 
 use anyhow::{Result, bail};
 
+use binostr_records::Workload;
+
 use super::tables::size_profiles;
 use crate::fmt::fixed;
 use crate::model::campaign::Campaign;
@@ -85,21 +87,26 @@ fn campaign(m: &mut Macros, c: &Campaign, host: &str, profiles: &[String]) {
 
 /// The reference rows and validate over id+verify.
 fn floors(m: &mut Macros, c: &Campaign, host: &str, profiles: &[String]) {
-    let id_verify = c.ns(host, "id+verify", REFERENCE);
+    let id_verify = c.ns(host, Workload::IdVerify.name(), REFERENCE);
     if let Some(v) = id_verify {
         m.text("IdVerifyNs", fixed(v, 1));
     }
     let pct: Vec<f64> = profiles
         .iter()
         .filter_map(|p| {
-            c.ratio(host, "validate", p, "id+verify")
-                .map(|x| x.0 * 100.0)
+            c.ratio(
+                host,
+                Workload::Validate.name(),
+                p,
+                Workload::IdVerify.name(),
+            )
+            .map(|x| x.0 * 100.0)
         })
         .collect();
     if !pct.is_empty() {
         m.text("ValidateOverIdVerifyPct", fixed(median(&pct), 1));
     }
-    if let Some(v) = c.ns(host, "clone", REFERENCE) {
+    if let Some(v) = c.ns(host, Workload::Clone.name(), REFERENCE) {
         m.text("CloneNs", fixed(v, 1));
     }
 }
@@ -145,7 +152,10 @@ fn checks(m: &mut Macros, c: &Campaign, host: &str) {
             "InstructionsExact",
             if dev == 0.0 { "yes" } else { "no" }.to_owned(),
         );
-        for (w, name) in [("id+verify", "IdVerifyInstr"), ("clone", "CloneInstr")] {
+        for (w, name) in [
+            (Workload::IdVerify.name(), "IdVerifyInstr"),
+            (Workload::Clone.name(), "CloneInstr"),
+        ] {
             if let Some(i) = c.instructions(host, w, REFERENCE) {
                 m.text(name, fixed(i.per_event, 0));
             }
@@ -185,7 +195,10 @@ fn apart(m: &mut Macros, c: &Campaign, host: &str) {
             m.text(&format!("ApartEvents{s}"), r.count.to_string());
             m.text(&format!("ApartRefused{s}"), r.refused.len().to_string());
         }
-        if let Some((ratio, _, _)) = a.row(host, "decode", &a.profile).and_then(|r| r.ratio_json) {
+        if let Some((ratio, _, _)) = a
+            .row(host, Workload::Decode.name(), &a.profile)
+            .and_then(|r| r.ratio_json)
+        {
             m.text(&format!("ApartDecodeRatio{s}"), fixed(ratio, 2));
         }
         if let Some(pct) = a.size_pct(host) {
@@ -209,7 +222,7 @@ fn relay_floors(m: &mut Macros, c: &Campaign, host: &str) {
     {
         m.text("FilterJsonOverEvent", interval_text(est, lo, hi));
     }
-    let raw_offset = c.ns(host, "select-raw-offset", REFERENCE);
+    let raw_offset = c.ns(host, Workload::SelectRawOffset.name(), REFERENCE);
     if let Some(v) = raw_offset {
         m.text("RawOffsetNs", fixed(v, 1));
     }
@@ -245,11 +258,11 @@ fn ranges_and_smallest(m: &mut Macros, c: &Campaign, host: &str, size_profiles: 
 /// The claim of each claim workload.
 fn fastest(m: &mut Macros, c: &Campaign, host: &str) {
     for (w, name) in [
-        ("encode", "Encode"),
-        ("decode", "Decode"),
-        ("decode+id", "DecodeId"),
-        ("validate", "Validate"),
-        ("stream", "Stream"),
+        (Workload::Encode.name(), "Encode"),
+        (Workload::Decode.name(), "Decode"),
+        (Workload::DecodeId.name(), "DecodeId"),
+        (Workload::Validate.name(), "Validate"),
+        (Workload::Stream.name(), "Stream"),
     ] {
         let Some(k) = c.claim(host, w) else {
             continue;
@@ -303,11 +316,11 @@ fn holds(m: &mut Macros, c: &Campaign) {
 }
 
 fn workload_name(w: &str) -> &'static str {
-    match w {
-        "encode" => "Encode",
-        "decode" => "Decode",
-        "decode+id" => "DecodeId",
-        "validate" => "Validate",
+    match Workload::from_name(w) {
+        Some(Workload::Encode) => "Encode",
+        Some(Workload::Decode) => "Decode",
+        Some(Workload::DecodeId) => "DecodeId",
+        Some(Workload::Validate) => "Validate",
         _ => "Stream",
     }
 }
@@ -341,33 +354,52 @@ fn sizes(m: &mut Macros, c: &Campaign, size_profiles: &[String]) {
 fn profile(m: &mut Macros, c: &Campaign, host: &str, p: &str) {
     let s = macro_suffix(p);
     let row = |w: &str| c.row(host, w, p, "all", 1);
-    if let Some(r) = row("encode") {
+    if let Some(r) = row(Workload::Encode.name()) {
         m.text(&format!("EncodeNs{s}"), fixed(r.median_ns, 1));
         if let Some((ratio, _, _)) = r.ratio_json {
             m.text(&format!("EncodeRatio{s}"), fixed(ratio, 2));
         }
     }
     for (w, against, name) in [
-        ("encode", "copy", "EncodeOverCopy"),
-        ("decode", "clone", "DecodeOverClone"),
-        ("decode+id", "decode", "DecodeIdOverDecode"),
-        ("validate", "id+verify", "ValidateOverIdVerify"),
+        (
+            Workload::Encode.name(),
+            Workload::Copy.name(),
+            "EncodeOverCopy",
+        ),
+        (
+            Workload::Decode.name(),
+            Workload::Clone.name(),
+            "DecodeOverClone",
+        ),
+        (
+            Workload::DecodeId.name(),
+            Workload::Decode.name(),
+            "DecodeIdOverDecode",
+        ),
+        (
+            Workload::Validate.name(),
+            Workload::IdVerify.name(),
+            "ValidateOverIdVerify",
+        ),
     ] {
         if let Some((ratio, _, _)) = c.ratio(host, w, p, against) {
             m.text(&format!("{name}{s}"), fixed(ratio, 2));
         }
     }
     for (w, name) in [
-        ("encode", "EncodeInstr"),
-        ("decode", "DecodeInstr"),
-        ("decode+id", "DecodeIdInstr"),
-        ("validate", "ValidateInstr"),
+        (Workload::Encode.name(), "EncodeInstr"),
+        (Workload::Decode.name(), "DecodeInstr"),
+        (Workload::DecodeId.name(), "DecodeIdInstr"),
+        (Workload::Validate.name(), "ValidateInstr"),
     ] {
         if let Some(i) = c.instructions(host, w, p) {
             m.text(&format!("{name}{s}"), fixed(i.per_event, 0));
         }
     }
-    for (w, name) in [("decode", "Decode"), ("validate", "Validate")] {
+    for (w, name) in [
+        (Workload::Decode.name(), "Decode"),
+        (Workload::Validate.name(), "Validate"),
+    ] {
         if let Some(r) = row(w) {
             m.text(&format!("{name}Ns{s}"), fixed(r.median_ns, 1));
             if let Some((ratio, _, _)) = r.ratio_json {
@@ -375,9 +407,12 @@ fn profile(m: &mut Macros, c: &Campaign, host: &str, p: &str) {
             }
         }
     }
-    if let Some(r) = row("select-checked").or_else(|| row("select-preverified")) {
+    if let Some(r) =
+        row(Workload::SelectChecked.name()).or_else(|| row(Workload::SelectPreverified.name()))
+    {
         m.text(&format!("SelectNs{s}"), fixed(r.median_ns, 1));
-        if let Some((ratio, _, _)) = c.ratio(host, &r.workload, p, "select-raw-offset") {
+        if let Some((ratio, _, _)) = c.ratio(host, &r.workload, p, Workload::SelectRawOffset.name())
+        {
             m.text(&format!("SelectOverRawOffset{s}"), fixed(ratio, 2));
         }
     }

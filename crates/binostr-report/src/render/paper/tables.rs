@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use binostr_records::Workload;
 use binostr_records::robustness::Outcome;
 
 use crate::fmt::{NS, PCT, RATIO, fixed, fixed_opt};
@@ -116,30 +117,31 @@ pub(super) fn speed_csv(c: &Campaign) -> String {
             let ns = |w: &str| c.ns(host, w, &p);
             let paired = |w: &str| c.row(host, w, &p, "all", 1).and_then(|r| r.ratio_json);
             let ratio = |w: &str| paired(w).map(|r| r.0);
-            let decode = c.row(host, "decode", &p, "all", 1);
+            let decode = c.row(host, Workload::Decode.name(), &p, "all", 1);
             let row = vec![
                 p.clone(),
-                fixed_opt(ns("encode"), NS),
-                fixed_opt(ns("decode"), NS),
-                fixed_opt(ns("decode+id"), NS),
-                fixed_opt(ns("validate"), NS),
+                fixed_opt(ns(Workload::Encode.name()), NS),
+                fixed_opt(ns(Workload::Decode.name()), NS),
+                fixed_opt(ns(Workload::DecodeId.name()), NS),
+                fixed_opt(ns(Workload::Validate.name()), NS),
                 fixed_opt(
-                    ns("select-checked").or_else(|| ns("select-preverified")),
+                    ns(Workload::SelectChecked.name())
+                        .or_else(|| ns(Workload::SelectPreverified.name())),
                     NS,
                 ),
-                fixed_opt(ns("stream"), NS),
-                fixed_opt(ratio("decode"), RATIO),
-                fixed_opt(ratio("validate"), RATIO),
+                fixed_opt(ns(Workload::Stream.name()), NS),
+                fixed_opt(ratio(Workload::Decode.name()), RATIO),
+                fixed_opt(ratio(Workload::Validate.name()), RATIO),
                 fixed_opt(decode.map(|r| r.range_pct), PCT),
-                fixed_opt(ratio("encode"), RATIO),
-                fixed_opt(paired("decode").map(|r| r.1), RATIO),
-                fixed_opt(paired("decode").map(|r| r.2), RATIO),
-                fixed_opt(paired("validate").map(|r| r.1), RATIO),
-                fixed_opt(paired("validate").map(|r| r.2), RATIO),
+                fixed_opt(ratio(Workload::Encode.name()), RATIO),
+                fixed_opt(paired(Workload::Decode.name()).map(|r| r.1), RATIO),
+                fixed_opt(paired(Workload::Decode.name()).map(|r| r.2), RATIO),
+                fixed_opt(paired(Workload::Validate.name()).map(|r| r.1), RATIO),
+                fixed_opt(paired(Workload::Validate.name()).map(|r| r.2), RATIO),
                 fixed_opt(decode.and_then(|r| r.ratio_range_pct), PCT),
             ];
             // Ordered by the paired ratio: absolute ns drift between runs.
-            let key = ratio("decode").or_else(|| (p == BASELINE).then_some(1.0));
+            let key = ratio(Workload::Decode.name()).or_else(|| (p == BASELINE).then_some(1.0));
             (key, p, row)
         })
         .collect();
@@ -151,11 +153,31 @@ pub(super) fn speed_csv(c: &Campaign) -> String {
 
 /// The paired floor ratios of `floors.csv`: (column prefix, workload, against).
 pub const FLOORS: [(&str, &str, &str); 5] = [
-    ("encode_copy", "encode", "copy"),
-    ("decode_clone", "decode", "clone"),
-    ("decode_id_decode", "decode+id", "decode"),
-    ("validate_id_verify", "validate", "id+verify"),
-    ("select_raw_offset", "select-checked", "select-raw-offset"),
+    (
+        "encode_copy",
+        Workload::Encode.name(),
+        Workload::Copy.name(),
+    ),
+    (
+        "decode_clone",
+        Workload::Decode.name(),
+        Workload::Clone.name(),
+    ),
+    (
+        "decode_id_decode",
+        Workload::DecodeId.name(),
+        Workload::Decode.name(),
+    ),
+    (
+        "validate_id_verify",
+        Workload::Validate.name(),
+        Workload::IdVerify.name(),
+    ),
+    (
+        "select_raw_offset",
+        Workload::SelectChecked.name(),
+        Workload::SelectRawOffset.name(),
+    ),
 ];
 
 pub(super) fn floors_csv(c: &Campaign) -> String {
@@ -196,7 +218,7 @@ pub(super) fn instructions_csv(c: &Campaign) -> String {
         .filter_map(|p| {
             let instr: Vec<_> = workloads
                 .iter()
-                .chain(&["copy"])
+                .chain(&[Workload::Copy.name()])
                 .map(|w| c.instructions(host, w, &p))
                 .collect();
             if instr.iter().all(Option::is_none) {
@@ -294,7 +316,8 @@ pub(super) fn apart_csv(c: &Campaign) -> String {
                     .and_then(|r| r.ratio_json)
                     .map(|r| r.0)
             };
-            let filter = ratio("filter-checked").or_else(|| ratio("filter-preverified"));
+            let filter = ratio(Workload::FilterChecked.name())
+                .or_else(|| ratio(Workload::FilterPreverified.name()));
             vec![
                 a.profile.clone(),
                 a.record
@@ -303,8 +326,8 @@ pub(super) fn apart_csv(c: &Campaign) -> String {
                 a.record
                     .as_ref()
                     .map_or(String::new(), |r| r.refused.len().to_string()),
-                fixed_opt(ratio("decode"), RATIO),
-                fixed_opt(ratio("validate"), RATIO),
+                fixed_opt(ratio(Workload::Decode.name()), RATIO),
+                fixed_opt(ratio(Workload::Validate.name()), RATIO),
                 fixed_opt(filter, RATIO),
                 fixed_opt(a.size_pct(host), 1),
                 fixed_opt(a.wire_pct(host, "none"), 1),
@@ -323,7 +346,8 @@ pub(super) fn kinds_csv(c: &Campaign) -> String {
             r.host == host
                 && r.threads == 1
                 && r.profile != REFERENCE
-                && (r.workload == "decode" || r.workload == "validate")
+                && (r.workload == Workload::Decode.name()
+                    || r.workload == Workload::Validate.name())
         })
         .map(|r| (r.profile.clone(), r.subset.clone()))
         .collect();
@@ -336,8 +360,8 @@ pub(super) fn kinds_csv(c: &Campaign) -> String {
             vec![
                 p.clone(),
                 s.clone(),
-                fixed_opt(ns("decode"), NS),
-                fixed_opt(ns("validate"), NS),
+                fixed_opt(ns(Workload::Decode.name()), NS),
+                fixed_opt(ns(Workload::Validate.name()), NS),
             ]
         }),
     )

@@ -2,6 +2,8 @@
 
 use std::fmt::Write as _;
 
+use binostr_records::Workload;
+
 use super::table::{md_table, ratio_opt};
 use crate::fmt::{NS, PCT, fixed, fixed_opt};
 use crate::model::campaign::Campaign;
@@ -10,15 +12,15 @@ use crate::read::transport::MODES;
 
 /// The workloads of the apart tables, in order.
 const APART_WORKLOADS: [&str; 9] = [
-    "encode",
-    "decode",
-    "decode+id",
-    "validate",
-    "filter-checked",
-    "filter-preverified",
-    "transport-plain",
-    "transport-deflate",
-    "transport-deflate-ctx",
+    Workload::Encode.name(),
+    Workload::Decode.name(),
+    Workload::DecodeId.name(),
+    Workload::Validate.name(),
+    Workload::FilterChecked.name(),
+    Workload::FilterPreverified.name(),
+    Workload::TransportPlain.name(),
+    Workload::TransportDeflate.name(),
+    Workload::TransportDeflateCtx.name(),
 ];
 
 pub(super) fn apart_section(out: &mut String, c: &Campaign, host: &str) {
@@ -50,7 +52,7 @@ pub(super) fn apart_section(out: &mut String, c: &Campaign, host: &str) {
             .filter_map(|w| {
                 let own = a.row(host, w, &a.profile)?;
                 let json_w = if w.starts_with("filter-") {
-                    "filter-checked"
+                    Workload::FilterChecked.name()
                 } else {
                     w
                 };

@@ -5,6 +5,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use binostr_records::Workload;
+
 use super::apart::apart_section;
 use super::instructions::instructions_section;
 use super::relay::{filter_section, transport_section};
@@ -110,13 +112,13 @@ fn paired_ratios(out: &mut String, c: &Campaign, host: &str, profiles: &[String]
             let r = |w: &str, against: &str| c.ratio(host, w, p, against);
             let json = |w: &str| c.row(host, w, p, "all", 1).and_then(|row| row.ratio_json);
             let cells = [
-                json("encode"),
-                r("encode", "copy"),
-                json("decode"),
-                r("decode", "clone"),
-                r("decode+id", "decode"),
-                json("validate"),
-                r("validate", "id+verify"),
+                json(Workload::Encode.name()),
+                r(Workload::Encode.name(), Workload::Copy.name()),
+                json(Workload::Decode.name()),
+                r(Workload::Decode.name(), Workload::Clone.name()),
+                r(Workload::DecodeId.name(), Workload::Decode.name()),
+                json(Workload::Validate.name()),
+                r(Workload::Validate.name(), Workload::IdVerify.name()),
             ];
             if cells.iter().all(Option::is_none) {
                 return None;
@@ -148,9 +150,12 @@ fn absolute_times(out: &mut String, c: &Campaign, host: &str, profiles: &[String
     let _ = writeln!(out, "### Absolute time (ns/event on host {host})\n");
     let abs = |w: &str| c.ns(host, w, REFERENCE);
     let floors: Vec<String> = [
-        ("id+verify", "id+verify"),
-        ("clone", "clone"),
-        ("select-raw-offset", "select-raw-offset"),
+        (Workload::IdVerify.name(), Workload::IdVerify.name()),
+        (Workload::Clone.name(), Workload::Clone.name()),
+        (
+            Workload::SelectRawOffset.name(),
+            Workload::SelectRawOffset.name(),
+        ),
     ]
     .iter()
     .filter_map(|(w, name)| abs(w).map(|v| format!("{name} {} ns", fixed(v, NS))))
@@ -162,7 +167,14 @@ fn absolute_times(out: &mut String, c: &Campaign, host: &str, profiles: &[String
         .iter()
         .filter_map(|p| {
             let ns = |w: &str| c.ns(host, w, p);
-            let cells = ["encode", "copy", "decode", "decode+id", "validate"].map(ns);
+            let cells = [
+                Workload::Encode.name(),
+                Workload::Copy.name(),
+                Workload::Decode.name(),
+                Workload::DecodeId.name(),
+                Workload::Validate.name(),
+            ]
+            .map(ns);
             let key = cells[2].or(cells[4])?;
             let mut row = vec![p.clone()];
             row.extend(cells.iter().map(|v| fixed_opt(*v, NS)));
@@ -173,11 +185,11 @@ fn absolute_times(out: &mut String, c: &Campaign, host: &str, profiles: &[String
         out,
         &[
             "profile",
-            "encode",
-            "copy",
-            "decode",
-            "decode+id",
-            "validate",
+            Workload::Encode.name(),
+            Workload::Copy.name(),
+            Workload::Decode.name(),
+            Workload::DecodeId.name(),
+            Workload::Validate.name(),
         ],
         &sorted_rows(rows),
     );
@@ -196,8 +208,12 @@ fn ingest_scaling(out: &mut String, c: &Campaign, host: &str, profiles: &[String
                 .iter()
                 .filter_map(|p| {
                     let (_, s, lo, hi) = c.ingest_scaling(host, p)?;
-                    let one = c.row(host, "ingest-mt", p, "all", 1).map(|r| r.median_ns);
-                    let many = c.row(host, "ingest-mt", p, "all", n).map(|r| r.median_ns);
+                    let one = c
+                        .row(host, Workload::IngestMt.name(), p, "all", 1)
+                        .map(|r| r.median_ns);
+                    let many = c
+                        .row(host, Workload::IngestMt.name(), p, "all", n)
+                        .map(|r| r.median_ns);
                     Some((
                         -s,
                         vec![
@@ -223,7 +239,7 @@ fn ingest_scaling(out: &mut String, c: &Campaign, host: &str, profiles: &[String
 /// `select-*` against the raw-offset floor.
 fn select(out: &mut String, c: &Campaign, host: &str, profiles: &[String]) {
     let _ = writeln!(out, "### select vs select-raw-offset\n");
-    match c.ns(host, "select-raw-offset", REFERENCE) {
+    match c.ns(host, Workload::SelectRawOffset.name(), REFERENCE) {
         Some(floor) => {
             let _ = writeln!(
                 out,
@@ -233,18 +249,18 @@ fn select(out: &mut String, c: &Campaign, host: &str, profiles: &[String]) {
             let rows = profiles
                 .iter()
                 .filter_map(|p| {
-                    let checked = c.ns(host, "select-checked", p);
-                    let pre = c.ns(host, "select-preverified", p);
+                    let checked = c.ns(host, Workload::SelectChecked.name(), p);
+                    let pre = c.ns(host, Workload::SelectPreverified.name(), p);
                     let key = checked.or(pre)?;
-                    let r = |w: &str| c.ratio(host, w, p, "select-raw-offset");
+                    let r = |w: &str| c.ratio(host, w, p, Workload::SelectRawOffset.name());
                     Some((
                         key,
                         vec![
                             p.clone(),
                             fixed_opt(checked, NS),
                             fixed_opt(pre, NS),
-                            with_ci(r("select-checked")),
-                            with_ci(r("select-preverified")),
+                            with_ci(r(Workload::SelectChecked.name())),
+                            with_ci(r(Workload::SelectPreverified.name())),
                         ],
                     ))
                 })

@@ -3,6 +3,8 @@
 
 use std::fmt::Write as _;
 
+use binostr_records::Workload;
+
 use super::table::{md_table, sorted_rows};
 use crate::fmt::{NS, fixed, fixed_opt};
 use crate::model::campaign::Campaign;
@@ -33,7 +35,7 @@ pub(super) fn instructions_section(
         return;
     }
     let _ = writeln!(out, "### Instructions per event (callgrind, subset all)\n");
-    let refs: Vec<String> = ["id+verify", "clone"]
+    let refs: Vec<String> = [Workload::IdVerify.name(), Workload::Clone.name()]
         .iter()
         .filter_map(|w| {
             let i = c.instructions(host, w, REFERENCE)?;
@@ -60,20 +62,20 @@ pub(super) fn instructions_section(
             let mut row = vec![p.clone()];
             let mut dev: f64 = 0.0;
             let mut any = false;
-            for w in INSTRUCTION_WORKLOADS.iter().chain(&["copy"]) {
+            for w in INSTRUCTION_WORKLOADS.iter().chain(&[Workload::Copy.name()]) {
                 let i = c.instructions(host, w, p);
                 if let Some(i) = i {
                     any = true;
                     dev = dev.max(i.dev_pct);
                 }
                 row.push(fixed_opt(i.map(|i| i.per_event), 0));
-                if *w != "copy" {
+                if *w != Workload::Copy.name() {
                     row.push(fixed_opt(c.ns(host, w, p), NS));
                 }
             }
             row.push(agreement(dev));
             let key = c
-                .instructions(host, "decode", p)
+                .instructions(host, Workload::Decode.name(), p)
                 .map_or(f64::INFINITY, |i| i.per_event);
             any.then_some((key, row))
         })
