@@ -4,7 +4,9 @@
 
 use std::fmt::Write as _;
 
-use super::{Decision, Kind, MARGIN, Measure, SITTING_MARGIN, Value};
+use super::compare::{Cmp, Kind, MARGIN, SITTING_MARGIN, Value};
+use super::criteria::Measure;
+use super::decide::{Candidate, Decision};
 use crate::fmt::fixed;
 use crate::model::summary::BASELINE;
 
@@ -229,10 +231,10 @@ pub fn role_text(d: &Decision) -> String {
 /// Per criterion, the range over the binary candidates measured and how
 /// many compare better, equivalent, worse or undecided with json.
 fn across(d: &Decision) -> String {
-    let binary: Vec<&super::Candidate> = d.candidates.iter().filter(|c| !c.json_text).collect();
+    let binary: Vec<&Candidate> = d.candidates.iter().filter(|c| !c.json_text).collect();
     let mut parts = Vec::new();
     for (i, k) in d.role.criteria.iter().enumerate() {
-        let vals: Vec<(&Value, Option<super::Cmp>)> = binary
+        let vals: Vec<(&Value, Option<Cmp>)> = binary
             .iter()
             .filter_map(|c| Some((c.values[i].as_ref()?, c.vs_json.get(i).copied().flatten())))
             .collect();
@@ -247,17 +249,12 @@ fn across(d: &Decision) -> String {
             .iter()
             .max_by(|a, b| a.0.est.total_cmp(&b.0.est))
             .expect("one");
-        let count = |x: super::Cmp| vals.iter().filter(|v| v.1 == Some(x)).count();
-        let tally: Vec<String> = [
-            super::Cmp::Better,
-            super::Cmp::Equivalent,
-            super::Cmp::Worse,
-            super::Cmp::Undecided,
-        ]
-        .into_iter()
-        .filter(|x| count(*x) > 0)
-        .map(|x| format!("{} {}", x.word(), count(x)))
-        .collect();
+        let count = |x: Cmp| vals.iter().filter(|v| v.1 == Some(x)).count();
+        let tally: Vec<String> = [Cmp::Better, Cmp::Equivalent, Cmp::Worse, Cmp::Undecided]
+            .into_iter()
+            .filter(|x| count(*x) > 0)
+            .map(|x| format!("{} {}", x.word(), count(x)))
+            .collect();
         parts.push(format!(
             "{} {} to {} over {} ({})",
             k.label,
