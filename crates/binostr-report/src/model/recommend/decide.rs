@@ -6,6 +6,7 @@ use super::criteria::{Better, Measure, ROLES, Role};
 use super::gates::Facts;
 use super::values::value;
 use crate::model::campaign::Campaign;
+use crate::model::languages::MatrixRow;
 use crate::model::relay::is_json_text;
 use crate::model::summary::BASELINE;
 
@@ -75,9 +76,10 @@ impl Decision {
     }
 }
 
-/// Every role's decision, in [`ROLES`] order.
-pub fn recommend(c: &Campaign) -> Vec<Decision> {
-    let facts = Facts::gather(c);
+/// Every role's decision, in [`ROLES`] order, from the language matrix
+/// `matrix` ([`crate::model::languages::language_matrix`]).
+pub fn recommend(c: &Campaign, matrix: &[MatrixRow]) -> Vec<Decision> {
+    let facts = Facts::gather(c, matrix);
     ROLES.iter().map(|r| decide(c, &facts, r)).collect()
 }
 

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use binostr_records::robustness::Outcome;
 
 use crate::model::campaign::Campaign;
-use crate::model::languages::{LANGUAGES, language_matrix};
+use crate::model::languages::{LANGUAGES, MatrixRow};
 use crate::model::relay::is_json_text;
 use crate::model::summary::BASELINE;
 
@@ -19,20 +19,20 @@ pub(super) struct Facts {
 }
 
 impl Facts {
-    pub(super) fn gather(c: &Campaign) -> Self {
+    pub(super) fn gather(c: &Campaign, matrix: &[MatrixRow]) -> Self {
         let host = c.primary_host();
         let mut profiles: Vec<String> = c.profiles(host);
         profiles.extend(c.apart.iter().map(|a| a.profile.clone()));
         profiles.sort();
         profiles.dedup();
         let mut languages: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
-        for (format, cells) in language_matrix(c) {
+        for (format, cells) in matrix {
             for (lang, cell) in LANGUAGES.iter().zip(cells) {
                 if let Some((_, ns)) = cell {
                     languages
                         .entry(format.clone())
                         .or_default()
-                        .insert((*lang).to_owned(), ns);
+                        .insert((*lang).to_owned(), *ns);
                 }
             }
         }
