@@ -1,6 +1,8 @@
 //! The roles a designer decides for and the criteria each weighs, every
 //! criterion bound to a measured column ([`Measure`]).
 
+use crate::model::campaign::SizeMeasure;
+
 /// Which way a criterion improves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Better {
@@ -13,13 +15,11 @@ pub enum Better {
 /// Where a criterion's value comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Measure {
-    /// [`crate::model::campaign::Campaign::stratum_pcts`] at subset `all`, by index: raw, zstd per
-    /// event, zstd stream, deflate per event, deflate with context takeover
-    /// (% of json under the same measure; exact).
-    SizePct(usize),
-    /// Relay → client socket bytes of the timed exchange (`transport.csv`),
-    /// by [`crate::read::transport::MODES`] index, % of json's (exact).
-    SocketPct(usize),
+    /// A size of subset `all`, % of json's under the same measure (exact).
+    SizePct(SizeMeasure),
+    /// Relay → client socket bytes of the timed exchange (`transport.csv`)
+    /// in a mode of [`crate::read::transport::MODES`], % of json's (exact).
+    SocketPct(&'static str),
     /// The paired ratio to json of a workload (95% CI), one thread, subset
     /// `all` (or `mix`, where the workload ran only there). `filter` takes
     /// the profile's `filter-checked` or `filter-preverified` row.
@@ -69,9 +69,17 @@ const fn higher(id: &'static str, label: &'static str, measure: Measure) -> Crit
     }
 }
 
-pub(super) const RAW: Criterion = lower("raw", "raw bytes", Measure::SizePct(0));
-const ZSTD: Criterion = lower("zstd", "zstd per event", Measure::SizePct(1));
-const DEFLATE: Criterion = lower("deflate", "deflate bytes", Measure::SizePct(3));
+pub(super) const RAW: Criterion = lower("raw", "raw bytes", Measure::SizePct(SizeMeasure::Raw));
+const ZSTD: Criterion = lower(
+    "zstd",
+    "zstd per event",
+    Measure::SizePct(SizeMeasure::ZstdEvent),
+);
+const DEFLATE: Criterion = lower(
+    "deflate",
+    "deflate bytes",
+    Measure::SizePct(SizeMeasure::DeflateEvent),
+);
 pub(super) const DECODE: Criterion = lower("decode", "decode", Measure::Paired("decode"));
 const JS: Criterion = lower("js", "decode in JS", Measure::LanguageDecode("js"));
 const LANGUAGE_COUNT: Criterion = higher("languages", "languages", Measure::Languages);
@@ -102,11 +110,15 @@ pub const ROLES: [Role; 5] = [
         scope: "REQ responses, with permessage-deflate as deployed",
         min_languages: 3,
         criteria: &[
-            lower("socket", "socket bytes (deflate)", Measure::SocketPct(1)),
+            lower(
+                "socket",
+                "socket bytes (deflate)",
+                Measure::SocketPct("deflate"),
+            ),
             lower(
                 "socket-ctx",
                 "socket bytes (deflate+ctx)",
-                Measure::SocketPct(2),
+                Measure::SocketPct("deflate-ctx"),
             ),
             lower(
                 "exchange",

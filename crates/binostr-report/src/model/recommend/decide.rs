@@ -57,16 +57,29 @@ pub struct Decision {
     /// The strongest candidate of the other kind (a binary one when the
     /// wire stays JSON, the best JSON-text one otherwise).
     pub challenger: Option<String>,
-    /// The criteria on which the pick beats the challenger, and those on
-    /// which it loses (ids).
-    pub deciding: (Vec<&'static str>, Vec<&'static str>),
+    /// The criteria (ids) on which the pick beats the challenger.
+    pub wins: Vec<&'static str>,
+    /// The criteria (ids) on which it loses to the challenger.
+    pub losses: Vec<&'static str>,
     /// What would change the pick: each criterion it wins on given no
     /// weight alone, where that changes it; when none does and the wire
     /// stays JSON, all of them together.
     pub change: Vec<Change>,
-    /// Size measures of the challenger (or the pick) over the mix grid:
-    /// (criterion id, lowest and highest % of json, cells).
-    pub mix: Vec<(&'static str, f64, f64, usize)>,
+    /// Size measures of the challenger (or the pick) over the mix grid.
+    pub mix: Vec<MixSpan>,
+}
+
+/// One size criterion of a profile over the mix grid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MixSpan {
+    /// The criterion (id).
+    pub criterion: &'static str,
+    /// Lowest ratio to json over the cells.
+    pub lo: f64,
+    /// Highest ratio to json.
+    pub hi: f64,
+    /// Cells of the grid.
+    pub cells: usize,
 }
 
 impl Decision {
@@ -167,7 +180,7 @@ fn decide(c: &Campaign, facts: &Facts, role: &Role) -> Decision {
         &all,
     )
     .map(str::to_owned);
-    let mut deciding = (Vec::new(), Vec::new());
+    let (mut wins, mut losses) = (Vec::new(), Vec::new());
     let mut change = Vec::new();
     if let (Some(ch), Some(p)) = (
         challenger
@@ -177,12 +190,12 @@ fn decide(c: &Campaign, facts: &Facts, role: &Role) -> Decision {
     ) {
         for (k, cmp) in role.criteria.iter().zip(cmps(role, p, ch)) {
             match cmp {
-                Some(Cmp::Better) => deciding.0.push(k.id),
-                Some(Cmp::Worse) => deciding.1.push(k.id),
+                Some(Cmp::Better) => wins.push(k.id),
+                Some(Cmp::Worse) => losses.push(k.id),
                 _ => {}
             }
         }
-        change = changes(role, &candidates, &deciding.0, &pick, no_change);
+        change = changes(role, &candidates, &wins, &pick, no_change);
     }
     let sized = match &challenger {
         Some(ch) if no_change => ch.clone(),
@@ -210,7 +223,8 @@ fn decide(c: &Campaign, facts: &Facts, role: &Role) -> Decision {
         pick: pick.clone(),
         no_change,
         challenger,
-        deciding,
+        wins,
+        losses,
         change,
         mix,
     }
@@ -311,15 +325,13 @@ fn best_on<'a>(role: &Role, mut pool: Vec<&'a Candidate>, keep: &[usize]) -> Opt
 
 /// The size criteria of `role` for `profile` over the mix grid: lowest and
 /// highest % of json and the cells (grid measures raw and zstd per event).
-fn mix_spans(c: &Campaign, role: &Role, profile: &str) -> Vec<(&'static str, f64, f64, usize)> {
+fn mix_spans(c: &Campaign, role: &Role, profile: &str) -> Vec<MixSpan> {
     let mut out = Vec::new();
     for k in role.criteria {
-        let Measure::SizePct(i) = k.measure else {
+        let Measure::SizePct(m) = k.measure else {
             continue;
         };
-        // Grid measures index SIZE_MEASURES: raw and zstd per event are
-        // this file's SizePct(0) and SizePct(1).
-        let Some(grid) = c.grids.iter().find(|g| g.measure == i && i < 2) else {
+        let Some(grid) = c.grids.iter().find(|g| Some(g.measure) == m.composed()) else {
             continue;
         };
         let ratios: Vec<f64> = grid.cells.iter().filter_map(|x| x.ratio(profile)).collect();
@@ -328,7 +340,12 @@ fn mix_spans(c: &Campaign, role: &Role, profile: &str) -> Vec<(&'static str, f64
         }
         let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        out.push((k.id, lo, hi, ratios.len()));
+        out.push(MixSpan {
+            criterion: k.id,
+            lo,
+            hi,
+            cells: ratios.len(),
+        });
     }
     out
 }

@@ -39,4 +39,4 @@ mod values;
 
 pub use compare::{Cmp, Kind, MARGIN, SITTING_MARGIN, Value, compare};
 pub use criteria::{Better, Criterion, Measure, ROLES, Role};
-pub use decide::{Candidate, Change, Decision, recommend};
+pub use decide::{Candidate, Change, Decision, MixSpan, recommend};

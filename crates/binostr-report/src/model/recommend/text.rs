@@ -173,14 +173,14 @@ pub fn role_text(d: &Decision) -> String {
             s,
             "Against the strongest {kind} candidate, {}, the pick is {} and {}. ",
             code(ch),
-            side(&d.deciding.0, "better"),
-            side(&d.deciding.1, "worse"),
+            side(&d.wins, "better"),
+            side(&d.losses, "worse"),
         );
     } else {
         s.push_str("No candidate of the other kind passes the gates. ");
     }
     if d.change.is_empty() {
-        if !d.deciding.0.is_empty() {
+        if !d.wins.is_empty() {
             s.push_str(
                 "What would change it: no criterion the pick wins on, given no weight alone, \
                  changes it. ",
@@ -206,14 +206,15 @@ pub fn role_text(d: &Decision) -> String {
         Some(ch) if d.no_change => ch,
         _ => &d.pick,
     };
-    for (id, lo, hi, cells) in &d.mix {
+    for span in &d.mix {
         let _ = write!(
             s,
-            "Over the traffic-mix grid ({cells} cells), {}'s {} spans {}–{} % of json. ",
+            "Over the traffic-mix grid ({} cells), {}'s {} spans {}–{} % of json. ",
+            span.cells,
             code(sized),
-            labels(d, &[id]),
-            fixed(lo * 100.0, 1),
-            fixed(hi * 100.0, 1)
+            labels(d, &[span.criterion]),
+            fixed(span.lo * 100.0, 1),
+            fixed(span.hi * 100.0, 1)
         );
     }
     let out: Vec<String> = d

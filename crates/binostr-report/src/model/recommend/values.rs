@@ -7,16 +7,18 @@ use super::criteria::Measure;
 use super::gates::Facts;
 use crate::model::campaign::Campaign;
 use crate::model::summary::BASELINE;
+use crate::read::transport::MODES;
 
 /// `profile`'s value of `m`, `None` when not measured.
 pub(super) fn value(c: &Campaign, facts: &Facts, profile: &str, m: Measure) -> Option<Value> {
     let host = c.primary_host();
     match m {
-        Measure::SizePct(i) => {
-            let v = c.stratum_pcts(profile, "all")?[i]?;
+        Measure::SizePct(m) => {
+            let v = c.stratum_pct(profile, "all", m)?;
             Some(Value::point(v / 100.0, Kind::Exact).on("subset all"))
         }
-        Measure::SocketPct(i) => {
+        Measure::SocketPct(mode) => {
+            let i = MODES.iter().position(|m| *m == mode)?;
             let v = facts.socket.get(profile)?[i]?;
             Some(Value::point(v / 100.0, Kind::Exact).on("the timed exchange"))
         }
