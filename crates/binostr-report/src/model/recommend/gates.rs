@@ -26,13 +26,13 @@ impl Facts {
         profiles.sort();
         profiles.dedup();
         let mut languages: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
-        for (format, cells) in matrix {
-            for (lang, cell) in LANGUAGES.iter().zip(cells) {
-                if let Some((_, ns)) = cell {
+        for row in matrix {
+            for (lang, cell) in LANGUAGES.iter().zip(&row.cells) {
+                if let Some(f) = cell {
                     languages
-                        .entry(format.clone())
+                        .entry(row.format.clone())
                         .or_default()
-                        .insert((*lang).to_owned(), *ns);
+                        .insert((*lang).to_owned(), f.ns);
                 }
             }
         }

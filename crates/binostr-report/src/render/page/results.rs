@@ -641,23 +641,23 @@ fn decode_by_language(out: &mut String, c: &Campaign, matrix: &[MatrixRow]) {
         columns: cols,
         rows: Vec::new(),
     };
-    for (format, cells) in matrix {
-        let mut row = vec![profile_cell(format)];
-        row.extend(cells.iter().map(|cell| {
-            cell.as_ref().map_or_else(Cell::missing, |(lib, ns)| {
+    for m in matrix {
+        let mut row = vec![profile_cell(&m.format)];
+        row.extend(m.cells.iter().map(|cell| {
+            cell.as_ref().map_or_else(Cell::missing, |f| {
                 Cell::html(
                     format!(
                         "{} <span class=\"ci\">{}</span>",
-                        super::html::group_digits(&fixed(*ns, 0)),
-                        esc(lib)
+                        super::html::group_digits(&fixed(f.ns, 0)),
+                        esc(&f.library)
                     ),
-                    &fixed(*ns, NS),
+                    &fixed(f.ns, NS),
                 )
                 .class("n")
             })
         }));
         row.extend(NOT_MEASURED.iter().map(|_| Cell::text(NOT_MEASURED_CELL)));
-        t.row(None, format, row);
+        t.row(None, &m.format, row);
     }
     out.push_str(&t.render("all"));
 }

@@ -159,11 +159,11 @@ fn language_section(out: &mut String, c: &Campaign, matrix: &[MatrixRow]) {
     );
     let rows: Vec<Vec<String>> = matrix
         .iter()
-        .map(|(format, cells)| {
-            let mut r = vec![format.clone()];
-            r.extend(cells.iter().map(|cell| {
+        .map(|m| {
+            let mut r = vec![m.format.clone()];
+            r.extend(m.cells.iter().map(|cell| {
                 cell.as_ref()
-                    .map_or("-".into(), |(lib, ns)| format!("{ns:.0} ({lib})"))
+                    .map_or("-".into(), |f| format!("{:.0} ({})", f.ns, f.library))
             }));
             r
         })
