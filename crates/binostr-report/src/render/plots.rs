@@ -567,7 +567,7 @@ fn sensitivity(c: &Campaign, g: &crate::model::sensitivity::Grid) -> Bars {
         .expect("a grid has medians");
     use crate::model::sensitivity::KIND3_SHARES;
     let shares = [KIND3_SHARES[0], KIND3_SHARES[2], KIND3_SHARES[5]];
-    let categories: Vec<String> = g.spans().into_iter().map(|s| s.0).collect();
+    let categories: Vec<String> = g.spans().into_iter().map(|s| s.profile).collect();
     let series = shares
         .iter()
         .map(|&share| {

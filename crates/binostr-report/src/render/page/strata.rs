@@ -10,7 +10,7 @@ use crate::model::holds::marks;
 use crate::model::mix::{
     NOT_MEASURED, SIZE_MEASURES, STRATA, STRATUM_SIZES, TIME_WORKLOADS, kind3_source, stream_note,
 };
-use crate::model::sensitivity::{Grid, KIND3_SHARES};
+use crate::model::sensitivity::{Grid, KIND3_SHARES, Span};
 
 /// `<section id="holds">`: where each claim holds, by corpus and by kind.
 pub fn holds(c: &Campaign) -> String {
@@ -154,7 +154,14 @@ fn grid(out: &mut String, g: &Grid) {
             ("worst rank", Sort::Num, ""),
         ],
     );
-    for (p, (lo, hi), (best, worst)) in g.spans() {
+    for Span {
+        profile: p,
+        lo,
+        hi,
+        best,
+        worst,
+    } in g.spans()
+    {
         t.row(
             None,
             &p,
