@@ -10,7 +10,7 @@ use crate::model::holds::marks;
 use crate::model::mix::{
     NOT_MEASURED, SIZE_MEASURES, STRATA, STRATUM_SIZES, TIME_WORKLOADS, kind3_source, stream_note,
 };
-use crate::model::sensitivity::{Grid, KIND3_SHARES, Span};
+use crate::model::sensitivity::{Grid, KIND3_SHARES};
 
 /// `<section id="holds">`: where each claim holds, by corpus and by kind.
 pub fn holds(c: &Campaign) -> String {
@@ -154,23 +154,16 @@ fn grid(out: &mut String, g: &Grid) {
             ("worst rank", Sort::Num, ""),
         ],
     );
-    for Span {
-        profile: p,
-        lo,
-        hi,
-        best,
-        worst,
-    } in g.spans()
-    {
+    for s in g.spans() {
         t.row(
             None,
-            &p,
+            &s.profile,
             vec![
-                Cell::text(&p),
-                Cell::num(Some(lo * 100.0), PCT),
-                Cell::num(Some(hi * 100.0), PCT),
-                Cell::num(Some(best as f64), 0),
-                Cell::num(Some(worst as f64), 0),
+                Cell::text(&s.profile),
+                Cell::num(Some(s.lo * 100.0), PCT),
+                Cell::num(Some(s.hi * 100.0), PCT),
+                Cell::num(Some(s.best as f64), 0),
+                Cell::num(Some(s.worst as f64), 0),
             ],
         );
     }

@@ -6,7 +6,7 @@ use crate::model::campaign::Campaign;
 use crate::model::mix::{
     NOT_MEASURED, SIZE_MEASURES, STRATA, TIME_WORKLOADS, kind3_source, stream_note,
 };
-use crate::model::sensitivity::{KIND3_SHARES, Span};
+use crate::model::sensitivity::KIND3_SHARES;
 use crate::render::names::tex_escape;
 
 /// A missing cell: pgfplots reads `nan`.
@@ -147,21 +147,14 @@ pub(super) fn sensitivity_spans_csv(c: &Campaign) -> String {
     .to_vec();
     let mut rows = Vec::new();
     for g in &c.grids {
-        for Span {
-            profile: p,
-            lo,
-            hi,
-            best,
-            worst,
-        } in g.spans()
-        {
+        for s in g.spans() {
             rows.push(vec![
                 SIZE_MEASURES[g.measure].replace(' ', "-"),
-                p,
-                fixed(lo * 100.0, PCT),
-                fixed(hi * 100.0, PCT),
-                best.to_string(),
-                worst.to_string(),
+                s.profile,
+                fixed(s.lo * 100.0, PCT),
+                fixed(s.hi * 100.0, PCT),
+                s.best.to_string(),
+                s.worst.to_string(),
             ]);
         }
     }

@@ -10,7 +10,7 @@ use crate::model::holds::marks;
 use crate::model::mix::{
     NOT_MEASURED, SIZE_MEASURES, STRATA, STRATUM_SIZES, TIME_WORKLOADS, kind3_source, stream_note,
 };
-use crate::model::sensitivity::{Grid, KIND3_SHARES, Span};
+use crate::model::sensitivity::{Grid, KIND3_SHARES};
 
 /// `## Where each claim holds`: the primary host's claims, marked.
 pub(super) fn holds_section(out: &mut String, c: &Campaign) {
@@ -180,22 +180,14 @@ fn grid_tables(out: &mut String, g: &Grid) {
     let rows: Vec<Vec<String>> = g
         .spans()
         .into_iter()
-        .map(
-            |Span {
-                 profile: p,
-                 lo,
-                 hi,
-                 best,
-                 worst,
-             }| {
-                vec![
-                    format!("`{p}`"),
-                    fixed(lo * 100.0, PCT),
-                    fixed(hi * 100.0, PCT),
-                    format!("{best}-{worst}"),
-                ]
-            },
-        )
+        .map(|s| {
+            vec![
+                format!("`{}`", s.profile),
+                fixed(s.lo * 100.0, PCT),
+                fixed(s.hi * 100.0, PCT),
+                format!("{}-{}", s.best, s.worst),
+            ]
+        })
         .collect();
     md_table(out, &["profile", "lowest %", "highest %", "rank"], &rows);
     let mut header = vec!["kind-3 share \\ median".to_owned()];
