@@ -26,9 +26,10 @@
 //!    criteria that decided it given no weight, and the size measures over
 //!    the traffic-mix grid ([`crate::model::sensitivity`]).
 //!
-//! The rules by concern: [`criteria`] (roles and criteria), [`compare`]
-//! (rule 2), [`gates`] and [`values`] (what each profile measured and the
-//! gates it fails), [`decide`] (rules 1, 3, 4 and 5), [`text`] (in words).
+//! The rules by concern: [`criteria`] (roles and criteria),
+//! [`compare`](mod@compare) (rule 2), `gates` and `values` (what each
+//! profile measured and the gates it fails), [`decide`] (rules 1, 3, 4
+//! and 5), [`text`] (in words).
 
 pub mod compare;
 pub mod criteria;
