@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use model::analysis::Analysis;
 pub use model::campaign::Campaign;
 use read::records;
 use render::{paper, plots};
@@ -60,6 +61,7 @@ pub fn aggregate_holding(
     }
     let summary = records::campaign_dir(root, &labels[0]).join("summary");
     let paper = root.join("paper").join("generated");
+    let a = Analysis::new(&c);
     let mut files = Vec::new();
     let mut put = |path: PathBuf, text: String| -> Result<()> {
         fs::create_dir_all(path.parent().expect("a file has a parent"))?;
@@ -75,9 +77,9 @@ pub fn aggregate_holding(
         summary.join("summary.json"),
         render::summary::summary_json(&c)?,
     )?;
-    put(summary.join("summary.md"), render::summary::summary_md(&c))?;
+    put(summary.join("summary.md"), render::summary::summary_md(&a))?;
     put(summary.join("ratios.csv"), render::summary::ratios_csv(&c))?;
-    for (name, text) in paper::render(&c)? {
+    for (name, text) in paper::render(&a)? {
         put(paper.join(name), text)?;
     }
     if plots {
@@ -107,7 +109,7 @@ pub fn page_holding(
         None => recorded_holds_on(root, label)?,
     };
     let c = load(root, &[label.to_owned()], holds_on.or(recorded.as_deref()))?;
-    render::page::write(root, &c, label, out)
+    render::page::write(root, &Analysis::new(&c), label, out)
 }
 
 /// The `holds_on` label of `label`'s `summary/summary.json`, if any.

@@ -216,21 +216,19 @@ impl Campaign {
     }
 
     /// Sizes of `profile` at `subset` on the primary host as a percentage
-    /// of json's under the same measure: raw, zstd per event, zstd stream,
-    /// deflate per event, deflate stream (deflate `None` when not measured).
+    /// of json's under the same measure, per [`SizeMeasure::ALL`] (deflate
+    /// `None` when not measured).
     pub fn stratum_pcts(&self, profile: &str, subset: &str) -> Option<[Option<f64>; 5]> {
         let host = self.primary_host();
         let j = self.sizes(host, BASELINE, subset)?;
         let s = self.sizes(host, profile, subset)?;
-        let pct = |a: f64, b: f64| Some(a / b * 100.0);
-        let d = |i: usize| Some(s.deflate?[i] / j.deflate?[i] * 100.0);
-        Some([
-            pct(s.bytes[0], j.bytes[0]),
-            pct(s.bytes[2], j.bytes[2]),
-            pct(s.bytes[3], j.bytes[3]),
-            d(0),
-            d(1),
-        ])
+        Some(SizeMeasure::ALL.map(|m| Some(m.bytes(s)? / m.bytes(j)? * 100.0)))
+    }
+
+    /// One of [`Campaign::stratum_pcts`], by name.
+    pub fn stratum_pct(&self, profile: &str, subset: &str, m: SizeMeasure) -> Option<f64> {
+        let i = SizeMeasure::ALL.iter().position(|x| *x == m)?;
+        self.stratum_pcts(profile, subset)?[i]
     }
 
     fn make_claims(&self, rounds: &Rounds) -> Vec<Claim> {
@@ -577,4 +575,52 @@ fn registry(root: &Path, label: &str, warnings: &mut Vec<String>) -> Result<Vec<
         ));
         Vec::new()
     })
+}
+
+/// A size measure of `sizes.csv`, as [`Campaign::stratum_pcts`] gives them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SizeMeasure {
+    /// Raw encoded bytes.
+    Raw,
+    /// zstd, each event alone.
+    ZstdEvent,
+    /// zstd over the stream.
+    ZstdStream,
+    /// deflate, each event alone.
+    DeflateEvent,
+    /// deflate over the stream (context takeover).
+    DeflateStream,
+}
+
+impl SizeMeasure {
+    /// Every measure, in the order of [`Campaign::stratum_pcts`].
+    pub const ALL: [SizeMeasure; 5] = [
+        SizeMeasure::Raw,
+        SizeMeasure::ZstdEvent,
+        SizeMeasure::ZstdStream,
+        SizeMeasure::DeflateEvent,
+        SizeMeasure::DeflateStream,
+    ];
+
+    /// Its bytes in a `sizes.csv` row (`None`: deflate not measured).
+    fn bytes(self, s: &crate::read::side::Sizes) -> Option<f64> {
+        match self {
+            SizeMeasure::Raw => Some(s.bytes[0]),
+            SizeMeasure::ZstdEvent => Some(s.bytes[2]),
+            SizeMeasure::ZstdStream => Some(s.bytes[3]),
+            SizeMeasure::DeflateEvent => Some(s.deflate?[0]),
+            SizeMeasure::DeflateStream => Some(s.deflate?[1]),
+        }
+    }
+
+    /// Its index in [`crate::model::mix::SIZE_MEASURES`] (the composed
+    /// measures and the sensitivity grids), where it is one.
+    pub fn composed(self) -> Option<usize> {
+        match self {
+            SizeMeasure::Raw => Some(0),
+            SizeMeasure::ZstdEvent => Some(1),
+            SizeMeasure::DeflateEvent => Some(2),
+            SizeMeasure::ZstdStream | SizeMeasure::DeflateStream => None,
+        }
+    }
 }

@@ -36,9 +36,23 @@ pub const NOT_MEASURED: [(&str, &str); 1] =
 /// The matrix cell of a language in [`NOT_MEASURED`].
 pub const NOT_MEASURED_CELL: &str = "not measured here";
 
-/// One format's row of the language matrix: per language, the fastest
-/// library decoding to the semantic event, as (library, ns per event).
-pub type MatrixRow = (String, [Option<(String, f64)>; LANGUAGES.len()]);
+/// The fastest library of one language decoding to the semantic event.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fastest {
+    /// The library (`binostr` for Rust).
+    pub library: String,
+    /// ns per event.
+    pub ns: f64,
+}
+
+/// One format's row of the language matrix.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatrixRow {
+    /// The format (profile id).
+    pub format: String,
+    /// Per language of [`LANGUAGES`], its fastest library.
+    pub cells: [Option<Fastest>; LANGUAGES.len()],
+}
 
 /// The language x format decode matrix, sorted by the Rust time (formats
 /// Rust does not measure last, by name). Rows timing a library's own
@@ -46,7 +60,7 @@ pub type MatrixRow = (String, [Option<(String, f64)>; LANGUAGES.len()]);
 /// they skip the conversion every other row pays.
 pub fn language_matrix(c: &Campaign) -> Vec<MatrixRow> {
     let host = c.primary_host();
-    let mut formats: BTreeMap<String, [Option<(String, f64)>; LANGUAGES.len()]> = BTreeMap::new();
+    let mut formats: BTreeMap<String, [Option<Fastest>; LANGUAGES.len()]> = BTreeMap::new();
     for r in &c.interop {
         let Some(lang) = LANGUAGES.iter().position(|l| *l == r.language) else {
             continue;
@@ -55,20 +69,31 @@ pub fn language_matrix(c: &Campaign) -> Vec<MatrixRow> {
             continue;
         }
         let cell = &mut formats.entry(r.format.clone()).or_default()[lang];
-        if cell.as_ref().is_none_or(|(_, ns)| r.ns_per_event < *ns) {
-            *cell = Some((r.library.clone(), r.ns_per_event));
+        if cell.as_ref().is_none_or(|f| r.ns_per_event < f.ns) {
+            *cell = Some(Fastest {
+                library: r.library.clone(),
+                ns: r.ns_per_event,
+            });
         }
     }
     let names: Vec<String> = formats.keys().cloned().collect();
     for f in names {
         if let Some(row) = c.row(host, Workload::Decode.name(), &f, "all", 1) {
-            formats.get_mut(&f).expect("listed")[0] = Some(("binostr".into(), row.median_ns));
+            formats.get_mut(&f).expect("listed")[0] = Some(Fastest {
+                library: "binostr".into(),
+                ns: row.median_ns,
+            });
         }
     }
-    let mut rows: Vec<MatrixRow> = formats.into_iter().collect();
+    let mut rows: Vec<MatrixRow> = formats
+        .into_iter()
+        .map(|(format, cells)| MatrixRow { format, cells })
+        .collect();
     rows.sort_by(|a, b| {
-        let ns = |r: &MatrixRow| r.1[0].as_ref().map_or(f64::INFINITY, |(_, ns)| *ns);
-        ns(a).total_cmp(&ns(b)).then_with(|| a.0.cmp(&b.0))
+        let ns = |r: &MatrixRow| r.cells[0].as_ref().map_or(f64::INFINITY, |f| f.ns);
+        ns(a)
+            .total_cmp(&ns(b))
+            .then_with(|| a.format.cmp(&b.format))
     });
     rows
 }

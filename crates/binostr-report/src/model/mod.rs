@@ -17,10 +17,13 @@
 //!   the registry and the signed manifest;
 //! - [`links`]: the transport loop on shaped links, per link and round trip;
 //! - [`maintenance`]: a registry entry's specification and crates;
-//! - [`recommend`]: the roles, criteria and rules, and each role's pick.
+//! - [`recommend`]: the roles, criteria and rules, and each role's pick;
+//! - [`analysis`]: the language matrix and the recommendation, computed
+//!   once for every writer.
 //!
 //! It reads through [`crate::read`] and never imports [`crate::render`].
 
+pub mod analysis;
 pub mod apart;
 pub mod calculator;
 pub mod campaign;

@@ -50,8 +50,20 @@ impl Cell {
     }
 }
 
-/// A profile's span over a grid: lowest and highest ratio, best and worst rank.
-pub type Span = (String, (f64, f64), (usize, usize));
+/// A profile's span over a grid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Span {
+    /// Profile id.
+    pub profile: String,
+    /// Lowest ratio to json over the cells.
+    pub lo: f64,
+    /// Highest ratio to json.
+    pub hi: f64,
+    /// Best rank (1 = smallest).
+    pub best: usize,
+    /// Worst rank.
+    pub worst: usize,
+}
 
 /// The grid of one measure.
 #[derive(Clone, Debug, PartialEq)]
@@ -113,7 +125,13 @@ impl Grid {
             let hi = r.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             let best = *k.iter().min().expect("a cell");
             let worst = *k.iter().max().expect("a cell");
-            out.push((p.clone(), (lo, hi), (best, worst)));
+            out.push(Span {
+                profile: p.clone(),
+                lo,
+                hi,
+                best,
+                worst,
+            });
         }
         out
     }
@@ -143,8 +161,8 @@ impl Grid {
         let spans = self.spans();
         let below: Vec<String> = spans
             .iter()
-            .filter(|s| s.1.1 < 1.0)
-            .map(|s| format!("`{}`", s.0))
+            .filter(|s| s.hi < 1.0)
+            .map(|s| format!("`{}`", s.profile))
             .collect();
         if !below.is_empty() {
             out.push(format!(
@@ -152,7 +170,10 @@ impl Grid {
                 below.join(", ")
             ));
         }
-        for (p, (lo, hi), _) in spans.iter().filter(|s| s.1.0 < 1.0 && s.1.1 >= 1.0) {
+        for Span {
+            profile: p, lo, hi, ..
+        } in spans.iter().filter(|s| s.lo < 1.0 && s.hi >= 1.0)
+        {
             out.push(format!(
                 "`{p}` is smaller than json only in part of the grid ({} to {} of json).",
                 fixed(lo * 100.0, 1) + " %",
@@ -224,7 +245,16 @@ mod tests {
             c[3],
             "The order changes within the grid for 1 pair(s): `b`/`c`."
         );
-        assert_eq!(g.spans()[2], ("c".to_owned(), (0.95, 1.1), (2, 3)));
+        assert_eq!(
+            g.spans()[2],
+            Span {
+                profile: "c".to_owned(),
+                lo: 0.95,
+                hi: 1.1,
+                best: 2,
+                worst: 3
+            }
+        );
     }
 
     #[test]

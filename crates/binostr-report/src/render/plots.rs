@@ -578,7 +578,7 @@ fn sensitivity(c: &Campaign, g: &crate::model::sensitivity::Grid) -> Bars {
         .min_by_key(|t| (*t - CRAWL_MEDIAN_TAGS).abs())
         .expect("a grid has medians");
     let shares = [g.shares[0], g.mix_share, g.shares[g.shares.len() - 1]];
-    let categories: Vec<String> = g.spans().into_iter().map(|s| s.0).collect();
+    let categories: Vec<String> = g.spans().into_iter().map(|s| s.profile).collect();
     let series = shares
         .iter()
         .map(|&share| {

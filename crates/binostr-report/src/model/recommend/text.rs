@@ -4,7 +4,9 @@
 
 use std::fmt::Write as _;
 
-use super::{Decision, Kind, MARGIN, Measure, SITTING_MARGIN, Value};
+use super::compare::{Cmp, Kind, MARGIN, SITTING_MARGIN, Value};
+use super::criteria::Measure;
+use super::decide::{Candidate, Decision};
 use crate::fmt::fixed;
 use crate::model::summary::BASELINE;
 
@@ -171,14 +173,14 @@ pub fn role_text(d: &Decision) -> String {
             s,
             "Against the strongest {kind} candidate, {}, the pick is {} and {}. ",
             code(ch),
-            side(&d.deciding.0, "better"),
-            side(&d.deciding.1, "worse"),
+            side(&d.wins, "better"),
+            side(&d.losses, "worse"),
         );
     } else {
         s.push_str("No candidate of the other kind passes the gates. ");
     }
     if d.change.is_empty() {
-        if !d.deciding.0.is_empty() {
+        if !d.wins.is_empty() {
             s.push_str(
                 "What would change it: no criterion the pick wins on, given no weight alone, \
                  changes it. ",
@@ -204,14 +206,15 @@ pub fn role_text(d: &Decision) -> String {
         Some(ch) if d.no_change => ch,
         _ => &d.pick,
     };
-    for (id, lo, hi, cells) in &d.mix {
+    for span in &d.mix {
         let _ = write!(
             s,
-            "Over the traffic-mix grid ({cells} cells), {}'s {} spans {}–{} % of json. ",
+            "Over the traffic-mix grid ({} cells), {}'s {} spans {}–{} % of json. ",
+            span.cells,
             code(sized),
-            labels(d, &[id]),
-            fixed(lo * 100.0, 1),
-            fixed(hi * 100.0, 1)
+            labels(d, &[span.criterion]),
+            fixed(span.lo * 100.0, 1),
+            fixed(span.hi * 100.0, 1)
         );
     }
     let out: Vec<String> = d
@@ -229,10 +232,10 @@ pub fn role_text(d: &Decision) -> String {
 /// Per criterion, the range over the binary candidates measured and how
 /// many compare better, equivalent, worse or undecided with json.
 fn across(d: &Decision) -> String {
-    let binary: Vec<&super::Candidate> = d.candidates.iter().filter(|c| !c.json_text).collect();
+    let binary: Vec<&Candidate> = d.candidates.iter().filter(|c| !c.json_text).collect();
     let mut parts = Vec::new();
     for (i, k) in d.role.criteria.iter().enumerate() {
-        let vals: Vec<(&Value, Option<super::Cmp>)> = binary
+        let vals: Vec<(&Value, Option<Cmp>)> = binary
             .iter()
             .filter_map(|c| Some((c.values[i].as_ref()?, c.vs_json.get(i).copied().flatten())))
             .collect();
@@ -247,17 +250,12 @@ fn across(d: &Decision) -> String {
             .iter()
             .max_by(|a, b| a.0.est.total_cmp(&b.0.est))
             .expect("one");
-        let count = |x: super::Cmp| vals.iter().filter(|v| v.1 == Some(x)).count();
-        let tally: Vec<String> = [
-            super::Cmp::Better,
-            super::Cmp::Equivalent,
-            super::Cmp::Worse,
-            super::Cmp::Undecided,
-        ]
-        .into_iter()
-        .filter(|x| count(*x) > 0)
-        .map(|x| format!("{} {}", x.word(), count(x)))
-        .collect();
+        let count = |x: Cmp| vals.iter().filter(|v| v.1 == Some(x)).count();
+        let tally: Vec<String> = [Cmp::Better, Cmp::Equivalent, Cmp::Worse, Cmp::Undecided]
+            .into_iter()
+            .filter(|x| count(*x) > 0)
+            .map(|x| format!("{} {}", x.word(), count(x)))
+            .collect();
         parts.push(format!(
             "{} {} to {} over {} ({})",
             k.label,

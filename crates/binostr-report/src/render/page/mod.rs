@@ -27,6 +27,7 @@ use base64::Engine as _;
 use crate::read::inputs::Inputs;
 pub use calc::{COMPRESSIONS, MODES};
 
+use crate::model::analysis::Analysis;
 use crate::model::apart::Apart;
 use crate::model::campaign::Campaign;
 use crate::read::records;
@@ -45,14 +46,15 @@ const FONT: &[u8] = include_bytes!("../../../assets/page-sans.ttf");
 pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; \
     script-src 'unsafe-inline'; font-src data:; img-src data:";
 
-/// Builds the page of `c` (the campaign `label` under `root`) into `out`
+/// Builds the page of `a` (the campaign `label` under `root`) into `out`
 /// (default `results/campaigns/<label>/site/`); returns the file written.
-pub fn write(root: &Path, c: &Campaign, label: &str, out: Option<&Path>) -> Result<PathBuf> {
+pub fn write(root: &Path, a: &Analysis, label: &str, out: Option<&Path>) -> Result<PathBuf> {
+    let c = a.campaign;
     for w in &c.warnings {
         eprintln!("binostr-report: warning: {w}");
     }
     let inputs = Inputs::read(root, label, &c.runs)?;
-    let text = render(c, &inputs, label)?;
+    let text = render(a, &inputs, label)?;
     let dir = out.map_or_else(
         || records::campaign_dir(root, label).join("site"),
         Path::to_path_buf,
@@ -83,13 +85,14 @@ pub fn profiles(c: &Campaign, inputs: &Inputs) -> Vec<String> {
 }
 
 /// The page's HTML.
-pub fn render(c: &Campaign, inputs: &Inputs, label: &str) -> Result<String> {
+pub fn render(a: &Analysis, inputs: &Inputs, label: &str) -> Result<String> {
+    let c = a.campaign;
     let profiles = profiles(c, inputs);
     let (calculator, calculator_data) = calc::section(c, &profiles)?;
     let mut out = String::new();
     head_and_header(&mut out, c, label, &profiles);
     out.push_str(&calculator);
-    out.push_str(&scorecard::section(c));
+    out.push_str(&scorecard::section(&a.decisions));
     out.push_str(&results::claims(c));
     out.push_str(&strata::holds(c));
     out.push_str(&results::workloads(c));
@@ -101,7 +104,7 @@ pub fn render(c: &Campaign, inputs: &Inputs, label: &str) -> Result<String> {
     out.push_str(&suites::robustness(c)?);
     out.push_str(&suites::evolution(c));
     out.push_str(&suites::maintenance(c, inputs));
-    out.push_str(&results::interop(c, inputs, &profiles));
+    out.push_str(&results::interop(c, &a.languages, inputs, &profiles));
     out.push_str(&provenance::section(c, inputs, label));
     footer(&mut out, inputs, label, &c.apart, &profiles);
     let _ = write!(

@@ -11,9 +11,7 @@ use crate::fmt::{NS, PCT, RATIO, fixed};
 use crate::model::campaign::Campaign;
 use crate::model::checks::INSTRUCTION_TOLERANCE_PCT;
 use crate::model::instr::agreement;
-use crate::model::languages::{
-    LANGUAGES, MatrixRow, NOT_MEASURED, NOT_MEASURED_CELL, language_matrix,
-};
+use crate::model::languages::{LANGUAGES, MatrixRow, NOT_MEASURED, NOT_MEASURED_CELL};
 use crate::model::resolution::{RESOLVED_RANGE_PCT, resolution};
 use crate::model::summary::{REFERENCE, Row};
 use crate::read::inputs::Inputs;
@@ -535,7 +533,7 @@ pub fn side(c: &Campaign) -> String {
 }
 
 /// The interop checks matrix and the decode time per language.
-pub fn interop(c: &Campaign, inputs: &Inputs, profiles: &[String]) -> String {
+pub fn interop(c: &Campaign, matrix: &[MatrixRow], inputs: &Inputs, profiles: &[String]) -> String {
     let mut out = String::from("<section id=\"interop\"><h2>Interop</h2>\n");
     if inputs.checks.is_empty() && c.interop.is_empty() {
         out.push_str("<p>No interop records (<code>results/interop/</code>).</p></section>\n");
@@ -546,7 +544,6 @@ pub fn interop(c: &Campaign, inputs: &Inputs, profiles: &[String]) -> String {
     if !languages.is_empty() {
         checks_matrix(&mut out, inputs, profiles, &languages);
     }
-    let matrix = language_matrix(c);
     if !matrix.is_empty() {
         decode_by_language(&mut out, c, matrix);
     }
@@ -609,7 +606,7 @@ fn checks_matrix(out: &mut String, inputs: &Inputs, profiles: &[String], languag
 }
 
 /// Decode time by language: the fastest library decoding to the event.
-fn decode_by_language(out: &mut String, c: &Campaign, matrix: Vec<MatrixRow>) {
+fn decode_by_language(out: &mut String, c: &Campaign, matrix: &[MatrixRow]) {
     let _ = writeln!(
         out,
         "<h3>Decode time by language</h3>\n<p class=\"what\">ns/event, the fastest library \
@@ -634,23 +631,23 @@ fn decode_by_language(out: &mut String, c: &Campaign, matrix: Vec<MatrixRow>) {
         columns: cols,
         rows: Vec::new(),
     };
-    for (format, cells) in matrix {
-        let mut row = vec![profile_cell(&format)];
-        row.extend(cells.iter().map(|cell| {
-            cell.as_ref().map_or_else(Cell::missing, |(lib, ns)| {
+    for m in matrix {
+        let mut row = vec![profile_cell(&m.format)];
+        row.extend(m.cells.iter().map(|cell| {
+            cell.as_ref().map_or_else(Cell::missing, |f| {
                 Cell::html(
                     format!(
                         "{} <span class=\"ci\">{}</span>",
-                        super::html::group_digits(&fixed(*ns, 0)),
-                        esc(lib)
+                        super::html::group_digits(&fixed(f.ns, 0)),
+                        esc(&f.library)
                     ),
-                    &fixed(*ns, NS),
+                    &fixed(f.ns, NS),
                 )
                 .class("n")
             })
         }));
         row.extend(NOT_MEASURED.iter().map(|_| Cell::text(NOT_MEASURED_CELL)));
-        t.row(None, &format, row);
+        t.row(None, &m.format, row);
     }
     out.push_str(&t.render("all"));
 }

@@ -3,9 +3,8 @@
 
 use std::fmt::Write as _;
 
-use crate::model::campaign::Campaign;
 use crate::model::recommend::text::{role_text, rules, unit, value_text};
-use crate::model::recommend::{Cmp, Kind, recommend};
+use crate::model::recommend::{Cmp, Decision, Kind, Measure};
 use crate::model::summary::BASELINE;
 use crate::render::page::html::{Cell, Sort, Table, code_spans, esc};
 
@@ -20,7 +19,7 @@ fn mark(c: Option<Cmp>) -> &'static str {
 }
 
 /// The section: the rules, then per role its paragraph and scorecard.
-pub fn section(c: &Campaign) -> String {
+pub fn section(decisions: &[Decision]) -> String {
     let mut out = String::from("<section id=\"recommendation\"><h2>Recommendation per role</h2>\n");
     let _ = writeln!(
         out,
@@ -29,19 +28,19 @@ pub fn section(c: &Campaign) -> String {
          bold rows are the Pareto set, ★ the pick.</p>",
         code_spans(&rules())
     );
-    for d in recommend(c) {
+    for d in decisions {
         let _ = writeln!(
             out,
             "<h3 id=\"role-{}\">{} <small>({})</small></h3>\n<p>{}</p>",
             esc(d.role.id),
             esc(d.role.name),
             esc(d.role.scope),
-            code_spans(&role_text(&d))
+            code_spans(&role_text(d))
         );
         let mut columns: Vec<(String, Sort, String)> =
             vec![("profile".into(), Sort::Text, String::new())];
         for k in d.role.criteria {
-            let sort = if matches!(k.measure, crate::model::recommend::Measure::Spec) {
+            let sort = if matches!(k.measure, Measure::Spec) {
                 Sort::Text
             } else {
                 Sort::Num

@@ -158,16 +158,16 @@ fn grid(out: &mut String, g: &Grid) {
             ("worst rank", Sort::Num, ""),
         ],
     );
-    for (p, (lo, hi), (best, worst)) in g.spans() {
+    for s in g.spans() {
         t.row(
             None,
-            &p,
+            &s.profile,
             vec![
-                Cell::text(&p),
-                Cell::num(Some(lo * 100.0), PCT),
-                Cell::num(Some(hi * 100.0), PCT),
-                Cell::num(Some(best as f64), 0),
-                Cell::num(Some(worst as f64), 0),
+                Cell::text(&s.profile),
+                Cell::num(Some(s.lo * 100.0), PCT),
+                Cell::num(Some(s.hi * 100.0), PCT),
+                Cell::num(Some(s.best as f64), 0),
+                Cell::num(Some(s.worst as f64), 0),
             ],
         );
     }

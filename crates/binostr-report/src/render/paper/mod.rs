@@ -1,5 +1,5 @@
 //! `paper/generated/`: `macros.tex` and the pgfplots tables, for the primary
-//! host (see [`Campaign::primary_host`]).
+//! host (see [`crate::Campaign::primary_host`]).
 
 mod facts;
 mod links;
@@ -10,7 +10,7 @@ mod tables;
 
 use anyhow::Result;
 
-use crate::model::campaign::Campaign;
+use crate::model::analysis::Analysis;
 use macros::macros;
 use tables::{
     apart_csv, compress_csv, evolution_csv, filter_csv, floors_csv, instructions_csv, interop_csv,
@@ -19,15 +19,15 @@ use tables::{
 };
 
 /// File name and contents of every file in `paper/generated/`.
-pub fn render(c: &Campaign) -> Result<Vec<(&'static str, String)>> {
-    let decisions = crate::model::recommend::recommend(c);
+pub fn render(a: &Analysis) -> Result<Vec<(&'static str, String)>> {
+    let (c, decisions) = (a.campaign, &a.decisions);
     Ok(vec![
-        ("macros.tex", macros(c, &decisions)?),
+        ("macros.tex", macros(c, decisions)?),
         (
             "recommendation.tex",
-            recommend::recommendation_tex(&decisions),
+            recommend::recommendation_tex(decisions),
         ),
-        ("scorecard.csv", recommend::scorecard_csv(&decisions)),
+        ("scorecard.csv", recommend::scorecard_csv(decisions)),
         ("sizes.csv", sizes_csv(c)),
         ("speed.csv", speed_csv(c)),
         ("floors.csv", floors_csv(c)),
@@ -42,7 +42,7 @@ pub fn render(c: &Campaign) -> Result<Vec<(&'static str, String)>> {
         ("profiles.csv", profiles_csv(c)),
         ("robustness.csv", robustness_csv(c)),
         ("interop.csv", interop_csv(c)),
-        ("interop-matrix.csv", matrix_csv(c)),
+        ("interop-matrix.csv", matrix_csv(&a.languages)),
         ("reference.csv", reference_csv(c)),
         ("evolution.csv", evolution_csv(c)),
         ("maintenance.csv", maintenance_csv(c)),

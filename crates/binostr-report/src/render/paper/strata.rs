@@ -146,14 +146,14 @@ pub(super) fn sensitivity_spans_csv(c: &Campaign) -> String {
     .to_vec();
     let mut rows = Vec::new();
     for g in &c.grids {
-        for (p, (lo, hi), (best, worst)) in g.spans() {
+        for s in g.spans() {
             rows.push(vec![
                 SIZE_MEASURES[g.measure].replace(' ', "-"),
-                p,
-                fixed(lo * 100.0, PCT),
-                fixed(hi * 100.0, PCT),
-                best.to_string(),
-                worst.to_string(),
+                s.profile,
+                fixed(s.lo * 100.0, PCT),
+                fixed(s.hi * 100.0, PCT),
+                s.best.to_string(),
+                s.worst.to_string(),
             ]);
         }
     }

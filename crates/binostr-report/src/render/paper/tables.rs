@@ -8,32 +8,32 @@ use binostr_records::robustness::Outcome;
 
 use crate::fmt::{NS, PCT, RATIO, fixed, fixed_opt};
 use crate::model::campaign::Campaign;
-use crate::model::languages::{LANGUAGES, NOT_MEASURED, NOT_MEASURED_CELL, language_matrix};
+use crate::model::languages::{Fastest, LANGUAGES, MatrixRow, NOT_MEASURED, NOT_MEASURED_CELL};
 use crate::model::summary::{BASELINE, REFERENCE};
 use crate::read::side::ProfileTable;
 
-pub(super) fn matrix_csv(c: &Campaign) -> String {
+pub(super) fn matrix_csv(matrix: &[MatrixRow]) -> String {
     let mut header = vec!["format".to_owned()];
     header.extend(LANGUAGES.iter().map(|l| format!("{l}_ns")));
     header.extend(NOT_MEASURED.iter().map(|(l, _)| (*l).to_owned()));
     header.extend(LANGUAGES[1..].iter().map(|l| format!("{l}_library")));
     csv(
         &header.join(","),
-        language_matrix(c).into_iter().map(|(format, cells)| {
+        matrix.iter().map(|m| {
             // pgfplotstable reads no quoted fields: commas become semicolons.
-            let lib = |cell: &Option<(String, f64)>| {
-                cell.as_ref().map_or(String::new(), |(l, _)| {
-                    l.replace(',', ";").replace('"', "'")
+            let lib = |cell: &Option<Fastest>| {
+                cell.as_ref().map_or(String::new(), |f| {
+                    f.library.replace(',', ";").replace('"', "'")
                 })
             };
-            let mut row = vec![format];
+            let mut row = vec![m.format.clone()];
             row.extend(
-                cells
+                m.cells
                     .iter()
-                    .map(|cell| fixed_opt(cell.as_ref().map(|(_, ns)| *ns), NS)),
+                    .map(|cell| fixed_opt(cell.as_ref().map(|f| f.ns), NS)),
             );
             row.extend(NOT_MEASURED.iter().map(|_| NOT_MEASURED_CELL.to_owned()));
-            row.extend(cells[1..].iter().map(lib));
+            row.extend(m.cells[1..].iter().map(lib));
             row
         }),
     )

@@ -8,14 +8,17 @@ use super::host::host_section;
 use super::strata::{holds_section, strata_sections};
 use super::table::md_table;
 use crate::fmt::{PCT, fixed};
+use crate::model::analysis::Analysis;
 use crate::model::campaign::Campaign;
+use crate::model::languages::MatrixRow;
 use crate::model::resolution::{RESOLVED_RANGE_PCT, resolution};
 use crate::model::stats;
 use crate::read::side::ProfileTable;
 
 /// `summary.md`: invariant violations, resolution, then the headline
 /// comparisons and claims per host, then every row.
-pub fn summary_md(c: &Campaign) -> String {
+pub fn summary_md(a: &Analysis) -> String {
+    let c = a.campaign;
     let mut out = String::new();
     let _ = writeln!(out, "# Campaign {}\n", c.labels.join(" + "));
     let _ = writeln!(
@@ -40,7 +43,7 @@ pub fn summary_md(c: &Campaign) -> String {
     for host in c.hosts() {
         host_section(&mut out, c, &host);
     }
-    language_section(&mut out, c);
+    language_section(&mut out, c, &a.languages);
     super::links::links_section(&mut out, c);
     suite_section(
         &mut out,
@@ -137,8 +140,7 @@ fn resolution_section(out: &mut String, c: &Campaign) {
     }
 }
 
-fn language_section(out: &mut String, c: &Campaign) {
-    let matrix = crate::model::languages::language_matrix(c);
+fn language_section(out: &mut String, c: &Campaign, matrix: &[MatrixRow]) {
     if matrix.is_empty() {
         return;
     }
@@ -157,12 +159,12 @@ fn language_section(out: &mut String, c: &Campaign) {
             .join(" ")
     );
     let rows: Vec<Vec<String>> = matrix
-        .into_iter()
-        .map(|(format, cells)| {
-            let mut r = vec![format];
-            r.extend(cells.iter().map(|cell| {
+        .iter()
+        .map(|m| {
+            let mut r = vec![m.format.clone()];
+            r.extend(m.cells.iter().map(|cell| {
                 cell.as_ref()
-                    .map_or("-".into(), |(lib, ns)| format!("{ns:.0} ({lib})"))
+                    .map_or("-".into(), |f| format!("{:.0} ({})", f.ns, f.library))
             }));
             r
         })

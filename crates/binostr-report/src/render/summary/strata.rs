@@ -181,12 +181,12 @@ fn grid_tables(out: &mut String, g: &Grid) {
     let rows: Vec<Vec<String>> = g
         .spans()
         .into_iter()
-        .map(|(p, (lo, hi), (best, worst))| {
+        .map(|s| {
             vec![
-                format!("`{p}`"),
-                fixed(lo * 100.0, PCT),
-                fixed(hi * 100.0, PCT),
-                format!("{best}-{worst}"),
+                format!("`{}`", s.profile),
+                fixed(s.lo * 100.0, PCT),
+                fixed(s.hi * 100.0, PCT),
+                format!("{}-{}", s.best, s.worst),
             ]
         })
         .collect();
