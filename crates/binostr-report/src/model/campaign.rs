@@ -9,6 +9,7 @@ use anyhow::{Result, bail};
 use binostr_records::Workload;
 use binostr_records::robustness::RunReport;
 
+use crate::interval::Interval;
 use crate::model::checks::{self, Check, Violation};
 use crate::model::claims::{self, CLAIM_WORKLOADS, Claim};
 use crate::model::instr::{self, Instr};
@@ -183,16 +184,14 @@ impl Campaign {
 
     /// The paired time ratios to json of `profile` at `subset` (one thread)
     /// for each of [`crate::model::mix::TIME_WORKLOADS`].
-    pub fn stratum_times(&self, profile: &str, subset: &str) -> [Option<(f64, f64, f64)>; 4] {
+    pub fn stratum_times(&self, profile: &str, subset: &str) -> [Option<Interval>; 4] {
         let host = self.primary_host();
         crate::model::mix::TIME_WORKLOADS.map(|w| {
             if profile == BASELINE {
-                return self
-                    .row(host, w, profile, subset, 1)
-                    .map(|_| (1.0, 1.0, 1.0));
+                return self.row(host, w, profile, subset, 1).map(|_| Interval::ONE);
             }
             self.paired(host, w, profile, subset, 1, BASELINE)
-                .map(Paired::triple)
+                .map(Paired::interval)
         })
     }
 
@@ -248,7 +247,7 @@ impl Campaign {
             .into_iter()
             .filter_map(|p| {
                 let r = self.row(host, w, &p, subset, 1)?.ratio_json?;
-                Some((p, r.0))
+                Some((p, r.est))
             })
             .collect();
         let excluded = self.excluded(host, w);
@@ -336,9 +335,9 @@ impl Campaign {
         workload: &str,
         profile: &str,
         against: &str,
-    ) -> Option<(f64, f64, f64)> {
+    ) -> Option<Interval> {
         self.paired(host, workload, profile, "all", 1, against)
-            .map(Paired::triple)
+            .map(Paired::interval)
     }
 
     /// The paired ratio of one key at subset `all`, or at `mix` where the
@@ -436,9 +435,9 @@ impl Campaign {
     }
 
     /// `ingest-mt` scaling of `profile` at the largest thread count N: 1 /
-    /// the paired ratio of N threads over 1 thread, with its interval
-    /// `(n, scaling, lo, hi)`.
-    pub fn ingest_scaling(&self, host: &str, profile: &str) -> Option<(i64, f64, f64, f64)> {
+    /// the paired ratio of N threads over 1 thread (N: [`Campaign::ingest_threads`]),
+    /// with its interval.
+    pub fn ingest_scaling(&self, host: &str, profile: &str) -> Option<Interval> {
         let n = self.ingest_threads(host)?;
         let p = self.paired(
             host,
@@ -448,8 +447,7 @@ impl Campaign {
             n,
             "1-thread",
         )?;
-        let (r, lo, hi) = p.triple();
-        Some((n, 1.0 / r, 1.0 / hi, 1.0 / lo))
+        Some(p.interval().recip())
     }
 
     /// The sizes of `profile` at `subset` on `host`.

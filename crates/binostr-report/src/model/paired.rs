@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use anyhow::{Result, bail};
 use polars::prelude::*;
 
+use crate::interval::Interval;
 use crate::model::key::Key;
 use crate::model::stats::{self, Estimate};
 use crate::read::frame::{f64s, i64s, strs};
@@ -63,12 +64,12 @@ impl Paired {
     /// Whether the invariant is definitely false: the interval's upper bound
     /// is below `min_ratio`.
     pub fn violates(&self) -> bool {
-        self.min_ratio.is_some_and(|m| self.est.ci.1 < m)
+        self.min_ratio.is_some_and(|m| self.est.ci.hi < m)
     }
 
-    /// `(estimate, ci_lo, ci_hi)`.
-    pub fn triple(&self) -> (f64, f64, f64) {
-        (self.est.median, self.est.ci.0, self.est.ci.1)
+    /// The estimate with its interval.
+    pub fn interval(&self) -> Interval {
+        Interval::new(self.est.median, self.est.ci)
     }
 
     /// A short name: `workload profile (subset, N thread(s)) / against`.

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use anyhow::{Result, bail};
 use polars::prelude::*;
 
+use crate::interval::{Ci, Interval};
 use crate::model::key::Key;
 use crate::model::paired::{Paired, TO_JSON};
 use crate::model::stats;
@@ -21,14 +22,14 @@ pub use binostr_records::REFERENCE;
 /// Where a profile sorts by its paired ratio to json (estimate, CI): json
 /// at 1, a profile without a ratio last. Tables and figures order by this,
 /// not by absolute ns.
-pub fn ratio_order(profile: &str, ratio_json: Option<(f64, f64, f64)>) -> f64 {
+pub fn ratio_order(profile: &str, ratio_json: Option<Interval>) -> f64 {
     ratio_json.map_or(
         if profile == BASELINE {
             1.0
         } else {
             f64::INFINITY
         },
-        |r| r.0,
+        |r| r.est,
     )
 }
 
@@ -52,11 +53,11 @@ pub struct Row {
     /// (max - min of the run medians) / `median_ns` * 100.
     pub range_pct: f64,
     /// Bootstrap 95% interval of `median_ns`.
-    pub ci_ns: (f64, f64),
+    pub ci_ns: Ci,
     /// The paired ratio to `json` of the same workload, subset and threads
     /// (`ratios.csv`, `against = json`), with its interval; exactly 1 for
     /// `json` itself.
-    pub ratio_json: Option<(f64, f64, f64)>,
+    pub ratio_json: Option<Interval>,
     /// The cross-run range of the paired ratio to `json`, in %.
     pub ratio_range_pct: Option<f64>,
     /// 1 = lowest point estimate within `(host, workload, subset, threads)`:
@@ -123,9 +124,9 @@ pub fn summarize(samples: LazyFrame, paired: &[Paired]) -> Result<Vec<Row>> {
         );
         let boot = &replicates[&key];
         let (ratio_json, ratio_range_pct) = match to_json.get(&key) {
-            Some(p) => (Some(p.triple()), Some(p.est.range_pct)),
+            Some(p) => (Some(p.interval()), Some(p.est.range_pct)),
             None if key.2 == BASELINE && has_json_ratios(&to_json, &key) => {
-                (Some((1.0, 1.0, 1.0)), Some(0.0))
+                (Some(Interval::ONE), Some(0.0))
             }
             None => (None, None),
         };
@@ -207,7 +208,7 @@ fn has_json_ratios(to_json: &BTreeMap<Key, &Paired>, json_key: &Key) -> bool {
 /// ns; ties by profile id) and sorts rows by host, workload, subset,
 /// threads, rank.
 fn rank(rows: &mut [Row]) {
-    let key = |r: &Row| r.ratio_json.map_or(r.median_ns, |x| x.0);
+    let key = |r: &Row| r.ratio_json.map_or(r.median_ns, |x| x.est);
     rows.sort_by(|a, b| {
         a.group()
             .cmp(&b.group())
