@@ -13,6 +13,7 @@ use crate::interval::Interval;
 use crate::model::checks::{self, Check, Violation};
 use crate::model::claims::{self, CLAIM_WORKLOADS, Claim};
 use crate::model::instr::{self, Instr};
+use crate::model::key::{Key, PairKey};
 use crate::model::mix::{Composed, StatedMix};
 use crate::model::paired::{self, Paired, Rounds};
 use crate::model::sensitivity::{self, Grid};
@@ -22,8 +23,6 @@ use crate::read::campaign_file::{self, CampaignRecord, Sequence};
 use crate::read::records::{self, Run, Scan as _};
 use crate::read::registry::{REGISTRY, RegistryEntry, read_registry};
 use crate::read::side::{Interop, ProfileTable, Reference, Side};
-
-type RowKey = (String, String, String, String, i64);
 
 /// Another label's claims, to mark where each claim holds.
 #[derive(Clone, Debug)]
@@ -95,8 +94,8 @@ pub struct Campaign {
     pub kind_claims: Vec<(String, Claim)>,
     /// The claims of the label given to [`Campaign::with_holds_on`].
     pub holds_on: Option<HoldsOn>,
-    index: BTreeMap<RowKey, usize>,
-    paired_index: BTreeMap<(RowKey, String), usize>,
+    index: BTreeMap<Key, usize>,
+    paired_index: BTreeMap<PairKey, usize>,
 }
 
 impl Campaign {
@@ -144,7 +143,13 @@ impl Campaign {
         let paired_index = paired
             .iter()
             .enumerate()
-            .map(|(i, p)| ((p.key(), p.against.clone()), i))
+            .map(|(i, p)| {
+                let key = PairKey {
+                    key: p.key(),
+                    against: p.against.clone(),
+                };
+                (key, i)
+            })
             .collect();
         let mut c = Campaign {
             labels: labels.to_vec(),
@@ -314,16 +319,10 @@ impl Campaign {
         threads: i64,
         against: &str,
     ) -> Option<&Paired> {
-        let key = (
-            (
-                host.to_owned(),
-                workload.to_owned(),
-                profile.to_owned(),
-                subset.to_owned(),
-                threads,
-            ),
-            against.to_owned(),
-        );
+        let key = PairKey {
+            key: Key::new(host, workload, profile, subset, threads),
+            against: against.to_owned(),
+        };
         self.paired_index.get(&key).map(|&i| &self.paired[i])
     }
 
@@ -387,13 +386,7 @@ impl Campaign {
         subset: &str,
         threads: i64,
     ) -> Option<&Row> {
-        let key = (
-            host.to_owned(),
-            workload.to_owned(),
-            profile.to_owned(),
-            subset.to_owned(),
-            threads,
-        );
+        let key = Key::new(host, workload, profile, subset, threads);
         self.index.get(&key).map(|&i| &self.rows[i])
     }
 

@@ -69,11 +69,11 @@ pub struct Row {
 impl Row {
     /// The row's benchmark key.
     pub fn key(&self) -> Key {
-        (
-            self.host.clone(),
-            self.workload.clone(),
-            self.profile.clone(),
-            self.subset.clone(),
+        Key::new(
+            &self.host,
+            &self.workload,
+            &self.profile,
+            &self.subset,
             self.threads,
         )
     }
@@ -115,27 +115,21 @@ pub fn summarize(samples: LazyFrame, paired: &[Paired]) -> Result<Vec<Row>> {
     let runs = i64s(&table, "runs")?;
     let mut rows = Vec::with_capacity(table.height());
     for i in 0..table.height() {
-        let key: Key = (
-            host[i].clone(),
-            workload[i].clone(),
-            profile[i].clone(),
-            subset[i].clone(),
-            threads[i],
-        );
+        let key = Key::new(&host[i], &workload[i], &profile[i], &subset[i], threads[i]);
         let boot = &replicates[&key];
         let (ratio_json, ratio_range_pct) = match to_json.get(&key) {
             Some(p) => (Some(p.interval()), Some(p.est.range_pct)),
-            None if key.2 == BASELINE && has_json_ratios(&to_json, &key) => {
+            None if key.profile == BASELINE && has_json_ratios(&to_json, &key) => {
                 (Some(Interval::ONE), Some(0.0))
             }
             None => (None, None),
         };
         rows.push(Row {
-            host: key.0,
-            workload: key.1,
-            profile: key.2,
-            subset: key.3,
-            threads: key.4,
+            host: key.host,
+            workload: key.workload,
+            profile: key.profile,
+            subset: key.subset,
+            threads: key.threads,
             runs: usize::try_from(runs[i])?,
             median_ns: median_ns[i],
             range_pct: range_pct[i],
@@ -187,10 +181,7 @@ fn replicates(per_event: &DataFrame) -> Result<BTreeMap<Key, Vec<f64>>> {
     let keyed: Vec<(&Key, &BTreeMap<String, Vec<f64>>)> = samples.iter().collect();
     let boots = stats::par_map(&keyed, |(key, runs)| {
         let runs: Vec<Vec<f64>> = runs.values().cloned().collect();
-        let seed = stats::key_seed(&format!(
-            "{}|{}|{}|{}|{}",
-            key.0, key.1, key.2, key.3, key.4
-        ));
+        let seed = stats::key_seed(&key.joined());
         stats::bootstrap_median_of_medians(&runs, seed, stats::RESAMPLES)
     });
     Ok(keyed.iter().map(|(k, _)| (*k).clone()).zip(boots).collect())
@@ -199,9 +190,12 @@ fn replicates(per_event: &DataFrame) -> Result<BTreeMap<Key, Vec<f64>>> {
 /// Whether another profile of `json_key`'s workload, subset and threads has
 /// a paired ratio to `json` (then `json`'s own ratio is 1).
 fn has_json_ratios(to_json: &BTreeMap<Key, &Paired>, json_key: &Key) -> bool {
-    to_json
-        .keys()
-        .any(|k| k.0 == json_key.0 && k.1 == json_key.1 && k.3 == json_key.3 && k.4 == json_key.4)
+    to_json.keys().any(|k| {
+        k.host == json_key.host
+            && k.workload == json_key.workload
+            && k.subset == json_key.subset
+            && k.threads == json_key.threads
+    })
 }
 
 /// Sets `rank` within each group (lowest ratio to json first, else lowest
@@ -263,13 +257,7 @@ fn samples_by_key(per_event: &DataFrame) -> Result<BTreeMap<Key, BTreeMap<String
     let ns = f64s(&sorted, "ns")?;
     let mut out: BTreeMap<Key, BTreeMap<String, Vec<f64>>> = BTreeMap::new();
     for i in 0..sorted.height() {
-        let key = (
-            host[i].clone(),
-            workload[i].clone(),
-            profile[i].clone(),
-            subset[i].clone(),
-            threads[i],
-        );
+        let key = Key::new(&host[i], &workload[i], &profile[i], &subset[i], threads[i]);
         out.entry(key)
             .or_default()
             .entry(run[i].clone())
