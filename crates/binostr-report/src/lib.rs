@@ -14,12 +14,14 @@
 //!
 //! `render` may use `model` and `read`, `model` may use `read`, `read` uses
 //! neither; [`fmt`] (fixed-decimal numbers, shared by the model's sentences
-//! and every writer) uses none of them. No module imports one that imports
+//! and every writer) and [`interval`] (an estimate and its 95% interval)
+//! use none of them. No module imports one that imports
 //! it back. `tests/layering.rs` keeps this true. The functions below and
 //! `main.rs` (the CLI) sit on top.
 #![forbid(unsafe_code)]
 
 pub mod fmt;
+pub mod interval;
 pub mod model;
 pub mod read;
 pub mod render;

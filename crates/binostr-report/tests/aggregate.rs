@@ -1106,7 +1106,8 @@ mod strata {
                 "measure {i}: {r} vs {expected}"
             );
         }
-        let (t, lo, hi) = c.composed.time("decode", "event2").unwrap();
+        let binostr_report::interval::Interval { est: t, lo, hi } =
+            c.composed.time("decode", "event2").unwrap();
         let expected_t = 0.0454 * 0.5 + (1.0 - 0.0454) * 0.8;
         assert!((t - expected_t).abs() < 1e-9, "{t} vs {expected_t}");
         assert!(lo <= t && t <= hi);

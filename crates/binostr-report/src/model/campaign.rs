@@ -9,9 +9,11 @@ use anyhow::{Result, bail};
 use binostr_records::Workload;
 use binostr_records::robustness::RunReport;
 
+use crate::interval::Interval;
 use crate::model::checks::{self, Check, Violation};
 use crate::model::claims::{self, CLAIM_WORKLOADS, Claim};
 use crate::model::instr::{self, Instr};
+use crate::model::key::{Key, PairKey};
 use crate::model::mix::{Composed, StatedMix};
 use crate::model::paired::{self, Paired, Rounds};
 use crate::model::sensitivity::{self, Grid};
@@ -21,8 +23,6 @@ use crate::read::campaign_file::{self, CampaignRecord, Sequence};
 use crate::read::records::{self, Run, Scan as _};
 use crate::read::registry::{REGISTRY, RegistryEntry, read_registry};
 use crate::read::side::{Interop, ProfileTable, Reference, Side};
-
-type RowKey = (String, String, String, String, i64);
 
 /// Another label's claims, to mark where each claim holds.
 #[derive(Clone, Debug)]
@@ -94,8 +94,8 @@ pub struct Campaign {
     pub kind_claims: Vec<(String, Claim)>,
     /// The claims of the label given to [`Campaign::with_holds_on`].
     pub holds_on: Option<HoldsOn>,
-    index: BTreeMap<RowKey, usize>,
-    paired_index: BTreeMap<(RowKey, String), usize>,
+    index: BTreeMap<Key, usize>,
+    paired_index: BTreeMap<PairKey, usize>,
 }
 
 impl Campaign {
@@ -143,7 +143,13 @@ impl Campaign {
         let paired_index = paired
             .iter()
             .enumerate()
-            .map(|(i, p)| ((p.key(), p.against.clone()), i))
+            .map(|(i, p)| {
+                let key = PairKey {
+                    key: p.key(),
+                    against: p.against.clone(),
+                };
+                (key, i)
+            })
             .collect();
         let mut c = Campaign {
             labels: labels.to_vec(),
@@ -183,16 +189,14 @@ impl Campaign {
 
     /// The paired time ratios to json of `profile` at `subset` (one thread)
     /// for each of [`crate::model::mix::TIME_WORKLOADS`].
-    pub fn stratum_times(&self, profile: &str, subset: &str) -> [Option<(f64, f64, f64)>; 4] {
+    pub fn stratum_times(&self, profile: &str, subset: &str) -> [Option<Interval>; 4] {
         let host = self.primary_host();
         crate::model::mix::TIME_WORKLOADS.map(|w| {
             if profile == BASELINE {
-                return self
-                    .row(host, w, profile, subset, 1)
-                    .map(|_| (1.0, 1.0, 1.0));
+                return self.row(host, w, profile, subset, 1).map(|_| Interval::ONE);
             }
             self.paired(host, w, profile, subset, 1, BASELINE)
-                .map(Paired::triple)
+                .map(Paired::interval)
         })
     }
 
@@ -248,7 +252,7 @@ impl Campaign {
             .into_iter()
             .filter_map(|p| {
                 let r = self.row(host, w, &p, subset, 1)?.ratio_json?;
-                Some((p, r.0))
+                Some((p, r.est))
             })
             .collect();
         let excluded = self.excluded(host, w);
@@ -315,16 +319,10 @@ impl Campaign {
         threads: i64,
         against: &str,
     ) -> Option<&Paired> {
-        let key = (
-            (
-                host.to_owned(),
-                workload.to_owned(),
-                profile.to_owned(),
-                subset.to_owned(),
-                threads,
-            ),
-            against.to_owned(),
-        );
+        let key = PairKey {
+            key: Key::new(host, workload, profile, subset, threads),
+            against: against.to_owned(),
+        };
         self.paired_index.get(&key).map(|&i| &self.paired[i])
     }
 
@@ -336,9 +334,9 @@ impl Campaign {
         workload: &str,
         profile: &str,
         against: &str,
-    ) -> Option<(f64, f64, f64)> {
+    ) -> Option<Interval> {
         self.paired(host, workload, profile, "all", 1, against)
-            .map(Paired::triple)
+            .map(Paired::interval)
     }
 
     /// The paired ratio of one key at subset `all`, or at `mix` where the
@@ -388,13 +386,7 @@ impl Campaign {
         subset: &str,
         threads: i64,
     ) -> Option<&Row> {
-        let key = (
-            host.to_owned(),
-            workload.to_owned(),
-            profile.to_owned(),
-            subset.to_owned(),
-            threads,
-        );
+        let key = Key::new(host, workload, profile, subset, threads);
         self.index.get(&key).map(|&i| &self.rows[i])
     }
 
@@ -436,9 +428,9 @@ impl Campaign {
     }
 
     /// `ingest-mt` scaling of `profile` at the largest thread count N: 1 /
-    /// the paired ratio of N threads over 1 thread, with its interval
-    /// `(n, scaling, lo, hi)`.
-    pub fn ingest_scaling(&self, host: &str, profile: &str) -> Option<(i64, f64, f64, f64)> {
+    /// the paired ratio of N threads over 1 thread (N: [`Campaign::ingest_threads`]),
+    /// with its interval.
+    pub fn ingest_scaling(&self, host: &str, profile: &str) -> Option<Interval> {
         let n = self.ingest_threads(host)?;
         let p = self.paired(
             host,
@@ -448,8 +440,7 @@ impl Campaign {
             n,
             "1-thread",
         )?;
-        let (r, lo, hi) = p.triple();
-        Some((n, 1.0 / r, 1.0 / hi, 1.0 / lo))
+        Some(p.interval().recip())
     }
 
     /// The sizes of `profile` at `subset` on `host`.

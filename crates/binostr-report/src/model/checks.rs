@@ -81,8 +81,8 @@ pub fn check(runs: &[Run], paired: &[Paired], instr: &[Instr]) -> Result<Vec<Vio
                 "{}: {} (95% CI {} to {}) is below the bound {}",
                 p.name(),
                 fixed(p.est.median, RATIO),
-                fixed(p.est.ci.0, RATIO),
-                fixed(p.est.ci.1, RATIO),
+                fixed(p.est.ci.lo, RATIO),
+                fixed(p.est.ci.hi, RATIO),
                 fixed(p.min_ratio.unwrap_or(f64::NAN), RATIO),
             ),
         })

@@ -162,7 +162,7 @@ pub fn claim(
                 stats::RESAMPLES,
             );
             let ci = stats::ci95(&boot);
-            resolved &= ci.1 < 1.0;
+            resolved &= ci.hi < 1.0;
             within &= stats::within_margin(ci);
             medians.push(stats::median(ratios));
         }

@@ -7,10 +7,11 @@
 
 use std::collections::BTreeSet;
 
+use crate::interval::Interval;
 use crate::model::campaign::Campaign;
 use crate::model::relay::is_json_text;
 use crate::model::summary::BASELINE;
-use crate::read::links::{LinkRow, Triple};
+use crate::read::links::LinkRow;
 use crate::read::transport::MODES;
 
 /// What a ratio's 95 % interval says about it.
@@ -24,11 +25,11 @@ pub enum Verdict {
     Unresolved,
 }
 
-/// The verdict of a time ratio `(estimate, lo, hi)`.
-pub fn verdict(r: Triple) -> Verdict {
-    if r.2 < 1.0 {
+/// The verdict of a time ratio.
+pub fn verdict(r: Interval) -> Verdict {
+    if r.hi < 1.0 {
         Verdict::Faster
-    } else if r.1 > 1.0 {
+    } else if r.lo > 1.0 {
         Verdict::Slower
     } else {
         Verdict::Unresolved
@@ -60,9 +61,9 @@ pub struct Best {
     /// Profile id.
     pub profile: String,
     /// REQ → EOSE seconds.
-    pub time_s: Triple,
+    pub time_s: Interval,
     /// Its per-round ratio to json with deflate.
-    pub vs_json_deflate: Option<Triple>,
+    pub vs_json_deflate: Option<Interval>,
 }
 
 /// REQ → EOSE on one link at one round-trip time.
@@ -75,11 +76,11 @@ pub struct Exchange {
     /// Whether the round trip is modelled.
     pub modelled: bool,
     /// json with deflate, seconds.
-    pub json_deflate_s: Triple,
+    pub json_deflate_s: Interval,
     /// json uncompressed over json with deflate.
-    pub json_none: Option<Triple>,
+    pub json_none: Option<Interval>,
     /// json with context takeover over json with deflate.
-    pub json_ctx: Option<Triple>,
+    pub json_ctx: Option<Interval>,
     /// Per mode ([`MODES`] order), the binary profile with the lowest median
     /// time.
     pub best: [Option<Best>; 3],
@@ -95,7 +96,7 @@ pub struct Published {
     /// Relay CPU ns per EVENT.
     pub relay_cpu_ns: f64,
     /// EVENT → OK seconds.
-    pub event_ok_s: Option<Triple>,
+    pub event_ok_s: Option<Interval>,
 }
 
 /// EVENT → OK on one link and mode (measured round trip).
@@ -257,7 +258,7 @@ fn least<'a>(
 fn exchange(link: usize, rows: &[&LinkRow], binary: &dyn Fn(&str) -> bool) -> Option<Exchange> {
     let json_deflate = find(rows, BASELINE, "deflate")?;
     let best = MODES.map(|m| {
-        least(rows, m, binary, |r| r.req_eose_s.0).map(|r| Best {
+        least(rows, m, binary, |r| r.req_eose_s.est).map(|r| Best {
             profile: r.profile.clone(),
             time_s: r.req_eose_s,
             vs_json_deflate: r.time_vs_json_deflate,
@@ -334,7 +335,7 @@ fn deflaters(rows: &[LinkRow], links: &[Link], binary: &dyn Fn(&str) -> bool) ->
                     mode: (*mode).to_owned(),
                     deflater: d.clone(),
                     json_ns: json.cpu_ns.0,
-                    best: least(&here, mode, binary, |r| r.req_eose_s.0)
+                    best: least(&here, mode, binary, |r| r.req_eose_s.est)
                         .map(|r| (r.profile.clone(), r.cpu_ns.0)),
                 });
             }
@@ -409,14 +410,14 @@ mod tests {
         let best = e.best[1].as_ref().unwrap();
         assert_eq!(best.profile, "b");
         let r = best.vs_json_deflate.unwrap();
-        assert_eq!(r.0, 1.02);
+        assert_eq!(r.est, 1.02);
         // 1.02 [1.0098, 1.0302]: above 1.
         assert_eq!(verdict(r), Verdict::Slower);
         assert_eq!(e.best[0].as_ref().unwrap().profile, "a");
         assert!(e.best[2].is_none());
-        assert_eq!(e.json_none.map(|r| r.0), Some(1.8));
-        assert_eq!(e.json_ctx.map(|r| r.0), Some(0.9));
-        assert!((e.json_deflate_s.0 - 0.010).abs() < 1e-12);
+        assert_eq!(e.json_none.map(|r| r.est), Some(1.8));
+        assert_eq!(e.json_ctx.map(|r| r.est), Some(0.9));
+        assert!((e.json_deflate_s.est - 0.010).abs() < 1e-12);
         // RTT 50 has json with deflate alone: no best binary.
         let m = l.exchanges.iter().find(|e| e.rtt_ms == 50.0).unwrap();
         assert!(m.modelled && m.best.iter().all(Option::is_none));
@@ -440,7 +441,7 @@ mod tests {
         lines.extend(other.into_iter().filter(|l| !l.contains(",none,")));
         let l = model(&rows(&lines), &binary).unwrap();
         let e = &l.exchanges[0];
-        assert_eq!(e.best[1].as_ref().unwrap().time_s.0, 0.008);
+        assert_eq!(e.best[1].as_ref().unwrap().time_s.est, 0.008);
         let names: Vec<(&str, &str)> = l
             .deflaters
             .iter()
@@ -461,9 +462,10 @@ mod tests {
 
     #[test]
     fn verdicts_need_an_interval_without_1() {
-        assert_eq!(verdict((0.9, 0.8, 0.99)), Verdict::Faster);
-        assert_eq!(verdict((1.1, 1.01, 1.2)), Verdict::Slower);
-        assert_eq!(verdict((0.95, 0.8, 1.0)), Verdict::Unresolved);
+        let r = |est, lo, hi| Interval { est, lo, hi };
+        assert_eq!(verdict(r(0.9, 0.8, 0.99)), Verdict::Faster);
+        assert_eq!(verdict(r(1.1, 1.01, 1.2)), Verdict::Slower);
+        assert_eq!(verdict(r(0.95, 0.8, 1.0)), Verdict::Unresolved);
         assert!(model(&[], &binary).is_none());
     }
 }

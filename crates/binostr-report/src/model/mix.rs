@@ -17,6 +17,7 @@ use rand_core::SeedableRng;
 pub use binostr_records::{Mix, MixStratum};
 
 use crate::fmt::fixed;
+use crate::interval::Interval;
 use crate::model::paired::Rounds;
 use crate::model::stats;
 use crate::read::side::{FollowList, Side, Sizes};
@@ -269,38 +270,54 @@ impl SizeSource<'_> {
 /// Per run, each round's `(profile, json)` ns per event.
 pub type StratumRounds = Vec<Vec<(f64, f64)>>;
 
-/// The composed time ratio of a profile to json, `(estimate, lo, hi)`:
+/// The composed time ratio of a profile to json, with its interval:
 /// per stratum its weight and, per run, each round's `(profile, json)` ns
 /// per event. The estimate composes each stratum's median of run medians;
 /// each bootstrap replicate resamples every stratum's runs, then rounds
 /// within them, on its own. `None` when a stratum has no round.
-pub fn composed_time(strata: &[(f64, StratumRounds)], seed: u64) -> Option<(f64, f64, f64)> {
+pub fn composed_time(strata: &[(f64, StratumRounds)], seed: u64) -> Option<Interval> {
     if strata.iter().any(|(_, runs)| runs.is_empty()) {
         return None;
     }
     let point = ratio_of(strata.iter().map(|(w, runs)| {
         let (a, b): (Vec<f64>, Vec<f64>) = runs.iter().map(|r| run_medians(r)).unzip();
-        (*w, stats::median(&a), stats::median(&b))
+        Part {
+            weight: *w,
+            profile: stats::median(&a),
+            json: stats::median(&b),
+        }
     }));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let replicates: Vec<f64> = (0..stats::RESAMPLES)
         .map(|_| {
-            let drawn: Vec<(f64, f64, f64)> = strata
+            let drawn: Vec<Part> = strata
                 .iter()
                 .map(|(w, runs)| {
-                    let (a, b) = resample(runs, &mut rng);
-                    (*w, a, b)
+                    let (profile, json) = resample(runs, &mut rng);
+                    Part {
+                        weight: *w,
+                        profile,
+                        json,
+                    }
                 })
                 .collect();
             ratio_of(drawn.into_iter())
         })
         .collect();
-    let (lo, hi) = stats::ci95(&replicates);
-    Some((point, lo, hi))
+    Some(Interval::new(point, stats::ci95(&replicates)))
 }
 
-fn ratio_of(parts: impl Iterator<Item = (f64, f64, f64)>) -> f64 {
-    let (a, b) = parts.fold((0.0, 0.0), |(a, b), (w, x, y)| (a + w * x, b + w * y));
+/// One stratum of a composed time: its weight, the profile's and json's ns.
+struct Part {
+    weight: f64,
+    profile: f64,
+    json: f64,
+}
+
+fn ratio_of(parts: impl Iterator<Item = Part>) -> f64 {
+    let (a, b) = parts.fold((0.0, 0.0), |(a, b), p| {
+        (a + p.weight * p.profile, b + p.weight * p.json)
+    });
     a / b
 }
 
@@ -338,7 +355,7 @@ pub struct Composed {
     /// Per profile, its composed size ratio to json per [`SIZE_MEASURES`].
     pub sizes: Vec<(String, [Option<f64>; 3])>,
     /// Per workload and profile, the composed time ratio `(est, lo, hi)`.
-    pub times: Vec<(String, String, (f64, f64, f64))>,
+    pub times: Vec<(String, String, Interval)>,
 }
 
 impl Composed {
@@ -382,7 +399,7 @@ impl Composed {
     }
 
     /// The composed time ratio of `profile` for `workload`.
-    pub fn time(&self, workload: &str, profile: &str) -> Option<(f64, f64, f64)> {
+    pub fn time(&self, workload: &str, profile: &str) -> Option<Interval> {
         self.times
             .iter()
             .find(|(w, p, _)| w == workload && p == profile)
@@ -400,7 +417,7 @@ fn composed_times(
     host: &str,
     profiles: &[String],
     w: &[(String, f64)],
-) -> Vec<(String, String, (f64, f64, f64))> {
+) -> Vec<(String, String, Interval)> {
     let keys: Vec<(&str, &String)> = TIME_WORKLOADS
         .iter()
         .flat_map(|wl| profiles.iter().map(move |p| (*wl, p)))
@@ -462,7 +479,7 @@ mod tests {
         let a = vec![vec![(2.0, 4.0); 5], vec![(2.0, 4.0); 5]];
         let b = vec![vec![(30.0, 20.0); 5], vec![(30.0, 20.0); 5]];
         let strata = [(0.5, a), (0.5, b)];
-        let (est, lo, hi) = composed_time(&strata, 9).unwrap();
+        let Interval { est, lo, hi } = composed_time(&strata, 9).unwrap();
         assert!((est - 32.0 / 24.0).abs() < 1e-12);
         assert!((lo - est).abs() < 1e-12 && (hi - est).abs() < 1e-12);
         let noisy: Vec<Vec<(f64, f64)>> = (0..3)
@@ -470,7 +487,7 @@ mod tests {
             .collect();
         let s = [(1.0, noisy)];
         assert_eq!(composed_time(&s, 4), composed_time(&s, 4));
-        let (e, lo, hi) = composed_time(&s, 4).unwrap();
+        let Interval { est: e, lo, hi } = composed_time(&s, 4).unwrap();
         assert!(lo <= e && e <= hi && lo < hi);
         assert!(composed_time(&[(1.0, Vec::new())], 4).is_none());
     }

@@ -13,7 +13,8 @@ use std::collections::BTreeMap;
 use anyhow::{Result, bail};
 use polars::prelude::*;
 
-use crate::model::key::Key;
+use crate::interval::Interval;
+use crate::model::key::{Key, PairKey};
 use crate::model::stats::{self, Estimate};
 use crate::read::frame::{f64s, i64s, strs};
 use crate::read::records::{self, Run, Scan as _};
@@ -49,11 +50,11 @@ pub struct Paired {
 impl Paired {
     /// The benchmark key of the ratio's numerator.
     pub fn key(&self) -> Key {
-        (
-            self.host.clone(),
-            self.workload.clone(),
-            self.profile.clone(),
-            self.subset.clone(),
+        Key::new(
+            &self.host,
+            &self.workload,
+            &self.profile,
+            &self.subset,
             self.threads,
         )
     }
@@ -63,12 +64,12 @@ impl Paired {
     /// Whether the invariant is definitely false: the interval's upper bound
     /// is below `min_ratio`.
     pub fn violates(&self) -> bool {
-        self.min_ratio.is_some_and(|m| self.est.ci.1 < m)
+        self.min_ratio.is_some_and(|m| self.est.ci.hi < m)
     }
 
-    /// `(estimate, ci_lo, ci_hi)`.
-    pub fn triple(&self) -> (f64, f64, f64) {
-        (self.est.median, self.est.ci.0, self.est.ci.1)
+    /// The estimate with its interval.
+    pub fn interval(&self) -> Interval {
+        Interval::new(self.est.median, self.est.ci)
     }
 
     /// A short name: `workload profile (subset, N thread(s)) / against`.
@@ -106,8 +107,7 @@ pub fn read(runs: &[Run]) -> Result<Vec<Paired>> {
     let run = strs(&df, "run")?;
     let ratio = f64s(&df, "ratio")?;
     let min_ratio = f64s(&df, "min_ratio")?;
-    type Key = (String, String, String, String, i64, String);
-    let mut by_key: BTreeMap<Key, (RunRounds, Option<f64>)> = BTreeMap::new();
+    let mut by_key: BTreeMap<PairKey, (RunRounds, Option<f64>)> = BTreeMap::new();
     for i in 0..df.height() {
         if !(ratio[i].is_finite() && ratio[i] > 0.0) {
             bail!(
@@ -120,33 +120,29 @@ pub fn read(runs: &[Run]) -> Result<Vec<Paired>> {
                 ratio[i]
             );
         }
-        let key = (
-            host[i].clone(),
-            workload[i].clone(),
-            profile[i].clone(),
-            subset[i].clone(),
-            threads[i],
-            against[i].clone(),
-        );
+        let key = PairKey {
+            key: Key::new(&host[i], &workload[i], &profile[i], &subset[i], threads[i]),
+            against: against[i].clone(),
+        };
         let entry = by_key.entry(key).or_default();
         entry.0.entry(run[i].clone()).or_default().push(ratio[i]);
         if entry.1.is_none() && min_ratio[i].is_finite() {
             entry.1 = Some(min_ratio[i]);
         }
     }
-    let items: Vec<(Key, (RunRounds, Option<f64>))> = by_key.into_iter().collect();
+    let items: Vec<(PairKey, (RunRounds, Option<f64>))> = by_key.into_iter().collect();
     Ok(stats::par_map(&items, |(k, (per_run, min_ratio))| {
-        let seed = format!("ratio|{}|{}|{}|{}|{}|{}", k.0, k.1, k.2, k.3, k.4, k.5);
+        let seed = format!("ratio|{}|{}", k.key.joined(), k.against);
         let rounds = per_run.values().map(Vec::len).sum();
         let runs: Vec<String> = per_run.keys().cloned().collect();
         let values: Vec<Vec<f64>> = per_run.values().cloned().collect();
         Paired {
-            host: k.0.clone(),
-            workload: k.1.clone(),
-            profile: k.2.clone(),
-            subset: k.3.clone(),
-            threads: k.4,
-            against: k.5.clone(),
+            host: k.key.host.clone(),
+            workload: k.key.workload.clone(),
+            profile: k.key.profile.clone(),
+            subset: k.key.subset.clone(),
+            threads: k.key.threads,
+            against: k.against.clone(),
             runs,
             rounds,
             est: stats::estimate(&values, &seed),

@@ -4,12 +4,10 @@
 
 use binostr_records::Workload;
 
+use crate::interval::Interval;
 use crate::model::campaign::Campaign;
 use crate::model::summary::{REFERENCE, ratio_order};
 use crate::read::transport::{MODES, Transport, WORKLOADS};
-
-/// A `(estimate, ci_lo, ci_hi)` paired ratio.
-pub type Ratio = (f64, f64, f64);
 
 /// One profile's `filter` row on one host.
 #[derive(Clone, Debug)]
@@ -21,9 +19,9 @@ pub struct FilterRow {
     /// ns per stored event scanned (per event and filter).
     pub ns: f64,
     /// Paired ratio to json's `filter-checked`.
-    pub vs_json: Option<Ratio>,
+    pub vs_json: Option<Interval>,
     /// Paired ratio to `filter-event` (matching alone on decoded events).
-    pub vs_event: Option<Ratio>,
+    pub vs_event: Option<Interval>,
     /// Instructions per event scanned.
     pub instr: Option<f64>,
 }
@@ -89,7 +87,7 @@ pub struct TransportRow {
     /// Timed ns per event of one REQ → EOSE exchange (`transport-*`).
     pub ns: [Option<f64>; 3],
     /// Its paired ratio to json in the same mode.
-    pub vs_json: [Option<Ratio>; 3],
+    pub vs_json: [Option<Interval>; 3],
 }
 
 fn side<'a>(c: &'a Campaign, host: &str, profile: &str, mode: &str) -> Option<&'a Transport> {
@@ -127,7 +125,7 @@ pub fn transport_rows(c: &Campaign, host: &str) -> Vec<TransportRow> {
                 ns: WORKLOADS.map(|(_, w)| c.ns_where_measured(host, w, &p)),
                 vs_json: WORKLOADS.map(|(_, w)| {
                     c.paired_where_measured(host, w, &p, "json")
-                        .map(crate::model::paired::Paired::triple)
+                        .map(crate::model::paired::Paired::interval)
                 }),
                 bytes: bytes_of,
                 pct_json,

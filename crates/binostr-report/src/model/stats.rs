@@ -9,6 +9,8 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
+use crate::interval::Ci;
+
 /// Bootstrap resamples per benchmark key.
 pub const RESAMPLES: usize = 2000;
 
@@ -61,7 +63,7 @@ pub struct Estimate {
     /// The median of `run_medians`.
     pub median: f64,
     /// Bootstrap 95% interval of `median` (runs, then values within runs).
-    pub ci: (f64, f64),
+    pub ci: Ci,
     /// [`range_pct`] of `run_medians` around `median`.
     pub range_pct: f64,
 }
@@ -99,15 +101,18 @@ pub const EQUIVALENCE_MARGIN: f64 = 0.05;
 
 /// Whether an interval of a ratio lies within [`EQUIVALENCE_MARGIN`] of 1
 /// (in either direction).
-pub fn within_margin(ci: (f64, f64)) -> bool {
-    ci.0 >= 1.0 / (1.0 + EQUIVALENCE_MARGIN) && ci.1 <= 1.0 + EQUIVALENCE_MARGIN
+pub fn within_margin(ci: Ci) -> bool {
+    ci.lo >= 1.0 / (1.0 + EQUIVALENCE_MARGIN) && ci.hi <= 1.0 + EQUIVALENCE_MARGIN
 }
 
 /// The percentile 95% interval of bootstrap replicates.
-pub fn ci95(replicates: &[f64]) -> (f64, f64) {
+pub fn ci95(replicates: &[f64]) -> Ci {
     let mut v = replicates.to_vec();
     v.sort_unstable_by(f64::total_cmp);
-    (quantile_sorted(&v, 0.025), quantile_sorted(&v, 0.975))
+    Ci {
+        lo: quantile_sorted(&v, 0.025),
+        hi: quantile_sorted(&v, 0.975),
+    }
 }
 
 /// A stable 64-bit seed for one benchmark key: FNV-1a of `key` mixed with
@@ -178,9 +183,10 @@ mod tests {
 
     #[test]
     fn equivalence_margin_is_symmetric() {
-        assert!(within_margin((0.96, 1.04)));
-        assert!(!within_margin((0.94, 1.01)));
-        assert!(!within_margin((0.99, 1.06)));
+        let ci = |lo, hi| Ci { lo, hi };
+        assert!(within_margin(ci(0.96, 1.04)));
+        assert!(!within_margin(ci(0.94, 1.01)));
+        assert!(!within_margin(ci(0.99, 1.06)));
     }
 
     use super::*;
@@ -199,7 +205,7 @@ mod tests {
         assert_eq!(e.median, 2.0);
         assert_eq!(e.run_medians, [2.0, 2.03, 2.0]);
         assert!((e.range_pct - 1.5).abs() < 1e-9, "{}", e.range_pct);
-        assert!(e.ci.0 >= 2.0 && e.ci.1 <= 2.03, "{:?}", e.ci);
+        assert!(e.ci.lo >= 2.0 && e.ci.hi <= 2.03, "{:?}", e.ci);
     }
 
     #[test]
@@ -218,7 +224,7 @@ mod tests {
         assert_eq!(a, bootstrap_median_of_medians(&runs, 7, 500));
         assert_ne!(a, bootstrap_median_of_medians(&runs, 8, 500));
         assert!(a.iter().all(|&x| (99.0..=111.0).contains(&x)));
-        let (lo, hi) = ci95(&a);
+        let Ci { lo, hi } = ci95(&a);
         assert!(lo < 105.0 && 105.0 < hi, "{lo} {hi}");
     }
 

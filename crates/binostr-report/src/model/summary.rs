@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use anyhow::{Result, bail};
 use polars::prelude::*;
 
+use crate::interval::{Ci, Interval};
 use crate::model::key::Key;
 use crate::model::paired::{Paired, TO_JSON};
 use crate::model::stats;
@@ -21,14 +22,14 @@ pub use binostr_records::REFERENCE;
 /// Where a profile sorts by its paired ratio to json (estimate, CI): json
 /// at 1, a profile without a ratio last. Tables and figures order by this,
 /// not by absolute ns.
-pub fn ratio_order(profile: &str, ratio_json: Option<(f64, f64, f64)>) -> f64 {
+pub fn ratio_order(profile: &str, ratio_json: Option<Interval>) -> f64 {
     ratio_json.map_or(
         if profile == BASELINE {
             1.0
         } else {
             f64::INFINITY
         },
-        |r| r.0,
+        |r| r.est,
     )
 }
 
@@ -52,11 +53,11 @@ pub struct Row {
     /// (max - min of the run medians) / `median_ns` * 100.
     pub range_pct: f64,
     /// Bootstrap 95% interval of `median_ns`.
-    pub ci_ns: (f64, f64),
+    pub ci_ns: Ci,
     /// The paired ratio to `json` of the same workload, subset and threads
     /// (`ratios.csv`, `against = json`), with its interval; exactly 1 for
     /// `json` itself.
-    pub ratio_json: Option<(f64, f64, f64)>,
+    pub ratio_json: Option<Interval>,
     /// The cross-run range of the paired ratio to `json`, in %.
     pub ratio_range_pct: Option<f64>,
     /// 1 = lowest point estimate within `(host, workload, subset, threads)`:
@@ -68,11 +69,11 @@ pub struct Row {
 impl Row {
     /// The row's benchmark key.
     pub fn key(&self) -> Key {
-        (
-            self.host.clone(),
-            self.workload.clone(),
-            self.profile.clone(),
-            self.subset.clone(),
+        Key::new(
+            &self.host,
+            &self.workload,
+            &self.profile,
+            &self.subset,
             self.threads,
         )
     }
@@ -114,27 +115,21 @@ pub fn summarize(samples: LazyFrame, paired: &[Paired]) -> Result<Vec<Row>> {
     let runs = i64s(&table, "runs")?;
     let mut rows = Vec::with_capacity(table.height());
     for i in 0..table.height() {
-        let key: Key = (
-            host[i].clone(),
-            workload[i].clone(),
-            profile[i].clone(),
-            subset[i].clone(),
-            threads[i],
-        );
+        let key = Key::new(&host[i], &workload[i], &profile[i], &subset[i], threads[i]);
         let boot = &replicates[&key];
         let (ratio_json, ratio_range_pct) = match to_json.get(&key) {
-            Some(p) => (Some(p.triple()), Some(p.est.range_pct)),
-            None if key.2 == BASELINE && has_json_ratios(&to_json, &key) => {
-                (Some((1.0, 1.0, 1.0)), Some(0.0))
+            Some(p) => (Some(p.interval()), Some(p.est.range_pct)),
+            None if key.profile == BASELINE && has_json_ratios(&to_json, &key) => {
+                (Some(Interval::ONE), Some(0.0))
             }
             None => (None, None),
         };
         rows.push(Row {
-            host: key.0,
-            workload: key.1,
-            profile: key.2,
-            subset: key.3,
-            threads: key.4,
+            host: key.host,
+            workload: key.workload,
+            profile: key.profile,
+            subset: key.subset,
+            threads: key.threads,
             runs: usize::try_from(runs[i])?,
             median_ns: median_ns[i],
             range_pct: range_pct[i],
@@ -186,10 +181,7 @@ fn replicates(per_event: &DataFrame) -> Result<BTreeMap<Key, Vec<f64>>> {
     let keyed: Vec<(&Key, &BTreeMap<String, Vec<f64>>)> = samples.iter().collect();
     let boots = stats::par_map(&keyed, |(key, runs)| {
         let runs: Vec<Vec<f64>> = runs.values().cloned().collect();
-        let seed = stats::key_seed(&format!(
-            "{}|{}|{}|{}|{}",
-            key.0, key.1, key.2, key.3, key.4
-        ));
+        let seed = stats::key_seed(&key.joined());
         stats::bootstrap_median_of_medians(&runs, seed, stats::RESAMPLES)
     });
     Ok(keyed.iter().map(|(k, _)| (*k).clone()).zip(boots).collect())
@@ -198,16 +190,19 @@ fn replicates(per_event: &DataFrame) -> Result<BTreeMap<Key, Vec<f64>>> {
 /// Whether another profile of `json_key`'s workload, subset and threads has
 /// a paired ratio to `json` (then `json`'s own ratio is 1).
 fn has_json_ratios(to_json: &BTreeMap<Key, &Paired>, json_key: &Key) -> bool {
-    to_json
-        .keys()
-        .any(|k| k.0 == json_key.0 && k.1 == json_key.1 && k.3 == json_key.3 && k.4 == json_key.4)
+    to_json.keys().any(|k| {
+        k.host == json_key.host
+            && k.workload == json_key.workload
+            && k.subset == json_key.subset
+            && k.threads == json_key.threads
+    })
 }
 
 /// Sets `rank` within each group (lowest ratio to json first, else lowest
 /// ns; ties by profile id) and sorts rows by host, workload, subset,
 /// threads, rank.
 fn rank(rows: &mut [Row]) {
-    let key = |r: &Row| r.ratio_json.map_or(r.median_ns, |x| x.0);
+    let key = |r: &Row| r.ratio_json.map_or(r.median_ns, |x| x.est);
     rows.sort_by(|a, b| {
         a.group()
             .cmp(&b.group())
@@ -262,13 +257,7 @@ fn samples_by_key(per_event: &DataFrame) -> Result<BTreeMap<Key, BTreeMap<String
     let ns = f64s(&sorted, "ns")?;
     let mut out: BTreeMap<Key, BTreeMap<String, Vec<f64>>> = BTreeMap::new();
     for i in 0..sorted.height() {
-        let key = (
-            host[i].clone(),
-            workload[i].clone(),
-            profile[i].clone(),
-            subset[i].clone(),
-            threads[i],
-        );
+        let key = Key::new(&host[i], &workload[i], &profile[i], &subset[i], threads[i]);
         out.entry(key)
             .or_default()
             .entry(run[i].clone())

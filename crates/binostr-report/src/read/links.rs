@@ -9,14 +9,12 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use binostr_records::csv::{ColumnType, LINKS, Layout};
 
+use crate::interval::Interval;
 use crate::read::side::ProfileTable;
 use crate::read::transport::MODES;
 
 /// The directory of the links results, relative to the repository root.
 pub const DIR: &str = "results/links";
-
-/// `(estimate, ci_lo, ci_hi)`.
-pub type Triple = (f64, f64, f64);
 
 /// One row of `links.csv` (columns: [`LINKS`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -44,17 +42,17 @@ pub struct LinkRow {
     /// Socket bytes relay → client and client → relay of one exchange.
     pub bytes: (i64, i64),
     /// REQ → EOSE seconds.
-    pub req_eose_s: Triple,
+    pub req_eose_s: Interval,
     /// Per-round time ratio to json in the same mode (`None` for json).
-    pub time_vs_json: Option<Triple>,
+    pub time_vs_json: Option<Interval>,
     /// Per-round time ratio to json with deflate (`None` for it).
-    pub time_vs_json_deflate: Option<Triple>,
+    pub time_vs_json_deflate: Option<Interval>,
     /// Relay and client CPU ns per event of the exchange.
     pub cpu_ns: (f64, f64),
     /// Events published one at a time per round (EVENT → OK).
     pub published: i64,
     /// EVENT → OK seconds per event.
-    pub event_ok_s: Option<Triple>,
+    pub event_ok_s: Option<Interval>,
     /// Mean socket bytes of one EVENT and of its OK.
     pub event_bytes: (f64, f64),
     /// Relay and client CPU ns per published event.
@@ -198,10 +196,10 @@ impl Cells<'_> {
     }
 
     /// `name`, `name_lo`, `name_hi`: all empty or all present.
-    fn triple(&self, name: &str) -> Result<Option<Triple>> {
+    fn triple(&self, name: &str) -> Result<Option<Interval>> {
         let (lo, hi) = (format!("{name}_lo"), format!("{name}_hi"));
         match (self.opt(name)?, self.opt(&lo)?, self.opt(&hi)?) {
-            (Some(x), Some(l), Some(h)) => Ok(Some((x, l, h))),
+            (Some(est), Some(lo), Some(hi)) => Ok(Some(Interval { est, lo, hi })),
             (None, None, None) => Ok(None),
             _ => self.fail(&format!("`{name}` and its interval are partly empty")),
         }
@@ -311,7 +309,7 @@ mod tests {
         assert_eq!(rows[0].rate_mbit, Some(10.0));
         assert!(!rows[0].modelled && rows[1].modelled);
         assert_eq!(rows[0].time_vs_json, None);
-        assert_eq!(rows[0].time_vs_json_deflate.map(|r| r.0), Some(1.8));
+        assert_eq!(rows[0].time_vs_json_deflate.map(|r| r.est), Some(1.8));
         assert_eq!(rows[1].rate_mbit, None);
         assert!(rows[0].default_deflater() && rows[1].default_deflater());
     }

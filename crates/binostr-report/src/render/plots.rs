@@ -15,6 +15,7 @@ use plotters::prelude::*;
 
 use binostr_records::Workload;
 
+use crate::interval::{Ci, Interval};
 use crate::model::campaign::Campaign;
 use crate::model::summary::{REFERENCE, Row, ratio_order};
 
@@ -53,7 +54,7 @@ fn plot_err(e: impl std::fmt::Display) -> anyhow::Error {
 struct Series {
     name: String,
     values: Vec<Option<f64>>,
-    whiskers: Vec<Option<(f64, f64)>>,
+    whiskers: Vec<Option<Ci>>,
 }
 
 /// Horizontal bars, one band per category, top to bottom.
@@ -151,7 +152,7 @@ impl Bars {
                 .iter()
                 .flatten()
                 .copied()
-                .chain(s.whiskers.iter().flatten().map(|w| w.1))
+                .chain(s.whiskers.iter().flatten().map(|w| w.hi))
         });
         let values: Vec<f64> = values
             .chain(self.marker.iter().map(|m| m.1))
@@ -196,7 +197,7 @@ impl Bars {
             .label(series.name.as_str())
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
         let whiskers = series.whiskers.iter().enumerate().filter_map(|(i, w)| {
-            let (lo, hi) = (*w)?;
+            let Ci { lo, hi } = (*w)?;
             let (y0, y1) = bar(i);
             let yc = (y0 + y1) / 2.0;
             let cap = (y1 - y0) * 0.3;
@@ -217,7 +218,7 @@ impl Bars {
             let labels = series.values.iter().enumerate().filter_map(|(i, v)| {
                 let v = (*v)?;
                 let (y0, y1) = bar(i);
-                let end = series.whiskers[i].map_or(v, |w| w.1.max(v));
+                let end = series.whiskers[i].map_or(v, |w| w.hi.max(v));
                 Some(Text::new(
                     format_value(v),
                     (t(end) + (x1 - x0) * 0.006, (y0 + y1) / 2.0 + 0.25),
@@ -320,7 +321,7 @@ fn ratios(c: &Campaign) -> Option<Bars> {
     let mut p: Vec<(f64, String)> = c
         .profiles(host)
         .into_iter()
-        .filter_map(|p| Some((ratio(Workload::Decode.name(), &p)?.0, p)))
+        .filter_map(|p| Some((ratio(Workload::Decode.name(), &p)?.est, p)))
         .collect();
     if p.is_empty() {
         return None;
@@ -328,10 +329,10 @@ fn ratios(c: &Campaign) -> Option<Bars> {
     p.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
     let series = |w: &str| Series {
         name: w.to_owned(),
-        values: p.iter().map(|(_, p)| ratio(w, p).map(|r| r.0)).collect(),
+        values: p.iter().map(|(_, p)| ratio(w, p).map(|r| r.est)).collect(),
         whiskers: p
             .iter()
-            .map(|(_, p)| ratio(w, p).map(|r| (r.1, r.2)))
+            .map(|(_, p)| ratio(w, p).map(Interval::ci))
             .collect(),
     };
     Some(Bars {
@@ -461,7 +462,7 @@ fn select(c: &Campaign) -> Option<Bars> {
             ]
             .into_iter()
             .find_map(|w| c.ratio(host, w, &p, Workload::SelectRawOffset.name()))?;
-            Some((v.0, p))
+            Some((v.est, p))
         })
         .collect();
     if p.is_empty() {
@@ -592,7 +593,7 @@ fn sensitivity(c: &Campaign, g: &crate::model::sensitivity::Grid) -> Bars {
                         let v: Vec<f64> = g.medians.iter().filter_map(|&t| pct(p, t)).collect();
                         let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
                         let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                        lo.is_finite().then_some((lo, hi))
+                        lo.is_finite().then_some(Ci { lo, hi })
                     })
                     .collect(),
             }

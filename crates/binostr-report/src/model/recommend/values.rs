@@ -43,7 +43,7 @@ pub(super) fn value(c: &Campaign, facts: &Facts, profile: &str, m: Measure) -> O
             let p = workloads
                 .iter()
                 .find_map(|w| c.paired_where_measured(host, w, profile, BASELINE))?;
-            let (est, lo, hi) = p.triple();
+            let crate::interval::Interval { est, lo, hi } = p.interval();
             Some(Value {
                 est,
                 lo,

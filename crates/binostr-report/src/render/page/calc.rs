@@ -15,6 +15,7 @@ use serde_json::{Map, Value, json};
 
 use super::html::esc;
 use crate::fmt::{NS, RATIO, fixed, json_number};
+use crate::interval::Interval;
 use crate::model::calculator::{self, Calculator, Origin, SocketStream, StratumSizes};
 use crate::model::campaign::Campaign;
 use crate::model::summary::BASELINE;
@@ -185,11 +186,11 @@ pub fn defaults(calc: &Calculator) -> Value {
     })
 }
 
-fn triple(x: (f64, f64, f64), decimals: usize) -> Value {
+fn triple(x: Interval, decimals: usize) -> Value {
     json!([
-        json_number(x.0, decimals),
-        json_number(x.1, decimals),
-        json_number(x.2, decimals)
+        json_number(x.est, decimals),
+        json_number(x.lo, decimals),
+        json_number(x.hi, decimals)
     ])
 }
 
@@ -280,7 +281,7 @@ pub fn data(c: &Campaign, calc: &Calculator, profiles: &[String]) -> Value {
                     let mut t = Map::new();
                     t.insert(
                         "ns".into(),
-                        triple((row.median_ns, row.ci_ns.0, row.ci_ns.1), NS),
+                        triple(Interval::new(row.median_ns, row.ci_ns), NS),
                     );
                     if let Some(r) = row.ratio_json {
                         t.insert("ratio".into(), triple(r, RATIO));

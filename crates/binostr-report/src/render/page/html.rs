@@ -7,6 +7,7 @@
 use std::fmt::Write as _;
 
 use crate::fmt::{RATIO, fixed};
+use crate::interval::Interval;
 
 /// `s` with `& < > " '` escaped, for text and attribute values.
 pub fn esc(s: &str) -> String {
@@ -85,9 +86,9 @@ impl Cell {
     }
 
     /// An estimate with its interval, `x [lo, hi]`, sorting by `x`.
-    pub fn with_ci(x: Option<(f64, f64, f64)>, decimals: usize) -> Self {
-        match x.filter(|v| v.0.is_finite()) {
-            Some((v, lo, hi)) => Cell {
+    pub fn with_ci(x: Option<Interval>, decimals: usize) -> Self {
+        match x.filter(|v| v.est.is_finite()) {
+            Some(Interval { est: v, lo, hi }) => Cell {
                 html: format!(
                     "{} <span class=\"ci\">[{}, {}]</span>",
                     group_digits(&fixed(v, decimals)),

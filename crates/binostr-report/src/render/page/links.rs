@@ -6,12 +6,12 @@ use std::fmt::Write as _;
 
 use super::html::{Cell, Sort, Table, esc};
 use crate::fmt::{RATIO, fixed};
+use crate::interval::Interval;
 use crate::model::campaign::Campaign;
 use crate::model::links::{self, Links, Verdict, verdict};
-use crate::read::links::Triple;
 
 /// A ratio to json with deflate, with its interval and what it resolves.
-fn ratio_cell(r: Option<Triple>) -> Cell {
+fn ratio_cell(r: Option<Interval>) -> Cell {
     let cell = Cell::with_ci(r, RATIO);
     match r.map(verdict) {
         Some(Verdict::Unresolved) => cell.class("n unresolved"),
@@ -77,7 +77,7 @@ fn exchanges(l: &Links) -> Table {
         let mut cells = vec![
             Cell::html(esc(&l.links[e.link].label()), &e.link.to_string()),
             Cell::num(Some(e.rtt_ms), 0),
-            Cell::with_ci(Some((ms.0 * 1e3, ms.1 * 1e3, ms.2 * 1e3)), 3),
+            Cell::with_ci(Some(ms.scaled(1e3)), 3),
             ratio_cell(e.json_none),
             ratio_cell(e.json_ctx),
         ];

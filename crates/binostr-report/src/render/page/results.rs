@@ -172,7 +172,7 @@ fn flags(c: &Campaign, row: &crate::model::summary::Row, excluded: &BTreeSet<Str
                 "below bound: / {} = {} (CI to {})",
                 p.against,
                 fixed(p.est.median, RATIO),
-                fixed(p.est.ci.1, RATIO)
+                fixed(p.est.ci.hi, RATIO)
             )
         })
         .collect();
@@ -323,8 +323,8 @@ fn workload_cells(
     }
     cells.push(Cell::num(Some(r.median_ns), NS));
     cells.push(Cell::html(
-        format!("{} – {}", fixed(r.ci_ns.0, NS), fixed(r.ci_ns.1, NS)),
-        &fixed(r.ci_ns.0, NS),
+        format!("{} – {}", fixed(r.ci_ns.lo, NS), fixed(r.ci_ns.hi, NS)),
+        &fixed(r.ci_ns.lo, NS),
     ));
     cells.push(Cell::num(Some(r.range_pct), PCT));
     cells.push(Cell::with_ci(r.ratio_json, RATIO));
@@ -332,7 +332,7 @@ fn workload_cells(
     if let Some(f) = floor {
         let p = c
             .paired(host, w, &r.profile, &r.subset, r.threads, f)
-            .map(crate::model::paired::Paired::triple);
+            .map(crate::model::paired::Paired::interval);
         cells.push(Cell::with_ci(p, RATIO));
     }
     if instr {
@@ -376,8 +376,8 @@ fn reference(c: &Campaign) -> String {
                 Cell::text(&r.subset),
                 Cell::num(Some(r.median_ns), NS),
                 Cell::html(
-                    format!("{} – {}", fixed(r.ci_ns.0, NS), fixed(r.ci_ns.1, NS)),
-                    &fixed(r.ci_ns.0, NS),
+                    format!("{} – {}", fixed(r.ci_ns.lo, NS), fixed(r.ci_ns.hi, NS)),
+                    &fixed(r.ci_ns.lo, NS),
                 ),
                 Cell::num(Some(r.range_pct), PCT),
                 Cell::num(i.map(|i| i.per_event), 0),

@@ -2,10 +2,10 @@
 //! and round-trip time) and the `\Links*` macros.
 
 use crate::fmt::{RATIO, fixed, fixed_opt};
+use crate::interval::Interval;
 use crate::model::campaign::Campaign;
 use crate::model::links::{Exchange, Links, Verdict, verdict};
 use crate::model::recommend::text::interval_text;
-use crate::read::links::Triple;
 use crate::render::names::{macro_suffix, tex_escape};
 
 /// `links.csv`'s header.
@@ -21,7 +21,8 @@ pub(super) fn links_csv(c: &Campaign) -> String {
         return out;
     };
     for e in &l.exchanges {
-        let part = |r: Option<Triple>, i: usize| fixed_opt(r.map(|r| [r.0, r.1, r.2][i]), RATIO);
+        let part =
+            |r: Option<Interval>, i: usize| fixed_opt(r.map(|r| [r.est, r.lo, r.hi][i]), RATIO);
         let best = |m: usize| {
             let b = e.best[m].as_ref();
             (
@@ -36,7 +37,7 @@ pub(super) fn links_csv(c: &Campaign) -> String {
             l.links[e.link].label(),
             fixed(e.rtt_ms, 0),
             if e.modelled { "yes" } else { "no" }.to_owned(),
-            fixed(e.json_deflate_s.0 * 1e3, 3),
+            fixed(e.json_deflate_s.est * 1e3, 3),
             part(e.json_none, 0),
             part(e.json_ctx, 0),
             none,
@@ -65,8 +66,8 @@ fn and_list(items: &[String]) -> String {
 
 /// `who` against json with deflate, in words, its ratio with the decimals
 /// its interval supports; a difference only where the interval excludes 1.
-fn claim(who: &str, r: Triple) -> String {
-    let ratio = interval_text(r.0, r.1, r.2);
+fn claim(who: &str, r: Interval) -> String {
+    let ratio = interval_text(r.est, r.lo, r.hi);
     match verdict(r) {
         Verdict::Faster | Verdict::Slower => {
             format!("{who} takes {ratio} times the time of JSON with deflate")
@@ -88,14 +89,14 @@ fn exchange_macros(m: &mut Vec<(String, String)>, l: &Links, e: &Exchange, tail:
         m.push((format!("LinksBestDeflate{s}"), tex_escape(&b.profile)));
         m.push((
             format!("LinksBestDeflateRatio{s}"),
-            interval_text(r.0, r.1, r.2),
+            interval_text(r.est, r.lo, r.hi),
         ));
         m.push((format!("LinksBestDeflateClaim{s}"), claim(&who, r)));
     }
     if let Some(r) = e.json_none {
         m.push((
             format!("LinksJsonNoneRatio{s}"),
-            interval_text(r.0, r.1, r.2),
+            interval_text(r.est, r.lo, r.hi),
         ));
         m.push((
             format!("LinksJsonNoneClaim{s}"),
@@ -171,12 +172,26 @@ mod tests {
 
     #[test]
     fn claims_state_only_resolved_differences() {
-        let faster = claim("X", (0.8291, 0.8265, 0.8316));
+        let faster = claim(
+            "X",
+            Interval {
+                est: 0.8291,
+                lo: 0.8265,
+                hi: 0.8316,
+            },
+        );
         assert_eq!(
             faster,
             "X takes 0.829 [0.827, 0.832] times the time of JSON with deflate"
         );
-        let open = claim("X", (1.0548, 0.9939, 1.1158));
+        let open = claim(
+            "X",
+            Interval {
+                est: 1.0548,
+                lo: 0.9939,
+                hi: 1.1158,
+            },
+        );
         assert!(open.starts_with("X is not resolved"), "{open}");
         assert!(open.contains("1.1 [1.0, 1.1]"), "{open}");
     }

@@ -10,6 +10,7 @@ use binostr_records::Workload;
 
 use super::tables::size_profiles;
 use crate::fmt::fixed;
+use crate::interval::Interval;
 use crate::model::campaign::Campaign;
 use crate::model::recommend::Decision;
 use crate::model::recommend::text::interval_text;
@@ -100,7 +101,7 @@ fn floors(m: &mut Macros, c: &Campaign, host: &str, profiles: &[String]) {
                 p,
                 Workload::IdVerify.name(),
             )
-            .map(|x| x.0 * 100.0)
+            .map(|x| x.est * 100.0)
         })
         .collect();
     if !pct.is_empty() {
@@ -195,7 +196,7 @@ fn apart(m: &mut Macros, c: &Campaign, host: &str) {
             m.text(&format!("ApartEvents{s}"), r.count.to_string());
             m.text(&format!("ApartRefused{s}"), r.refused.len().to_string());
         }
-        if let Some((ratio, _, _)) = a
+        if let Some(Interval { est: ratio, .. }) = a
             .row(host, Workload::Decode.name(), &a.profile)
             .and_then(|r| r.ratio_json)
         {
@@ -215,7 +216,7 @@ fn relay_floors(m: &mut Macros, c: &Campaign, host: &str) {
     if let Some((ns, _)) = crate::model::relay::filter_reference(c, host) {
         m.text("FilterEventNs", fixed(ns, 1));
     }
-    if let Some((est, lo, hi)) = crate::model::relay::filter_rows(c, host)
+    if let Some(Interval { est, lo, hi }) = crate::model::relay::filter_rows(c, host)
         .into_iter()
         .find(|r| r.profile == BASELINE)
         .and_then(|r| r.vs_event)
@@ -356,7 +357,7 @@ fn profile(m: &mut Macros, c: &Campaign, host: &str, p: &str) {
     let row = |w: &str| c.row(host, w, p, "all", 1);
     if let Some(r) = row(Workload::Encode.name()) {
         m.text(&format!("EncodeNs{s}"), fixed(r.median_ns, 1));
-        if let Some((ratio, _, _)) = r.ratio_json {
+        if let Some(Interval { est: ratio, .. }) = r.ratio_json {
             m.text(&format!("EncodeRatio{s}"), fixed(ratio, 2));
         }
     }
@@ -382,7 +383,7 @@ fn profile(m: &mut Macros, c: &Campaign, host: &str, p: &str) {
             "ValidateOverIdVerify",
         ),
     ] {
-        if let Some((ratio, _, _)) = c.ratio(host, w, p, against) {
+        if let Some(Interval { est: ratio, .. }) = c.ratio(host, w, p, against) {
             m.text(&format!("{name}{s}"), fixed(ratio, 2));
         }
     }
@@ -402,7 +403,7 @@ fn profile(m: &mut Macros, c: &Campaign, host: &str, p: &str) {
     ] {
         if let Some(r) = row(w) {
             m.text(&format!("{name}Ns{s}"), fixed(r.median_ns, 1));
-            if let Some((ratio, _, _)) = r.ratio_json {
+            if let Some(Interval { est: ratio, .. }) = r.ratio_json {
                 m.text(&format!("{name}Ratio{s}"), fixed(ratio, 2));
             }
         }
@@ -411,13 +412,14 @@ fn profile(m: &mut Macros, c: &Campaign, host: &str, p: &str) {
         row(Workload::SelectChecked.name()).or_else(|| row(Workload::SelectPreverified.name()))
     {
         m.text(&format!("SelectNs{s}"), fixed(r.median_ns, 1));
-        if let Some((ratio, _, _)) = c.ratio(host, &r.workload, p, Workload::SelectRawOffset.name())
+        if let Some(Interval { est: ratio, .. }) =
+            c.ratio(host, &r.workload, p, Workload::SelectRawOffset.name())
         {
             m.text(&format!("SelectOverRawOffset{s}"), fixed(ratio, 2));
         }
     }
-    if let Some((_, scaling, _, _)) = c.ingest_scaling(host, p) {
-        m.text(&format!("IngestScaling{s}"), fixed(scaling, 2));
+    if let Some(scaling) = c.ingest_scaling(host, p) {
+        m.text(&format!("IngestScaling{s}"), fixed(scaling.est, 2));
     }
 }
 

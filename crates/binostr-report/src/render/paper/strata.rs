@@ -2,6 +2,7 @@
 //! `strata.csv`, `composed.csv`, `sensitivity.csv` and their macros.
 
 use crate::fmt::{PCT, RATIO, fixed, fixed_opt};
+use crate::interval::Interval;
 use crate::model::campaign::Campaign;
 use crate::model::mix::{
     NOT_MEASURED, SIZE_MEASURES, STRATA, TIME_WORKLOADS, kind3_source, stream_note,
@@ -26,11 +27,14 @@ fn time_header() -> Vec<String> {
         .collect()
 }
 
-fn time_cells(t: &[Option<(f64, f64, f64)>]) -> Vec<String> {
+fn time_cells(t: &[Option<Interval>]) -> Vec<String> {
     t.iter()
         .flat_map(|r| {
-            let (a, b, c) = r.map_or((None, None, None), |(a, b, c)| (Some(a), Some(b), Some(c)));
-            [cell(a, RATIO), cell(b, RATIO), cell(c, RATIO)]
+            [
+                cell(r.map(|r| r.est), RATIO),
+                cell(r.map(|r| r.lo), RATIO),
+                cell(r.map(|r| r.hi), RATIO),
+            ]
         })
         .collect()
 }

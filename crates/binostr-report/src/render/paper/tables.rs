@@ -7,6 +7,7 @@ use binostr_records::Workload;
 use binostr_records::robustness::Outcome;
 
 use crate::fmt::{NS, PCT, RATIO, fixed, fixed_opt};
+use crate::interval::Interval;
 use crate::model::campaign::Campaign;
 use crate::model::languages::{Fastest, LANGUAGES, MatrixRow, NOT_MEASURED, NOT_MEASURED_CELL};
 use crate::model::summary::{BASELINE, REFERENCE};
@@ -116,7 +117,7 @@ pub(super) fn speed_csv(c: &Campaign) -> String {
         .map(|p| {
             let ns = |w: &str| c.ns(host, w, &p);
             let paired = |w: &str| c.row(host, w, &p, "all", 1).and_then(|r| r.ratio_json);
-            let ratio = |w: &str| paired(w).map(|r| r.0);
+            let ratio = |w: &str| paired(w).map(|r| r.est);
             let decode = c.row(host, Workload::Decode.name(), &p, "all", 1);
             let row = vec![
                 p.clone(),
@@ -134,10 +135,10 @@ pub(super) fn speed_csv(c: &Campaign) -> String {
                 fixed_opt(ratio(Workload::Validate.name()), RATIO),
                 fixed_opt(decode.map(|r| r.range_pct), PCT),
                 fixed_opt(ratio(Workload::Encode.name()), RATIO),
-                fixed_opt(paired(Workload::Decode.name()).map(|r| r.1), RATIO),
-                fixed_opt(paired(Workload::Decode.name()).map(|r| r.2), RATIO),
-                fixed_opt(paired(Workload::Validate.name()).map(|r| r.1), RATIO),
-                fixed_opt(paired(Workload::Validate.name()).map(|r| r.2), RATIO),
+                fixed_opt(paired(Workload::Decode.name()).map(|r| r.lo), RATIO),
+                fixed_opt(paired(Workload::Decode.name()).map(|r| r.hi), RATIO),
+                fixed_opt(paired(Workload::Validate.name()).map(|r| r.lo), RATIO),
+                fixed_opt(paired(Workload::Validate.name()).map(|r| r.hi), RATIO),
                 fixed_opt(decode.and_then(|r| r.ratio_range_pct), PCT),
             ];
             // Ordered by the paired ratio: absolute ns drift between runs.
@@ -190,7 +191,7 @@ pub(super) fn floors_csv(c: &Campaign) -> String {
         .profiles(host)
         .into_iter()
         .filter_map(|p| {
-            let cells: Vec<Option<(f64, f64, f64)>> = FLOORS
+            let cells: Vec<Option<Interval>> = FLOORS
                 .iter()
                 .map(|(_, w, against)| c.ratio(host, w, &p, against))
                 .collect();
@@ -199,11 +200,11 @@ pub(super) fn floors_csv(c: &Campaign) -> String {
             }
             let mut row = vec![p.clone()];
             for x in &cells {
-                row.push(fixed_opt(x.map(|x| x.0), RATIO));
-                row.push(fixed_opt(x.map(|x| x.1), RATIO));
-                row.push(fixed_opt(x.map(|x| x.2), RATIO));
+                row.push(fixed_opt(x.map(|x| x.est), RATIO));
+                row.push(fixed_opt(x.map(|x| x.lo), RATIO));
+                row.push(fixed_opt(x.map(|x| x.hi), RATIO));
             }
-            Some((cells[1].map(|x| x.0), p, row))
+            Some((cells[1].map(|x| x.est), p, row))
         })
         .collect();
     csv(&header.join(","), sorted_by(rows))
@@ -259,12 +260,12 @@ pub(super) fn latency_csv(c: &Campaign) -> String {
 
 pub(super) fn filter_csv(c: &Campaign) -> String {
     let host = c.primary_host();
-    let part = |r: Option<(f64, f64, f64)>, i: usize| {
+    let part = |r: Option<Interval>, i: usize| {
         fixed_opt(
             r.map(|r| match i {
-                0 => r.0,
-                1 => r.1,
-                _ => r.2,
+                0 => r.est,
+                1 => r.lo,
+                _ => r.hi,
             }),
             RATIO,
         )
@@ -298,9 +299,9 @@ pub(super) fn transport_csv(c: &Campaign) -> String {
                 let mut row = vec![r.profile.clone()];
                 row.extend(r.bytes.iter().map(|v| fixed_opt(*v, 1)));
                 row.extend(r.pct_json.iter().map(|v| fixed_opt(*v, 1)));
-                row.extend(r.vs_json.iter().map(|v| fixed_opt(v.map(|x| x.0), RATIO)));
-                row.push(fixed_opt(r.vs_json[1].map(|x| x.1), RATIO));
-                row.push(fixed_opt(r.vs_json[1].map(|x| x.2), RATIO));
+                row.extend(r.vs_json.iter().map(|v| fixed_opt(v.map(|x| x.est), RATIO)));
+                row.push(fixed_opt(r.vs_json[1].map(|x| x.lo), RATIO));
+                row.push(fixed_opt(r.vs_json[1].map(|x| x.hi), RATIO));
                 row
             }),
     )
@@ -314,7 +315,7 @@ pub(super) fn apart_csv(c: &Campaign) -> String {
             let ratio = |w: &str| {
                 a.row(host, w, &a.profile)
                     .and_then(|r| r.ratio_json)
-                    .map(|r| r.0)
+                    .map(|r| r.est)
             };
             let filter = ratio(Workload::FilterChecked.name())
                 .or_else(|| ratio(Workload::FilterPreverified.name()));

@@ -6,20 +6,20 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{FAMILY, PALETTE, plot_err};
+use crate::interval::Interval;
 use crate::model::campaign::Campaign;
 use crate::model::links::Exchange;
-use crate::read::links::Triple;
 
 /// One line: a point per link, each with its interval and, for the
 /// fastest binary profile, the profile's id.
 struct Line {
     name: String,
-    points: Vec<(f64, Triple, Option<String>)>,
+    points: Vec<(f64, Interval, Option<String>)>,
 }
 
 /// A line's point at one link: its ratio and, for a fastest binary
 /// profile, the profile's id.
-type Point = Option<(Triple, Option<String>)>;
+type Point = Option<(Interval, Option<String>)>;
 
 /// The lines over link rate.
 pub(super) struct LinksPlot {
@@ -109,7 +109,7 @@ impl LinksPlot {
         let y1 = self
             .lines
             .iter()
-            .flat_map(|l| l.points.iter().map(|p| p.1.2))
+            .flat_map(|l| l.points.iter().map(|p| p.1.hi))
             .fold(1.0, f64::max)
             * 1.12;
         let mut chart = ChartBuilder::on(area)
@@ -158,7 +158,7 @@ impl LinksPlot {
             let color = COLORS[s % COLORS.len()];
             // Lines side by side at each rate, so whiskers do not overlap.
             let dx = (s as f64 - (k - 1.0) / 2.0) * 0.035;
-            let pts: Vec<(f64, f64)> = line.points.iter().map(|p| (p.0 + dx, p.1.0)).collect();
+            let pts: Vec<(f64, f64)> = line.points.iter().map(|p| (p.0 + dx, p.1.est)).collect();
             chart
                 .draw_series(std::iter::once(PathElement::new(
                     pts.clone(),
@@ -174,7 +174,7 @@ impl LinksPlot {
                 .map_err(plot_err)?;
             let whiskers = line.points.iter().map(|p| {
                 PathElement::new(
-                    vec![(p.0 + dx, p.1.1), (p.0 + dx, p.1.2)],
+                    vec![(p.0 + dx, p.1.lo), (p.0 + dx, p.1.hi)],
                     color.stroke_width(1),
                 )
             });
@@ -183,7 +183,7 @@ impl LinksPlot {
                 let id = p.2.as_ref()?;
                 Some(Text::new(
                     id.clone(),
-                    (p.0 + dx + 0.02, p.1.0),
+                    (p.0 + dx + 0.02, p.1.est),
                     (FAMILY, 10).into_font().color(&color),
                 ))
             });

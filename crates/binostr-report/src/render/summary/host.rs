@@ -12,6 +12,7 @@ use super::instructions::instructions_section;
 use super::relay::{filter_section, transport_section};
 use super::table::{md_table, sorted_rows, with_ci};
 use crate::fmt::{NS, PCT, fixed, fixed_opt};
+use crate::interval::Interval;
 use crate::model::campaign::Campaign;
 use crate::model::stats::median;
 use crate::model::summary::REFERENCE;
@@ -123,7 +124,7 @@ fn paired_ratios(out: &mut String, c: &Campaign, host: &str, profiles: &[String]
             if cells.iter().all(Option::is_none) {
                 return None;
             }
-            let key = cells[2].map_or(f64::INFINITY, |x| x.0);
+            let key = cells[2].map_or(f64::INFINITY, |x| x.est);
             let mut row = vec![p.clone()];
             row.extend(cells.into_iter().map(with_ci));
             Some((key, row))
@@ -207,7 +208,7 @@ fn ingest_scaling(out: &mut String, c: &Campaign, host: &str, profiles: &[String
             let rows = profiles
                 .iter()
                 .filter_map(|p| {
-                    let (_, s, lo, hi) = c.ingest_scaling(host, p)?;
+                    let Interval { est: s, lo, hi } = c.ingest_scaling(host, p)?;
                     let one = c
                         .row(host, Workload::IngestMt.name(), p, "all", 1)
                         .map(|r| r.median_ns);

@@ -4,17 +4,18 @@ use std::fmt::Write as _;
 
 use super::table::{md_table, ratio_opt};
 use crate::fmt::{fixed, fixed_opt};
+use crate::interval::Interval;
 use crate::model::campaign::Campaign;
 use crate::model::links::{self, Links, Verdict, verdict};
-use crate::read::links::{DEFAULT_DEFLATER, Triple};
+use crate::read::links::DEFAULT_DEFLATER;
 
 /// `(estimate, lo, hi)` seconds as `x [lo, hi]` in units of `1 / per_s` s.
-fn scaled(t: Triple, per_s: f64, decimals: usize) -> String {
+fn scaled(t: Interval, per_s: f64, decimals: usize) -> String {
     format!(
         "{} [{}, {}]",
-        fixed(t.0 * per_s, decimals),
-        fixed(t.1 * per_s, decimals),
-        fixed(t.2 * per_s, decimals)
+        fixed(t.est * per_s, decimals),
+        fixed(t.lo * per_s, decimals),
+        fixed(t.hi * per_s, decimals)
     )
 }
 
@@ -28,7 +29,7 @@ fn and_list(items: &[String]) -> String {
 }
 
 /// What a ratio to json with deflate says, in words.
-fn says(r: Triple) -> &'static str {
+fn says(r: Interval) -> &'static str {
     match verdict(r) {
         Verdict::Faster => "faster",
         Verdict::Slower => "slower",
@@ -85,7 +86,7 @@ fn findings(out: &mut String, l: &Links) {
     for e in l.exchanges.iter().filter(|e| !e.modelled) {
         let link = l.links[e.link].label();
         let mut parts = Vec::new();
-        let mut put = |who: String, r: Option<Triple>| {
+        let mut put = |who: String, r: Option<Interval>| {
             if let Some(r) = r {
                 parts.push(format!("{who} {}, {}", ratio_opt(Some(r)), says(r)));
             }
@@ -169,7 +170,7 @@ fn publish(out: &mut String, l: &Links) {
         .publish
         .iter()
         .map(|p| {
-            let ok = |t: Option<Triple>| t.map_or(String::new(), |t| scaled(t, 1e6, 0));
+            let ok = |t: Option<Interval>| t.map_or(String::new(), |t| scaled(t, 1e6, 0));
             vec![
                 l.links[p.link].label(),
                 p.mode.clone(),

@@ -3,10 +3,11 @@
 use std::fmt::Write as _;
 
 use crate::fmt::{RATIO, fixed};
+use crate::interval::Interval;
 
 /// `r` as `0.5000 [0.4900, 0.5100]`; `-` when missing.
-pub(super) fn with_ci(r: Option<(f64, f64, f64)>) -> String {
-    r.map_or("-".to_owned(), |(x, lo, hi)| {
+pub(super) fn with_ci(r: Option<Interval>) -> String {
+    r.map_or("-".to_owned(), |Interval { est: x, lo, hi }| {
         format!(
             "{} [{}, {}]",
             fixed(x, RATIO),
@@ -35,7 +36,7 @@ pub(super) fn sorted_rows(mut rows: Vec<(f64, Vec<String>)>) -> Vec<Vec<String>>
     rows.into_iter().map(|r| r.1).collect()
 }
 
-pub(super) fn ratio_opt(r: Option<(f64, f64, f64)>) -> String {
+pub(super) fn ratio_opt(r: Option<Interval>) -> String {
     if r.is_some() {
         with_ci(r)
     } else {
