@@ -277,11 +277,10 @@ fn sign(
     tags: Vec<Vec<String>>,
     content: String,
 ) -> Case {
-    let key = sha256(b"binostr/corpus/valid/v1");
-    let keypair = generate::derive_keypair(&key, "author", 0);
-    let event = crate::validate::signed_event(
-        &keypair,
-        &sha256(name.as_bytes()),
+    let event = generate::signed_by_name(
+        b"binostr/corpus/valid/v1",
+        0,
+        name,
         (kind, created_at),
         tags,
         content,
