@@ -46,6 +46,11 @@ campaign label settings="quick":
 campaign-real label settings="quick":
     cargo run --release -- campaign --real --settings {{settings}} --label {{label}}
 
+# Awkward but valid events and every profile's refusals of them
+# (vectors/valid-awkward.jsonl, results/valid/).
+valid:
+    cargo run --release -- corpus valid --root .
+
 # Interop test vectors for the Python, JS and Go verifiers.
 vectors:
     cargo run --release -- vectors -o vectors/interop-v1.json

@@ -165,12 +165,14 @@ pub mod framing;
 pub mod hostile;
 mod layout;
 pub mod maintenance;
+pub mod packing;
 mod reader;
 pub mod write;
 
 pub use hostile::HostileInputs;
 pub use layout::{DecodedParts, Layout, Parts, Text, fixed_prefix, hex_or_text, read_tags};
 pub use maintenance::{Maintenance, Schema, Spec};
+pub use packing::{HEX_64, HEX_TAG_ELEMENTS, Marker, Packing, Place, Shape};
 pub use reader::{Reader, utf8};
 
 /// The family a profile belongs to, as in the paper's tables.
@@ -217,6 +219,8 @@ pub struct Profile {
     pub enabled: bool,
     /// The implementation.
     pub codec: &'static dyn Codec,
+    /// What the layout packs specially (empty: every value as written).
+    pub packs: &'static [Packing],
     /// Sources, schema, crates and specification (`binostr maintenance`).
     pub maintenance: Maintenance,
     /// How a newer writer and a newer reader of the format behave

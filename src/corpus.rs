@@ -1,4 +1,5 @@
-//! Corpus sources, import and audit, generation, calibration and selection.
+//! Corpus sources, import and audit, generation, calibration and selection,
+//! and the awkward but valid events every profile is checked on.
 //!
 //! Every input record is accounted for: accepted, duplicate, or rejected with
 //! a reason and its position in its source.
@@ -16,6 +17,7 @@ pub mod generate;
 pub mod import;
 pub mod select;
 pub mod source;
+pub mod valid;
 
 /// Why a corpus could not be generated or read.
 #[derive(Debug, thiserror::Error)]

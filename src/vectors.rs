@@ -52,11 +52,10 @@ fn signed(
     tags: Vec<Vec<String>>,
     content: String,
 ) -> Vector {
-    let key = sha256(b"binostr/vectors/v1");
-    let keypair = generate::derive_keypair(&key, "author", author);
-    let event = crate::validate::signed_event(
-        &keypair,
-        &sha256(name.as_bytes()),
+    let event = generate::signed_by_name(
+        b"binostr/vectors/v1",
+        author,
+        name,
         (kind, created_at),
         tags,
         content,

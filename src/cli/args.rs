@@ -526,6 +526,18 @@ pub(super) enum CorpusCommand {
         #[arg(value_name = "PATH", required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Write the awkward but valid events (the near misses of every
+    /// profile's packing rules and a fixed list, signed) and every profile's
+    /// refusals of them: ROOT/vectors/valid-awkward.jsonl and
+    /// ROOT/results/valid/{cases,refusals}.csv.
+    Valid {
+        /// Repository root.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        root: PathBuf,
+        /// Write nothing; exit non-zero, naming each file that differs.
+        #[arg(long)]
+        check: bool,
+    },
     /// The main job until campaigns exist: generate the default corpus, audit
     /// it and select from it, writing everything under OUTDIR.
     Default {

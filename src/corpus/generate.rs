@@ -229,6 +229,21 @@ pub fn derive_keypair(key: &[u8; 32], role: &str, index: u32) -> Keypair {
         .expect("a valid secret key is found within a few attempts")
 }
 
+/// An event signed by key `author` of the fixed key set `SHA-256(domain)`
+/// ([`derive_keypair`]), with auxiliary randomness `SHA-256(name)`: the
+/// same bytes on every run (interop vectors, awkward valid events).
+pub fn signed_by_name(
+    domain: &[u8],
+    author: u32,
+    name: &str,
+    head: (u16, u64),
+    tags: Vec<Vec<String>>,
+    content: String,
+) -> Event {
+    let keypair = derive_keypair(&sha256(domain), "author", author);
+    crate::validate::signed_event(&keypair, &sha256(name.as_bytes()), head, tags, content)
+}
+
 /// How many events of each kind a corpus of `count` events holds: the
 /// largest-remainder apportionment of `count` over [`KIND_SHARES`], in table
 /// order (ties go to the kind listed first). Kinds with no events are listed

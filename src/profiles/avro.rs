@@ -82,6 +82,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Avro,
+    packs: crate::codec::HEX_TAG_ELEMENTS,
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],

@@ -71,6 +71,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Bencode,
+    packs: &[],
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance::standalone(
         &[file!()],

@@ -70,6 +70,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Beve,
+    packs: &[],
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],

@@ -59,6 +59,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Bincode,
+    packs: crate::codec::HEX_TAG_ELEMENTS,
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],

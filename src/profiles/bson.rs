@@ -75,6 +75,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Bson,
+    packs: crate::codec::HEX_TAG_ELEMENTS,
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],

@@ -77,6 +77,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &CapnpPacked,
+    packs: crate::codec::HEX_TAG_ELEMENTS,
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],

@@ -27,6 +27,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: false,
     codec: &CapnpUnpacked,
+    packs: crate::codec::HEX_TAG_ELEMENTS,
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],

@@ -41,6 +41,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: false,
     codec: &CborIntMap,
+    packs: crate::codec::HEX_TAG_ELEMENTS,
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],

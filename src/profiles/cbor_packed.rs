@@ -63,6 +63,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &CborPacked,
+    packs: crate::codec::HEX_TAG_ELEMENTS,
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],

@@ -42,6 +42,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: false,
     codec: &CborStringMap,
+    packs: &[],
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],

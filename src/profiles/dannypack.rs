@@ -46,6 +46,7 @@ use crate::codec::{
     Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Layout, Limit, Limits,
     NativeBatch, Parts, Profile, Reader, Text, fixed_prefix, hex_or_text, read_tags,
 };
+use crate::codec::{Marker, Packing, Place, Shape};
 use crate::model::Event;
 
 /// The registry entry.
@@ -58,6 +59,24 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &DannyPack,
+    packs: &[
+        Packing {
+            place: Place::AnyTagElement,
+            shape: Shape::Hex {
+                min: MIN_HEX_CHARS,
+                max: usize::MAX,
+            },
+            marker: Marker::Flag,
+        },
+        Packing {
+            place: Place::Content,
+            shape: Shape::Hex {
+                min: MIN_HEX_CHARS,
+                max: usize::MAX,
+            },
+            marker: Marker::Flag,
+        },
+    ],
     evolution: &crate::codec::evolution::surgery::Appended {
         mechanism: "a varint 42 appended after the content, the last section (DannyPack layout, docs/FORMATS.md: fixed header, tag section, content; no version, magic or record length)",
     },

@@ -51,8 +51,8 @@
 
 use crate::codec::write::put_uvarint;
 use crate::codec::{
-    Capabilities, DecodeError, DecodeErrorKind, EncodeError, Family, Layout, Limit, Limits, Parts,
-    Profile, Reader, Text, read_tags,
+    Capabilities, DecodeError, DecodeErrorKind, EncodeError, Family, HEX_64, Layout, Limit, Limits,
+    Marker, Parts, Place, Profile, Reader, Shape, Text, read_tags,
 };
 use crate::model::{Event, hex};
 
@@ -66,6 +66,32 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Event2,
+    packs: &[
+        crate::codec::Packing {
+            place: Place::Tag {
+                name: "e",
+                index: 1,
+            },
+            shape: HEX_64,
+            marker: Marker::Length,
+        },
+        crate::codec::Packing {
+            place: Place::Tag {
+                name: "p",
+                index: 1,
+            },
+            shape: HEX_64,
+            marker: Marker::Length,
+        },
+        crate::codec::Packing {
+            place: Place::Tag {
+                name: "a",
+                index: 1,
+            },
+            shape: Shape::Address,
+            marker: Marker::Length,
+        },
+    ],
     evolution: &crate::codec::evolution::surgery::Appended {
         mechanism: "a varint 42 appended after the signature, the last field (mleku/nostr codec/event binary layout, docs/FORMATS.md; no version or record length)",
     },

@@ -85,6 +85,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &FlatBuffers,
+    packs: crate::codec::HEX_TAG_ELEMENTS,
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],

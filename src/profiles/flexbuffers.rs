@@ -113,6 +113,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &FlexBuffers,
+    packs: crate::codec::HEX_TAG_ELEMENTS,
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],

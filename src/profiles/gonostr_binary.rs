@@ -53,6 +53,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &GoNostrBinary,
+    packs: &[],
     evolution: &crate::codec::evolution::surgery::Appended {
         mechanism: "a varint 42 appended after the last tag item and its pad (go-nostr binary/hybrid.go v0.32.0: fixed header, content, tags; no version or record length; Go's Unmarshal ignores trailing bytes)",
     },

@@ -35,6 +35,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Json,
+    packs: &[],
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],

@@ -61,6 +61,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &JsonSimd,
+    packs: &[],
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],

@@ -47,6 +47,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &JsonSonic,
+    packs: &[],
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],

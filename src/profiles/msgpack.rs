@@ -76,6 +76,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &MsgPack,
+    packs: crate::codec::HEX_TAG_ELEMENTS,
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],

@@ -121,6 +121,7 @@ impl<const TYPE_FIRST: bool> Netstring<TYPE_FIRST> {
             &evolution::T
         },
         codec: &Netstring::<TYPE_FIRST>,
+        packs: &[],
         maintenance: crate::codec::Maintenance {
             sources: &[file!()],
             shared: &[],

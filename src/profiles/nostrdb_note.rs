@@ -77,6 +77,7 @@ use crate::codec::{
     Capabilities, DecodeError, DecodeErrorKind, EncodeError, Family, Layout, Limit, Limits, Parts,
     Profile, Reader, Text, read_tags,
 };
+use crate::codec::{HEX_64, Marker, Packing, Place, Shape};
 use crate::model::{Event, hex};
 
 /// The registry entry.
@@ -89,6 +90,18 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &NostrdbNote,
+    packs: &[
+        Packing {
+            place: Place::AnyTagElement,
+            shape: HEX_64,
+            marker: Marker::Flag,
+        },
+        Packing {
+            place: Place::AnyTagElement,
+            shape: Shape::Short { max: 2 },
+            marker: Marker::Flag,
+        },
+    ],
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance::standalone(
         &[file!()],

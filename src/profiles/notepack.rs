@@ -60,6 +60,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Notepack,
+    packs: crate::codec::HEX_TAG_ELEMENTS,
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance::standalone(
         &[file!()],

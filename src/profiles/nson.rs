@@ -107,6 +107,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Nson,
+    packs: &[],
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance::standalone(&[file!()], crate::codec::maintenance::NSON),
 };

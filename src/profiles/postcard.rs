@@ -55,6 +55,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Postcard,
+    packs: crate::codec::HEX_TAG_ELEMENTS,
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],

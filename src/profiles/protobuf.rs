@@ -74,6 +74,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &Protobuf,
+    packs: crate::codec::HEX_TAG_ELEMENTS,
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],

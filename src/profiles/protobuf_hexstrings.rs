@@ -39,6 +39,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: false,
     codec: &ProtobufHexStrings,
+    packs: &[],
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],

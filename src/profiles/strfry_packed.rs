@@ -66,6 +66,7 @@ use crate::codec::{
     BorrowDecode, Capabilities, Codec, DecodeError, DecodeErrorKind, EncodeError, Family, Limits,
     Profile, Reader, SelectContract, check_event_size,
 };
+use crate::codec::{HEX_64, Marker, Packing, Place, Shape};
 use crate::model::{Event, EventRef, hex};
 
 /// The registry entry.
@@ -78,6 +79,37 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &StrfryPacked,
+    packs: &[
+        Packing {
+            place: Place::Tag {
+                name: "e",
+                index: 1,
+            },
+            shape: HEX_64,
+            marker: Marker::Index,
+        },
+        Packing {
+            place: Place::Tag {
+                name: "p",
+                index: 1,
+            },
+            shape: HEX_64,
+            marker: Marker::Index,
+        },
+        Packing {
+            place: Place::OneByteTag { index: 1 },
+            shape: Shape::Short { max: MAX_INDEXED },
+            marker: Marker::Index,
+        },
+        Packing {
+            place: Place::Tag {
+                name: "expiration",
+                index: 1,
+            },
+            shape: Shape::Decimal { min: 100 },
+            marker: Marker::Index,
+        },
+    ],
     evolution: &crate::codec::evolution::surgery::Appended {
         mechanism: "a varint 42 appended after the JSON (hoytech/strfry src/PackedEvent.h: fixed 88-byte header and tags to the end of the value, no version or extension point)",
     },

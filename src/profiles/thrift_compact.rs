@@ -93,6 +93,7 @@ pub const PROFILE: Profile = Profile {
     },
     enabled: true,
     codec: &ThriftCompact,
+    packs: crate::codec::HEX_TAG_ELEMENTS,
     evolution: &evolution::ADAPTER,
     maintenance: crate::codec::Maintenance {
         sources: &[file!()],

@@ -376,6 +376,26 @@ pub const EVOLUTION: Layout = Layout {
     ],
 };
 
+/// `results/valid/cases.csv` (`binostr corpus valid`): one row per awkward
+/// but valid event of `vectors/valid-awkward.jsonl`, in file order.
+pub const VALID_CASES: Layout = Layout {
+    file: "results/valid/cases.csv",
+    columns: &[col("case", Str), col("event_id", Str)],
+};
+
+/// `results/valid/refusals.csv` (`binostr corpus valid`): one row per
+/// profile and awkward event it refuses to encode, with the encoder's
+/// reason (RFC 4180 quoting).
+pub const VALID_REFUSALS: Layout = Layout {
+    file: "results/valid/refusals.csv",
+    columns: &[
+        col("profile", Str),
+        col("case", Str),
+        col("event_id", Str),
+        col("reason", Str),
+    ],
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,10 +23,10 @@ pub const MANIFEST_EVENT: &str = "manifest.event.json";
 
 /// The inputs from outside any campaign directory that the paper and the
 /// page read (robustness, interop, evolution, maintenance, the side-by-side
-/// timings, fuzzing, the shaped links), relative to the repository root.
-/// The manifest of the campaign the paper was built from covers them with
-/// `paper/generated/`.
-pub const PAPER_SIDE_INPUTS: [&str; 7] = [
+/// timings, fuzzing, the shaped links, the refusals of valid events),
+/// relative to the repository root. The manifest of the campaign the paper
+/// was built from covers them with `paper/generated/`.
+pub const PAPER_SIDE_INPUTS: [&str; 8] = [
     crate::robustness::DIR,
     "results/interop",
     "results/evolution",
@@ -34,4 +34,5 @@ pub const PAPER_SIDE_INPUTS: [&str; 7] = [
     "results/speed",
     "results/fuzz",
     "results/links",
+    "results/valid",
 ];

@@ -1,4 +1,4 @@
-//! `binostr corpus audit|generate|calibrate|select|default`.
+//! `binostr corpus audit|generate|calibrate|select|default|valid`.
 
 use std::fs;
 use std::io::{self, IsTerminal};
@@ -112,7 +112,34 @@ pub(super) fn run_corpus(command: CorpusCommand) -> Result<()> {
             select,
             output,
         } => run_default(seed, count, select, &output),
+        CorpusCommand::Valid { root, check } => run_valid(&root, check),
     }
+}
+
+fn run_valid(root: &Path, check: bool) -> Result<()> {
+    let files = crate::corpus::valid::files(crate::profiles::PROFILES)?;
+    let mut stale = Vec::new();
+    for (rel, text) in &files {
+        let path = root.join(rel);
+        if check {
+            if fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+                stale.push(*rel);
+            }
+        } else {
+            if let Some(dir) = path.parent() {
+                fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            }
+            write_atomically(&path, text.as_bytes())?;
+            println!("wrote {}", path.display());
+        }
+    }
+    if !stale.is_empty() {
+        anyhow::bail!(
+            "{} differ from what the checkout generates (regenerate with `just valid`)",
+            stale.join(", ")
+        );
+    }
+    Ok(())
 }
 
 fn run_default(seed: u64, count: usize, select_count: usize, outdir: &Path) -> Result<()> {

@@ -61,6 +61,8 @@ pub struct Campaign {
     pub evolution_ranges: Vec<String>,
     /// `results/fuzz/*.json` (empty when absent).
     pub fuzz: Vec<crate::read::fuzz::Fuzz>,
+    /// `results/valid/`, when present.
+    pub valid: Option<crate::read::side::Valid>,
     /// `results/links/links.csv` (empty when absent).
     pub links: Vec<crate::read::links::LinkRow>,
     /// The paths the first label's `manifest.json` lists, when it has one.
@@ -136,6 +138,7 @@ impl Campaign {
             ProfileTable::read(root, &binostr_records::csv::MAINTENANCE, &mut warnings)?;
         let fuzz = crate::read::fuzz::read_fuzz(root, &mut warnings)?;
         let links = crate::read::links::read(root, &mut warnings)?;
+        let valid = crate::read::side::read_valid(root, &mut warnings)?;
         let evolution_ranges = crate::read::side::read_evolution_ranges(root)?;
         let signed = crate::read::signed::manifest_paths(root, &labels[0])?;
         let (composed, grids) = compose(&side, &rounds, &runs[0].host, &rows, record.as_ref());
@@ -163,6 +166,7 @@ impl Campaign {
             maintenance,
             fuzz,
             links,
+            valid,
             signed,
             evolution_ranges,
             warnings,

@@ -111,6 +111,8 @@ impl Inputs {
             binostr_records::csv::EVOLUTION.file,
             binostr_records::csv::MAINTENANCE.file,
             binostr_records::csv::LINKS.file,
+            binostr_records::csv::VALID_CASES.file,
+            binostr_records::csv::VALID_REFUSALS.file,
         ];
         read.extend(
             suites

@@ -552,6 +552,61 @@ pub fn read_evolution_ranges(root: &Path) -> Result<Vec<String>> {
         .collect())
 }
 
+/// `results/valid/`: how many awkward but valid events there are, and each
+/// profile's refusals of them (`binostr corpus valid`).
+#[derive(Clone, Debug, Default)]
+pub struct Valid {
+    /// Events in `cases.csv`.
+    pub cases: usize,
+    /// `refusals.csv`: profile, case and the encoder's reason, in file order.
+    pub refusals: Vec<[String; 3]>,
+}
+
+impl Valid {
+    /// The cases `profile` refuses, in file order.
+    pub fn refused_by(&self, profile: &str) -> Vec<&str> {
+        self.refusals
+            .iter()
+            .filter(|r| r[0] == profile)
+            .map(|r| r[1].as_str())
+            .collect()
+    }
+}
+
+/// Reads `results/valid/` under `root`; `None` (with a warning) when
+/// `cases.csv` is absent.
+pub fn read_valid(root: &Path, warnings: &mut Vec<String>) -> Result<Option<Valid>> {
+    use binostr_records::csv::{VALID_CASES, VALID_REFUSALS};
+    let path = root.join(VALID_CASES.file);
+    if !path.exists() {
+        warnings.push(format!(
+            "{} is missing: no profile passes the valid-event gate",
+            path.display()
+        ));
+        return Ok(None);
+    }
+    let text = fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let mut lines = text.lines();
+    if lines.next() != Some(VALID_CASES.header().as_str()) {
+        bail!(
+            "{}: header at byte 0 is not `{}`",
+            path.display(),
+            VALID_CASES.header()
+        );
+    }
+    let cases = lines.count();
+    let table = ProfileTable::read(root, &VALID_REFUSALS, warnings)?;
+    let refusals = table
+        .rows
+        .iter()
+        .map(|r| {
+            let cell = |c: &str| table.cell(r, c).unwrap_or_default().to_owned();
+            [cell("profile"), cell("case"), cell("reason")]
+        })
+        .collect();
+    Ok(Some(Valid { cases, refusals }))
+}
+
 /// The maintenance columns the paper's table shows, in order.
 pub const MAINTENANCE_COLUMNS: [&str; 8] = [
     "profile",

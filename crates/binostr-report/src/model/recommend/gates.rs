@@ -77,20 +77,38 @@ impl Facts {
     }
 }
 
+/// Why `profile` cannot carry every valid event (the corpus, and the
+/// awkward events of `results/valid/`), naming each refused awkward case;
+/// `None` when it carries them all.
+pub fn valid_refusals(c: &Campaign, profile: &str) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(a) = c.apart.iter().find(|a| a.profile == profile) {
+        parts.push(match a.record.as_ref().map(|r| r.refused.len()) {
+            Some(1) => "1 corpus event".to_owned(),
+            Some(n) => format!("{n} corpus events"),
+            None => "corpus events".to_owned(),
+        });
+    }
+    match &c.valid {
+        None => parts.push("no record of the awkward valid events".to_owned()),
+        Some(v) => {
+            let cases = v.refused_by(profile);
+            if !cases.is_empty() {
+                parts.push(format!(
+                    "{} of the {} awkward valid events ({})",
+                    cases.len(),
+                    v.cases,
+                    cases.join(", ")
+                ));
+            }
+        }
+    }
+    (!parts.is_empty()).then(|| format!("cannot carry every valid event: {}", parts.join("; ")))
+}
+
 /// The role-independent gates `profile` fails.
 fn gate_failures(c: &Campaign, profile: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Some(a) = c.apart.iter().find(|a| a.profile == profile) {
-        let refused = a
-            .record
-            .as_ref()
-            .map(|r| match r.refused.len() {
-                1 => " (1 event refused)".to_owned(),
-                n => format!(" ({n} events refused)"),
-            })
-            .unwrap_or_default();
-        out.push(format!("cannot carry every corpus event{refused}"));
-    }
+    let mut out: Vec<String> = valid_refusals(c, profile).into_iter().collect();
     let Some(r) = &c.robustness else {
         out.push("no robustness record".to_owned());
         return out;

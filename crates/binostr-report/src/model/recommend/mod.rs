@@ -41,3 +41,4 @@ mod values;
 pub use compare::{Cmp, Kind, MARGIN, SITTING_MARGIN, Value, compare};
 pub use criteria::{Better, Criterion, Measure, ROLES, Role};
 pub use decide::{Candidate, Change, Decision, MixSpan, recommend};
+pub use gates::valid_refusals;

@@ -127,8 +127,9 @@ fn evidence(d: &Decision, ids: &[&str], a: &str, b: &str) -> String {
 /// The rules, in one paragraph.
 pub fn rules() -> String {
     format!(
-        "Gates come first: a candidate must carry every corpus event, show no crash and no \
-         silent change under the robustness suite, have a reader in the role's number of \
+        "Gates come first: a candidate must carry every valid event (the corpus, and the \
+         awkward valid events of results/valid/, derived from every profile's packing \
+         rules), show no crash and no silent change under the robustness suite, have a reader in the role's number of \
          languages, and have every criterion measured. A difference counts only when it \
          exceeds a margin of {} % (for ratios, only when the 95 % intervals are also \
          disjoint); within the margin two values are equivalent, and timings from one sitting \

@@ -45,6 +45,7 @@ pub fn summary_md(a: &Analysis) -> String {
     }
     language_section(&mut out, c, &a.languages);
     super::links::links_section(&mut out, c);
+    valid_section(&mut out, c);
     suite_section(
         &mut out,
         "Evolution (`results/evolution/`, `binostr evolution`)",
@@ -178,6 +179,36 @@ fn language_section(out: &mut String, c: &Campaign, matrix: &[MatrixRow]) {
 }
 
 /// A suite's per-profile table as it was written, every profile included.
+/// Per profile of the campaign, whether it carries every valid event (the
+/// corpus and `results/valid/`), naming each refusal.
+fn valid_section(out: &mut String, c: &Campaign) {
+    let Some(v) = &c.valid else { return };
+    let _ = writeln!(
+        out,
+        "## Valid events (`results/valid/`, `binostr corpus valid`)\n\n\
+         {} awkward but valid events (`vectors/valid-awkward.jsonl`) beside the corpus; a profile \
+         that refuses one fails the first gate of the recommendation.\n",
+        v.cases
+    );
+    let mut profiles: Vec<String> = c.profiles(c.primary_host());
+    profiles.extend(c.apart.iter().map(|a| a.profile.clone()));
+    profiles.sort();
+    profiles.dedup();
+    let rows: Vec<Vec<String>> = profiles
+        .iter()
+        .map(|p| {
+            let refused = crate::model::recommend::valid_refusals(c, p);
+            vec![
+                p.clone(),
+                v.refused_by(p).len().to_string(),
+                refused.unwrap_or_else(|| "carries every valid event".to_owned()),
+            ]
+        })
+        .collect();
+    md_table(out, &["profile", "awkward refused", "refusals"], &rows);
+    let _ = writeln!(out);
+}
+
 fn suite_section(out: &mut String, title: &str, table: &ProfileTable) {
     if table.rows.is_empty() {
         return;
