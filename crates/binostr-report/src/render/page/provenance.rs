@@ -35,7 +35,7 @@ fn kv(out: &mut String, rows: &[(&str, String)]) {
 /// The provenance section of the page of `label`.
 pub fn section(c: &Campaign, inputs: &Inputs, label: &str) -> String {
     let mut out = String::from("<section id=\"provenance\"><h2>Provenance</h2>\n");
-    contract_and_host(&mut out, inputs, label);
+    contract_and_host(&mut out, c, inputs, label);
     runs(&mut out, c, inputs);
     verify(&mut out, inputs, label);
     files(&mut out, inputs);
@@ -44,16 +44,18 @@ pub fn section(c: &Campaign, inputs: &Inputs, label: &str) -> String {
 }
 
 /// The run contract and the host it describes.
-fn contract_and_host(out: &mut String, inputs: &Inputs, label: &str) {
+fn contract_and_host(out: &mut String, c: &Campaign, inputs: &Inputs, label: &str) {
     let k = &inputs.contract;
     out.push_str(
         "<h3>Campaign contract</h3>\n<p>Every run of a campaign has the same contract; a run whose \
          contract differs is refused.</p>\n",
     );
     let rustc = text(at(k, &["rustc"]));
-    // Typed, so that contracts recorded before the rename read the same.
-    let settings = serde_json::from_value::<binostr_records::Contract>(k.clone())
-        .map_or_else(|e| format!("(unreadable: {e})"), |c| c.settings);
+    // The typed record, which reads the field under its old name too.
+    let settings = c
+        .runs
+        .first()
+        .map_or_else(String::new, |r| r.settings.clone());
     kv(
         out,
         &[
