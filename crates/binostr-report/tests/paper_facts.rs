@@ -10,9 +10,21 @@
 //!     unsigned (`\UnsignedInputs`);
 //! (d) no sentence quotes two absolute times (`...Ns` macros): times are
 //!     compared only as paired ratios from the same rounds;
-//! (e) the README states the same picks as the generated recommendation.
+//! (e) the README states the same picks and counts as the paper, what its
+//!     real corpus is, and which interop pairs hold (`readme`);
+//! (f) a percentage of json compares one compression mode with json in the
+//!     same mode, and a table column's style and header name its cells'
+//!     unit (`units`);
+//! (g) the threats and the selection say how the paper's own campaign chose
+//!     its events (`threats`).
 
+#[path = "paper_facts/readme.rs"]
+mod readme;
 mod tex;
+#[path = "paper_facts/threats.rs"]
+mod threats;
+#[path = "paper_facts/units.rs"]
+mod units;
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -609,114 +621,4 @@ fn every_allowance_is_used() {
         .filter(|p| !all.contains(p))
         .collect();
     assert!(unused.is_empty(), "drop these from ALLOWED: {unused:?}");
-}
-
-/// The README's line for one `\paragraph{Role} ... Pick: X.` of
-/// `recommendation.tex`: `- **Role**: X.`, with `\prof{id}` as `` `id` ``.
-fn readme_pick(tex_line: &str) -> Option<String> {
-    let role = tex_line.strip_prefix("\\paragraph{")?.split('}').next()?;
-    let (_, after) = tex_line.split_once("Pick: ")?;
-    let pick = &after[..after.find(". ")?];
-    let mut plain = String::new();
-    let mut rest = pick;
-    while let Some(at) = rest.find("\\prof{") {
-        plain.push_str(&rest[..at]);
-        let tail = &rest[at + "\\prof{".len()..];
-        let end = tail.find('}')?;
-        plain.push_str(&format!("`{}`", &tail[..end]));
-        rest = &tail[end + 1..];
-    }
-    plain.push_str(rest);
-    Some(format!("- **{role}**: {plain}."))
-}
-
-#[test]
-fn readme_pick_reads_a_paragraph() {
-    let line = "\\paragraph{Relay storage} (stored events). Pick: change to \\prof{event2}. \
-                Pareto set (2): \\prof{event2} and \\prof{bencode}.";
-    assert_eq!(
-        readme_pick(line).as_deref(),
-        Some("- **Relay storage**: change to `event2`.")
-    );
-    assert_eq!(readme_pick("\\caption{Pick: keep JSON. }"), None);
-}
-
-/// The README states the answer: the same picks, in the same order, as the
-/// paper's generated recommendation.
-#[test]
-fn readme_states_the_papers_picks() {
-    let tex = fs::read_to_string(root().join("paper/generated/recommendation.tex")).unwrap();
-    let want: Vec<String> = tex.lines().filter_map(readme_pick).collect();
-    assert!(want.len() >= 5, "recommendation.tex: {} picks", want.len());
-    let readme = fs::read_to_string(root().join("README.md")).unwrap();
-    let found: Vec<&str> = readme
-        .lines()
-        .skip_while(|l| !l.starts_with("**The answer**"))
-        .skip_while(|l| !l.starts_with("- **"))
-        .take_while(|l| l.starts_with("- **"))
-        .collect();
-    assert_eq!(
-        found, want,
-        "README.md's answer differs from paper/generated/recommendation.tex"
-    );
-}
-
-/// `n` with a comma every three digits, as the README writes counts.
-fn thousands(n: &str) -> String {
-    let digits: Vec<char> = n.chars().collect();
-    let mut out = String::new();
-    for (i, d) in digits.iter().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(*d);
-    }
-    out
-}
-
-/// The README's counts that differ from `macros.tex`: the phrase each count
-/// must appear in, when the README lacks it.
-fn readme_count_mismatches(readme: &str, macros: &str) -> Vec<String> {
-    [
-        ("ProfilesEnabled", "It measures {} wire profiles"),
-        ("CorpusEvents", "on the {} real events"),
-    ]
-    .into_iter()
-    .map(|(name, phrase)| {
-        let value = macro_value(macros, name).unwrap_or_else(|| panic!("\\{name}"));
-        phrase.replace("{}", &thousands(&value))
-    })
-    .filter(|phrase| {
-        !readme
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .contains(phrase)
-    })
-    .collect()
-}
-
-#[test]
-fn readme_counts_are_checked_against_the_macros() {
-    let macros = "\\newcommand{\\ProfilesEnabled}{25}\n\\newcommand{\\CorpusEvents}{8740}\n";
-    let good = "It measures 25 wire\nprofiles; the paper's: on the 8,740 real events.";
-    assert!(readme_count_mismatches(good, macros).is_empty());
-    let bad = good.replace("25 wire", "24 wire");
-    assert_eq!(
-        readme_count_mismatches(&bad, macros),
-        ["It measures 25 wire profiles"]
-    );
-    assert_eq!(thousands("10726000"), "10,726,000");
-}
-
-/// The README's counts of profiles and real events are the paper's.
-#[test]
-fn readme_states_the_papers_counts() {
-    let macros = fs::read_to_string(root().join("paper/generated/macros.tex")).unwrap();
-    let readme = fs::read_to_string(root().join("README.md")).unwrap();
-    let wrong = readme_count_mismatches(&readme, &macros);
-    assert!(
-        wrong.is_empty(),
-        "README.md lacks {wrong:?} (paper/generated/macros.tex)"
-    );
 }

@@ -461,13 +461,13 @@ impl Campaign {
     }
 
     /// Sizes of `profile` at `subset` on the primary host as a percentage
-    /// of json's raw size of the same subset: raw, framed, zstd per event,
-    /// zstd stream, zstd with dictionary.
+    /// of json's under the same measure, same subset: raw, framed, zstd per
+    /// event, zstd stream, zstd with dictionary.
     pub fn size_pcts(&self, profile: &str, subset: &str) -> Option<[f64; 5]> {
         let host = self.primary_host();
-        let json = self.sizes(host, BASELINE, subset)?.bytes[0];
+        let json = self.sizes(host, BASELINE, subset)?.bytes;
         let s = self.sizes(host, profile, subset)?;
-        Some(s.bytes.map(|b| b / json * 100.0))
+        Some(std::array::from_fn(|i| s.bytes[i] / json[i] * 100.0))
     }
 
     /// A short description of the runs on `host`: labels, run ids, commits.

@@ -161,10 +161,9 @@ pub struct Headline {
 }
 
 impl Headline {
-    /// `best[i]`'s bytes as % of json with deflate (`deflate`, no context
-    /// takeover, the mode clients negotiate by default with `ws`).
-    pub fn pct_of_json_deflate(&self, i: usize) -> f64 {
-        100.0 * self.best[i].1 / self.json[1]
+    /// `best[i]`'s bytes as % of json's in the same mode.
+    pub fn pct_of_json(&self, i: usize) -> f64 {
+        100.0 * self.best[i].1 / self.json[i]
     }
 }
 

@@ -416,7 +416,11 @@ pub fn sizes(c: &Campaign, inputs: &Inputs, profiles: &[String]) -> String {
                 Sort::Num,
                 "each event alone, trained dictionary",
             ),
-            ("raw % json", Sort::Num, "of json raw bytes, same events"),
+            (
+                "raw % json",
+                Sort::Num,
+                "of json's bytes under the same measure, same events",
+            ),
             ("framed % json", Sort::Num, ""),
             ("zstd % json", Sort::Num, ""),
             ("stream % json", Sort::Num, ""),

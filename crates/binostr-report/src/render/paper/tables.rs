@@ -84,11 +84,13 @@ pub(super) fn sizes_csv(c: &Campaign) -> String {
             let mut row = vec![p.clone()];
             row.extend((0..5).map(|i| fixed_opt(pct.map(|v| v[i]), PCT)));
             row.push(fixed(s.bytes[0] / s.events, PCT));
+            row.push(fixed(s.bytes[2] / s.events, PCT));
             (pct.map(|v| v[0]), p, row)
         })
         .collect();
     csv(
-        "profile,raw_pct,framed_pct,zstd_event_pct,zstd_stream_pct,zstd_dict_pct,raw_bytes_per_event",
+        "profile,raw_pct,framed_pct,zstd_event_pct,zstd_stream_pct,zstd_dict_pct,raw_bytes_per_event,\
+         zstd_bytes_per_event",
         sorted_by(rows),
     )
 }

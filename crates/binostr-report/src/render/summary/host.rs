@@ -318,7 +318,7 @@ fn cross_run_ranges(out: &mut String, c: &Campaign, host: &str) {
     );
 }
 
-/// Sizes on subset all as % of json raw.
+/// Sizes on subset all as % of json under the same measure.
 fn sizes(out: &mut String, c: &Campaign, host: &str) {
     let sizes: Vec<Vec<String>> = {
         let rows = c
@@ -336,7 +336,10 @@ fn sizes(out: &mut String, c: &Campaign, host: &str) {
         sorted_rows(rows)
     };
     if !sizes.is_empty() {
-        let _ = writeln!(out, "### Sizes (subset all, % of json raw)\n");
+        let _ = writeln!(
+            out,
+            "### Sizes (subset all, % of json under the same measure)\n"
+        );
         md_table(
             out,
             &[

@@ -1,0 +1,287 @@
+//! The README against the paper and the interop records.
+
+use std::fs;
+
+use super::{macro_value, root};
+
+/// The README's line for one `\paragraph{Role} ... Pick: X.` of
+/// `recommendation.tex`: `- **Role**: X.`, with `\prof{id}` as `` `id` ``.
+fn readme_pick(tex_line: &str) -> Option<String> {
+    let role = tex_line.strip_prefix("\\paragraph{")?.split('}').next()?;
+    let (_, after) = tex_line.split_once("Pick: ")?;
+    let pick = &after[..after.find(". ")?];
+    let mut plain = String::new();
+    let mut rest = pick;
+    while let Some(at) = rest.find("\\prof{") {
+        plain.push_str(&rest[..at]);
+        let tail = &rest[at + "\\prof{".len()..];
+        let end = tail.find('}')?;
+        plain.push_str(&format!("`{}`", &tail[..end]));
+        rest = &tail[end + 1..];
+    }
+    plain.push_str(rest);
+    Some(format!("- **{role}**: {plain}."))
+}
+
+#[test]
+fn readme_pick_reads_a_paragraph() {
+    let line = "\\paragraph{Relay storage} (stored events). Pick: change to \\prof{event2}. \
+                Pareto set (2): \\prof{event2} and \\prof{bencode}.";
+    assert_eq!(
+        readme_pick(line).as_deref(),
+        Some("- **Relay storage**: change to `event2`.")
+    );
+    assert_eq!(readme_pick("\\caption{Pick: keep JSON. }"), None);
+}
+
+/// The README states the answer: the same picks, in the same order, as the
+/// paper's generated recommendation.
+#[test]
+fn readme_states_the_papers_picks() {
+    let tex = fs::read_to_string(root().join("paper/generated/recommendation.tex")).unwrap();
+    let want: Vec<String> = tex.lines().filter_map(readme_pick).collect();
+    assert!(want.len() >= 5, "recommendation.tex: {} picks", want.len());
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let found: Vec<&str> = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("**The answer**"))
+        .skip_while(|l| !l.starts_with("- **"))
+        .take_while(|l| l.starts_with("- **"))
+        .collect();
+    assert_eq!(
+        found, want,
+        "README.md's answer differs from paper/generated/recommendation.tex"
+    );
+}
+
+/// `n` with a comma every three digits, as the README writes counts.
+fn thousands(n: &str) -> String {
+    let digits: Vec<char> = n.chars().collect();
+    let mut out = String::new();
+    for (i, d) in digits.iter().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(*d);
+    }
+    out
+}
+
+/// The README's counts that differ from `macros.tex`: the phrase each count
+/// must appear in, when the README lacks it.
+fn readme_count_mismatches(readme: &str, macros: &str) -> Vec<String> {
+    [
+        ("ProfilesEnabled", "It measures {} wire profiles"),
+        ("CorpusEvents", "on the {} real events"),
+    ]
+    .into_iter()
+    .map(|(name, phrase)| {
+        let value = macro_value(macros, name).unwrap_or_else(|| panic!("\\{name}"));
+        phrase.replace("{}", &thousands(&value))
+    })
+    .filter(|phrase| {
+        !readme
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains(phrase)
+    })
+    .collect()
+}
+
+#[test]
+fn readme_counts_are_checked_against_the_macros() {
+    let macros = "\\newcommand{\\ProfilesEnabled}{25}\n\\newcommand{\\CorpusEvents}{8740}\n";
+    let good = "It measures 25 wire\nprofiles; the paper's: on the 8,740 real events.";
+    assert!(readme_count_mismatches(good, macros).is_empty());
+    let bad = good.replace("25 wire", "24 wire");
+    assert_eq!(
+        readme_count_mismatches(&bad, macros),
+        ["It measures 25 wire profiles"]
+    );
+    assert_eq!(thousands("10726000"), "10,726,000");
+}
+
+/// The README's counts of profiles and real events are the paper's.
+#[test]
+fn readme_states_the_papers_counts() {
+    let macros = fs::read_to_string(root().join("paper/generated/macros.tex")).unwrap();
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let wrong = readme_count_mismatches(&readme, &macros);
+    assert!(
+        wrong.is_empty(),
+        "README.md lacks {wrong:?} (paper/generated/macros.tex)"
+    );
+}
+
+/// The README's sentences that call the real corpus relay traffic: a
+/// sentence naming real events or the real corpus and "relay traffic"
+/// without "not" before it.
+fn calls_real_relay_traffic(readme: &str) -> Vec<String> {
+    let flat = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    flat.split(". ")
+        .filter(|s| {
+            s.contains("real events") || s.contains("real corpus") || s.contains("real signed")
+        })
+        .filter(|s| {
+            s.match_indices("relay traffic")
+                .any(|(at, _)| !s[..at].trim_end().ends_with("not"))
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn relay_traffic_is_caught() {
+    let bad = "The paper's: publication settings on the 8,740 real events of relay traffic.";
+    assert_eq!(calls_real_relay_traffic(bad).len(), 1);
+    let good = "On real signed events from public repositories' fixtures, not relay traffic.";
+    assert!(calls_real_relay_traffic(good).is_empty());
+}
+
+/// The README says what the real corpus is (public repositories' files),
+/// and never calls it relay traffic.
+#[test]
+fn readme_says_what_the_real_corpus_is() {
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let wrong = calls_real_relay_traffic(&readme);
+    assert!(
+        wrong.is_empty(),
+        "README.md calls the real corpus relay traffic: {wrong:?}"
+    );
+    let answer = readme
+        .split("\n\n")
+        .find(|p| p.starts_with("**The answer**"))
+        .expect("README.md: no **The answer** paragraph");
+    let flat = answer.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("public repositories' fixtures, seeds and feed caches"),
+        "README.md's answer does not say where the real corpus comes from: {flat}"
+    );
+}
+
+/// The harness languages, as `checks-LANG.csv` names them and the README
+/// writes them.
+const LANGUAGES: [(&str, &str); 4] = [
+    ("python", "Python"),
+    ("js", "JavaScript"),
+    ("go", "Go"),
+    ("kotlin", "Kotlin"),
+];
+
+type Pairs = std::collections::BTreeSet<(String, String)>;
+
+/// The (profile, language) pairs the README's interop bullet says hold:
+/// `... in: LANGS for `p`, `q`; LANGS for `r`. Every other pair ...`, where
+/// LANGS is "all four" or languages joined by ", " and " and ".
+fn readme_interop_pairs(readme: &str) -> Result<Pairs, String> {
+    let flat = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    let bullet = flat
+        .split("- **interop**:")
+        .nth(1)
+        .ok_or("no `- **interop**:` bullet")?;
+    let listed = bullet
+        .split_once(" in: ")
+        .ok_or("the interop bullet lists no pairs (`... in: LANGS for `profile`; ...`)")?
+        .1;
+    if !bullet.contains("Every other pair") {
+        return Err("the interop bullet does not say what the other pairs are".into());
+    }
+    let listed = listed.split_once(". ").map_or(listed, |(l, _)| l);
+    let mut pairs = Pairs::new();
+    for group in listed.split("; ") {
+        let (langs, profiles) = group
+            .split_once(" for ")
+            .ok_or_else(|| format!("`{group}`: no ` for `"))?;
+        let langs: Vec<&str> = if langs == "all four" {
+            LANGUAGES.iter().map(|(_, name)| *name).collect()
+        } else {
+            langs.split(", ").flat_map(|l| l.split(" and ")).collect()
+        };
+        for lang in langs {
+            let (id, _) = LANGUAGES
+                .iter()
+                .find(|(_, name)| *name == lang)
+                .ok_or_else(|| format!("`{lang}` is not a harness language"))?;
+            for p in profiles.split('`').skip(1).step_by(2) {
+                pairs.insert((p.to_owned(), (*id).to_owned()));
+            }
+        }
+    }
+    Ok(pairs)
+}
+
+/// The cells of one CSV line, double quotes honoured.
+fn csv_cells(line: &str) -> Vec<String> {
+    let (mut cells, mut cell, mut quoted) = (Vec::new(), String::new(), false);
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => cells.push(std::mem::take(&mut cell)),
+            _ => cell.push(c),
+        }
+    }
+    cells.push(cell);
+    cells
+}
+
+/// The (profile, language) pairs where a library reads the vectors and
+/// writes every one back byte for byte (`status` `ok`, and `reencode` all
+/// vectors or `N/N identical` in `checks-LANG.csv`), registry profiles only.
+fn interop_pairs(profiles: &[String]) -> Pairs {
+    let mut pairs = Pairs::new();
+    for (id, _) in LANGUAGES {
+        let path = root().join(format!("results/interop/checks-{id}.csv"));
+        let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut lines = text.lines();
+        let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
+        let (profile, status) = (col("profile"), col("status"));
+        let (vectors, reencode) = (col("vectors"), col("reencode"));
+        for line in lines {
+            let cells = csv_cells(line);
+            let n = &cells[vectors];
+            let same = cells[reencode] == *n || cells[reencode] == format!("{n}/{n} identical");
+            if cells[status] == "ok" && same && profiles.contains(&cells[profile]) {
+                pairs.insert((cells[profile].clone(), id.to_owned()));
+            }
+        }
+    }
+    pairs
+}
+
+#[test]
+fn interop_bullet_is_parsed() {
+    let readme = "- **interop**: checked in: all four for `avro`; Python and \
+                  JavaScript for `json`, `bencode`. Python reads `x`. Every other pair has none.";
+    let pairs = readme_interop_pairs(readme).unwrap();
+    assert_eq!(pairs.len(), 8);
+    assert!(pairs.contains(&("bencode".into(), "js".into())));
+    assert!(!pairs.contains(&("json".into(), "go".into())));
+    let claim = "- **interop**: Python, JavaScript, Go and Kotlin read and write the same bytes;";
+    assert!(readme_interop_pairs(claim).is_err());
+    assert_eq!(csv_cells("a,\"b, c\",d"), ["a", "b, c", "d"]);
+}
+
+/// The README's interop bullet names exactly the pairs that hold.
+#[test]
+fn readme_names_the_interop_pairs_that_hold() {
+    let registry =
+        fs::read_to_string(root().join("results/campaigns/publication-real/registry.json"))
+            .unwrap();
+    let profiles: Vec<String> = serde_json::from_str::<Vec<serde_json::Value>>(&registry)
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_owned())
+        .collect();
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let said = readme_interop_pairs(&readme).unwrap_or_else(|e| panic!("README.md: {e}"));
+    let held = interop_pairs(&profiles);
+    let extra: Vec<_> = said.difference(&held).collect();
+    let missing: Vec<_> = held.difference(&said).collect();
+    assert!(
+        extra.is_empty() && missing.is_empty(),
+        "README.md's interop bullet: says {extra:?} hold, which checks-*.csv does not; \
+         omits {missing:?}"
+    );
+}
