@@ -16,6 +16,8 @@
 //! - [`facts`]: what the prose states about fuzzing, non-canonical input,
 //!   the registry and the signed manifest;
 //! - [`links`]: the transport loop on shaped links, per link and round trip;
+//! - [`cost`]: a million events in seconds on a link and in dollars, per
+//!   (profile, compression) candidate on the wire;
 //! - [`maintenance`]: a registry entry's specification and crates;
 //! - [`recommend`]: the roles, criteria and rules, and each role's pick;
 //! - [`analysis`]: the language matrix and the recommendation, computed
@@ -29,6 +31,7 @@ pub mod calculator;
 pub mod campaign;
 pub mod checks;
 pub mod claims;
+pub mod cost;
 pub mod facts;
 pub mod holds;
 pub mod instr;

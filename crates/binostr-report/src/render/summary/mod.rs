@@ -3,6 +3,7 @@
 //! `ratios.csv` (every paired ratio).
 
 mod apart;
+mod cost;
 mod csv;
 mod host;
 mod instructions;

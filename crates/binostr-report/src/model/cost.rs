@@ -1,0 +1,572 @@
+//! The cost of a million events on the wire, in seconds on a stated link
+//! and in dollars at stated prices, for candidates that are (profile,
+//! compression, deflater) triples, from the links workload (`links.csv`,
+//! unshaped rows: bytes are the same on every link, CPU is not mixed with
+//! waiting).
+//!
+//! - **Relay → client** (REQ → EOSE): link bytes and egress are the
+//!   exchange's relay → client bytes per event; relay and client CPU per
+//!   event.
+//! - **Client → relay** (EVENT → OK): link bytes are the EVENT's and its
+//!   OK's; egress is the OK (the relay sends it); relay and client CPU per
+//!   published event.
+//!
+//! Time: `bytes * 8 / rate + relay CPU + client CPU`. Money: `egress GB *
+//! $/GB + relay CPU-hours * $/core-hour`. A term whose difference from
+//! json's is under [`DECISIVE`] of json's total cannot decide: it counts as
+//! no difference. A candidate replaces json only when it saves more than
+//! [`SWITCH`] of json's cost.
+
+use crate::read::links::LinkRow;
+
+/// One parameter of the model: a default, a range and where they come from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Param {
+    /// Key (the page's and the CSV's).
+    pub id: &'static str,
+    /// Unit.
+    pub unit: &'static str,
+    /// Default.
+    pub default: f64,
+    /// Lowest value worth drawing.
+    pub low: f64,
+    /// Highest value worth drawing.
+    pub high: f64,
+    /// Where the default and range come from.
+    pub source: &'static str,
+}
+
+/// Link rate.
+pub const LINK: Param = Param {
+    id: "link_mbit",
+    unit: "Mbit/s",
+    default: 10.0,
+    low: 1.0,
+    high: 1000.0,
+    source: "the rates the links workload shapes (1, 10, 100 and 1000 Mbit/s); the default \
+             stands for a slow mobile or shared uplink",
+};
+
+/// Egress price.
+pub const EGRESS: Param = Param {
+    id: "egress_usd_per_gb",
+    unit: "$/GB",
+    default: 0.09,
+    low: 0.0,
+    high: 0.12,
+    source: "AWS EC2 data transfer out to the internet, first 10 TB a month (0.09 $/GB); 0 for \
+             hosts whose traffic is included; 0.12 $/GB for Google Cloud's premium tier \
+             (list prices as recorded in 2026, not fetched by this artifact)",
+};
+
+/// Relay CPU price.
+pub const CPU: Param = Param {
+    id: "cpu_usd_per_core_hour",
+    unit: "$/core-hour",
+    default: 0.0425,
+    low: 0.005,
+    high: 0.1,
+    source: "AWS c6i.large on demand, 0.085 $/h for 2 vCPUs (list price as recorded in 2026, \
+             not fetched by this artifact); the range spans small dedicated hosts to larger \
+             cloud instances",
+};
+
+/// The share of json's total a term's difference must reach to decide.
+pub const DECISIVE: Param = Param {
+    id: "decisive_pct",
+    unit: "%",
+    default: 1.0,
+    low: 0.0,
+    high: 10.0,
+    source: "a policy, not a measurement: a term moving the total by less than this is \
+             not worth a protocol change on its own",
+};
+
+/// The saving a change must exceed, in % of json's cost.
+pub const SWITCH: Param = Param {
+    id: "switch_pct",
+    unit: "%",
+    default: 10.0,
+    low: 0.0,
+    high: 50.0,
+    source: "a policy, not a measurement: a second encoding costs every client, relay and \
+             SDK an implementation and a negotiation; the text gives each candidate's margin \
+             so a reader can apply another threshold",
+};
+
+/// Every parameter, in the order the page lists them.
+pub const PARAMS: [Param; 5] = [LINK, EGRESS, CPU, DECISIVE, SWITCH];
+
+/// Parameter values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prices {
+    /// Link rate, Mbit/s.
+    pub link_mbit: f64,
+    /// Egress, $/GB.
+    pub egress_usd_per_gb: f64,
+    /// Relay CPU, $/core-hour.
+    pub cpu_usd_per_core_hour: f64,
+}
+
+impl Default for Prices {
+    fn default() -> Self {
+        Prices {
+            link_mbit: LINK.default,
+            egress_usd_per_gb: EGRESS.default,
+            cpu_usd_per_core_hour: CPU.default,
+        }
+    }
+}
+
+/// The roles on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// REQ → EOSE: stored events to a client.
+    RelayToClient,
+    /// EVENT → OK: a client publishes.
+    ClientToRelay,
+}
+
+/// What one event costs a candidate in one role.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Terms {
+    /// Bytes on the link per event, both directions.
+    pub link_bytes: f64,
+    /// Bytes the relay sends per event.
+    pub egress_bytes: f64,
+    /// Relay CPU ns per event.
+    pub relay_cpu_ns: f64,
+    /// Client CPU ns per event.
+    pub client_cpu_ns: f64,
+}
+
+/// One term of a cost, in the cost's unit per million events.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Term {
+    /// What it is.
+    pub name: &'static str,
+    /// Its value.
+    pub value: f64,
+}
+
+impl Terms {
+    /// Seconds per million events on `p`'s link: transfer, relay CPU,
+    /// client CPU.
+    pub fn seconds(&self, p: &Prices) -> [Term; 3] {
+        [
+            Term {
+                name: "transfer",
+                value: self.link_bytes * 8.0 / (p.link_mbit * 1e6) * 1e6,
+            },
+            Term {
+                name: "relay CPU",
+                value: self.relay_cpu_ns * 1e-3,
+            },
+            Term {
+                name: "client CPU",
+                value: self.client_cpu_ns * 1e-3,
+            },
+        ]
+    }
+
+    /// Dollars per million events at `p`'s prices: egress, relay CPU.
+    pub fn dollars(&self, p: &Prices) -> [Term; 2] {
+        [
+            Term {
+                name: "egress",
+                value: self.egress_bytes * 1e6 / 1e9 * p.egress_usd_per_gb,
+            },
+            Term {
+                name: "relay CPU",
+                value: self.relay_cpu_ns * 1e6 * 1e-9 / 3600.0 * p.cpu_usd_per_core_hour,
+            },
+        ]
+    }
+}
+
+/// A candidate: a profile in one compression mode with one deflater.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// Profile id.
+    pub profile: String,
+    /// `none`, `deflate` or `deflate-ctx`.
+    pub mode: String,
+    /// The deflater; empty for `none`.
+    pub deflater: String,
+    /// Its costs per event.
+    pub terms: Terms,
+}
+
+impl Candidate {
+    /// `profile mode (deflater)`.
+    pub fn label(&self) -> String {
+        if self.deflater.is_empty() {
+            format!("{} {}", self.profile, self.mode)
+        } else {
+            format!("{} {} ({})", self.profile, self.mode, self.deflater)
+        }
+    }
+}
+
+/// The candidates of `role`: every unshaped row measured without added
+/// round trip.
+pub fn candidates(rows: &[LinkRow], role: Role) -> Vec<Candidate> {
+    rows.iter()
+        .filter(|r| r.rate_mbit.is_none() && r.rtt_ms == 0.0 && r.events > 0)
+        .map(|r| Candidate {
+            profile: r.profile.clone(),
+            mode: r.mode.clone(),
+            deflater: r.deflate_impl.clone(),
+            terms: match role {
+                Role::RelayToClient => {
+                    let b = r.bytes.0 as f64 / r.events as f64;
+                    Terms {
+                        link_bytes: b,
+                        egress_bytes: b,
+                        relay_cpu_ns: r.cpu_ns.0,
+                        client_cpu_ns: r.cpu_ns.1,
+                    }
+                }
+                Role::ClientToRelay => Terms {
+                    link_bytes: r.event_bytes.0 + r.event_bytes.1,
+                    egress_bytes: r.event_bytes.1,
+                    relay_cpu_ns: r.event_cpu_ns.0,
+                    client_cpu_ns: r.event_cpu_ns.1,
+                },
+            },
+        })
+        .collect()
+}
+
+/// A candidate's saving over a baseline: the terms that may decide, and
+/// their sum, in the unit of the terms and in % of the baseline's total.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Saving {
+    /// Per term: the baseline's value minus the candidate's; 0 where the
+    /// difference is under the decisive share.
+    pub counted: Vec<Term>,
+    /// Their sum.
+    pub total: f64,
+    /// The sum in % of the baseline's total.
+    pub pct: f64,
+    /// The baseline's total.
+    pub whole: f64,
+}
+
+/// What `candidate` saves over `baseline` (term by term, same order),
+/// counting only differences of at least `decisive_pct` of the baseline's
+/// total.
+pub fn saving(baseline: &[Term], candidate: &[Term], decisive_pct: f64) -> Saving {
+    let whole: f64 = baseline.iter().map(|t| t.value).sum();
+    let counted: Vec<Term> = baseline
+        .iter()
+        .zip(candidate)
+        .map(|(b, c)| {
+            let d = b.value - c.value;
+            Term {
+                name: b.name,
+                value: if d.abs() * 100.0 < decisive_pct * whole {
+                    0.0
+                } else {
+                    d
+                },
+            }
+        })
+        .collect();
+    let total = counted.iter().map(|t| t.value).sum();
+    Saving {
+        pct: if whole > 0.0 {
+            total / whole * 100.0
+        } else {
+            0.0
+        },
+        counted,
+        total,
+        whole,
+    }
+}
+
+/// The link rate, Mbit/s, at which `a` and `b` take the same time (more
+/// bytes and less CPU on one side); `None` when one is faster at every rate.
+pub fn break_even_mbit(a: &Terms, b: &Terms) -> Option<f64> {
+    let bytes = a.link_bytes - b.link_bytes;
+    let cpu_ns = (b.relay_cpu_ns + b.client_cpu_ns) - (a.relay_cpu_ns + a.client_cpu_ns);
+    let rate = bytes * 8.0 / (cpu_ns * 1e-9) / 1e6;
+    (bytes != 0.0 && cpu_ns != 0.0 && rate > 0.0).then_some(rate)
+}
+
+/// The egress price, $/GB, at which `a` and `b` cost the same at `cpu`
+/// $/core-hour; `None` when one is cheaper at every price.
+pub fn break_even_egress(a: &Terms, b: &Terms, cpu_usd_per_core_hour: f64) -> Option<f64> {
+    let gb = (a.egress_bytes - b.egress_bytes) * 1e6 / 1e9;
+    let cpu_usd = (b.relay_cpu_ns - a.relay_cpu_ns) * 1e6 * 1e-9 / 3600.0 * cpu_usd_per_core_hour;
+    let price = cpu_usd / gb;
+    (gb != 0.0 && price > 0.0).then_some(price)
+}
+
+/// The unit a role's pick is decided in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Seconds per million events on the stated link.
+    Seconds,
+    /// Dollars per million events at the stated prices.
+    Dollars,
+}
+
+impl Role {
+    /// Both roles, in report order.
+    pub const ALL: [Role; 2] = [Role::RelayToClient, Role::ClientToRelay];
+
+    /// Its name in text.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::RelayToClient => "relay → client (REQ → EOSE)",
+            Role::ClientToRelay => "client → relay (EVENT → OK)",
+        }
+    }
+
+    /// Who pays, declared up front: the relay pays egress and CPU for what
+    /// it serves; a publishing client waits for its OK.
+    pub fn unit(self) -> Unit {
+        match self {
+            Role::RelayToClient => Unit::Dollars,
+            Role::ClientToRelay => Unit::Seconds,
+        }
+    }
+}
+
+/// A candidate's terms in `unit` at `p`.
+pub fn cost_terms(t: &Terms, unit: Unit, p: &Prices) -> Vec<Term> {
+    match unit {
+        Unit::Seconds => t.seconds(p).to_vec(),
+        Unit::Dollars => t.dollars(p).to_vec(),
+    }
+}
+
+/// A role's two answers: keep JSON or switch, and the binary candidate to
+/// adopt if it switches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    /// The role.
+    pub role: Role,
+    /// The cheapest candidate that is NIP-01 JSON text (no switching cost).
+    pub json: Candidate,
+    /// The cheapest binary candidate.
+    pub binary: Candidate,
+    /// What `binary` saves over `json`, counting decisive terms only.
+    pub saving: Saving,
+    /// Whether the saving exceeds the switching threshold.
+    pub switch: bool,
+    /// The link rate at which the two take the same time.
+    pub break_even_mbit: Option<f64>,
+    /// The egress price at which the two cost the same.
+    pub break_even_egress: Option<f64>,
+}
+
+/// The answer of `role` over `cands`, `is_json` saying which profiles are
+/// JSON text; `None` without both kinds of candidate.
+pub fn answer(
+    cands: &[Candidate],
+    role: Role,
+    is_json: &dyn Fn(&str) -> bool,
+    p: &Prices,
+    decisive_pct: f64,
+    switch_pct: f64,
+) -> Option<Answer> {
+    let total = |c: &&Candidate| -> f64 {
+        cost_terms(&c.terms, role.unit(), p)
+            .iter()
+            .map(|t| t.value)
+            .sum()
+    };
+    let cheapest = |json: bool| {
+        cands
+            .iter()
+            .filter(|c| is_json(&c.profile) == json)
+            .min_by(|a, b| {
+                total(a)
+                    .total_cmp(&total(b))
+                    .then(a.label().cmp(&b.label()))
+            })
+            .cloned()
+    };
+    let (json, binary) = (cheapest(true)?, cheapest(false)?);
+    let saving = saving(
+        &cost_terms(&json.terms, role.unit(), p),
+        &cost_terms(&binary.terms, role.unit(), p),
+        decisive_pct,
+    );
+    Some(Answer {
+        role,
+        switch: saving.pct > switch_pct,
+        break_even_mbit: break_even_mbit(&json.terms, &binary.terms),
+        break_even_egress: break_even_egress(&json.terms, &binary.terms, p.cpu_usd_per_core_hour),
+        json,
+        binary,
+        saving,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn terms(link: f64, egress: f64, relay: f64, client: f64) -> Terms {
+        Terms {
+            link_bytes: link,
+            egress_bytes: egress,
+            relay_cpu_ns: relay,
+            client_cpu_ns: client,
+        }
+    }
+
+    #[test]
+    fn seconds_and_dollars_by_hand() {
+        // 1250 B at 10 Mbit/s: 1 ms per event, 1000 s per million.
+        let t = terms(1250.0, 1000.0, 36_000.0, 4_000.0);
+        let p = Prices::default();
+        let s = t.seconds(&p);
+        assert!((s[0].value - 1000.0).abs() < 1e-9);
+        assert!((s[1].value - 36.0).abs() < 1e-9);
+        assert!((s[2].value - 4.0).abs() < 1e-9);
+        // 1 GB per million at 0.09 $/GB; 36 s = 0.01 h at 0.0425 $/h.
+        let d = t.dollars(&p);
+        assert!((d[0].value - 0.09).abs() < 1e-12);
+        assert!((d[1].value - 0.000425).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_term_under_the_decisive_share_cannot_decide() {
+        let json = [
+            Term {
+                name: "transfer",
+                value: 1000.0,
+            },
+            Term {
+                name: "relay CPU",
+                value: 10.0,
+            },
+        ];
+        // Saves 0.9 % on CPU only: under 1 %, so nothing counts.
+        let cpu_only = [
+            Term {
+                name: "transfer",
+                value: 1000.0,
+            },
+            Term {
+                name: "relay CPU",
+                value: 0.9,
+            },
+        ];
+        let s = saving(&json, &cpu_only, 1.0);
+        assert_eq!(s.total, 0.0);
+        assert_eq!(s.pct, 0.0);
+        // With no decisive share it would count.
+        assert!(saving(&json, &cpu_only, 0.0).total > 9.0);
+        // A 5 % transfer saving counts, and a 0.5 % loss on CPU does not.
+        let bytes = [
+            Term {
+                name: "transfer",
+                value: 950.0,
+            },
+            Term {
+                name: "relay CPU",
+                value: 15.0,
+            },
+        ];
+        let s = saving(&json, &bytes, 1.0);
+        assert_eq!(s.total, 50.0);
+        assert!((s.pct - 50.0 / 1010.0 * 100.0).abs() < 1e-9);
+    }
+
+    /// Monotone: a candidate no worse than another on every term is never
+    /// behind it, whichever terms are kept.
+    #[test]
+    fn dropping_terms_never_puts_a_dominated_candidate_ahead() {
+        let mut seed = 0x62696e6f_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % 10_000) as f64
+        };
+        let p = Prices::default();
+        for _ in 0..2000 {
+            let better = terms(next(), next(), next(), next());
+            let worse = terms(
+                better.link_bytes + next(),
+                better.egress_bytes + next(),
+                better.relay_cpu_ns + next(),
+                better.client_cpu_ns + next(),
+            );
+            let json = terms(next(), next(), next(), next());
+            for keep in 0u8..8 {
+                let pick = |t: &Terms| -> Vec<Term> {
+                    t.seconds(&p)
+                        .into_iter()
+                        .enumerate()
+                        .filter(|(i, _)| keep & (1 << i) != 0)
+                        .map(|(_, t)| t)
+                        .collect()
+                };
+                let (j, b, w) = (pick(&json), pick(&better), pick(&worse));
+                for decisive in [0.0, 1.0, 5.0] {
+                    let (sb, sw) = (saving(&j, &b, decisive), saving(&j, &w, decisive));
+                    assert!(
+                        sb.total >= sw.total,
+                        "keep {keep:03b}, decisive {decisive}: {sb:?} < {sw:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn break_evens_by_hand() {
+        // a: 500 B more, 40 µs less CPU: equal at 500*8 bits / 40 µs = 100 Mbit/s.
+        let a = terms(1500.0, 1500.0, 10_000.0, 0.0);
+        let b = terms(1000.0, 1000.0, 50_000.0, 0.0);
+        let r = break_even_mbit(&a, &b).unwrap();
+        assert!((r - 100.0).abs() < 1e-9, "{r}");
+        // One both smaller and cheaper: no break-even.
+        assert_eq!(
+            break_even_mbit(&b, &terms(900.0, 900.0, 10_000.0, 0.0)),
+            None
+        );
+        // 0.5 GB more per million against 40 s of CPU at 0.0425 $/h:
+        // 40/3600*0.0425/0.5 $/GB.
+        let e = break_even_egress(&a, &b, 0.0425).unwrap();
+        assert!((e - 40.0 / 3600.0 * 0.0425 / 0.5).abs() < 1e-12, "{e}");
+    }
+
+    fn candidate(profile: &str, mode: &str, t: Terms) -> Candidate {
+        Candidate {
+            profile: profile.into(),
+            mode: mode.into(),
+            deflater: if mode == "none" { "" } else { "zlib-1" }.into(),
+            terms: t,
+        }
+    }
+
+    #[test]
+    fn the_answer_compares_the_cheapest_of_each_kind() {
+        let cands = [
+            candidate("json", "none", terms(1600.0, 1600.0, 2_000.0, 5_000.0)),
+            candidate("json", "deflate", terms(900.0, 900.0, 30_000.0, 20_000.0)),
+            candidate("bin", "none", terms(1000.0, 1000.0, 1_000.0, 4_000.0)),
+            candidate("bin", "deflate", terms(800.0, 800.0, 33_000.0, 11_000.0)),
+        ];
+        let is_json = |p: &str| p == "json";
+        let p = Prices::default();
+        let a = answer(&cands, Role::RelayToClient, &is_json, &p, 1.0, 10.0).unwrap();
+        // Dollars: egress dominates; json deflate and bin deflate are the cheapest.
+        assert_eq!(a.json.label(), "json deflate (zlib-1)");
+        assert_eq!(a.binary.label(), "bin deflate (zlib-1)");
+        assert!(a.switch, "{:?}", a.saving);
+        assert!((a.saving.pct - 11.1).abs() < 0.1, "{:?}", a.saving);
+        // bin deflate is smaller and costs more CPU: equal at some rate.
+        assert!(a.break_even_mbit.is_none(), "smaller and less CPU in total");
+        let strict = answer(&cands, Role::RelayToClient, &is_json, &p, 1.0, 20.0).unwrap();
+        assert!(!strict.switch);
+    }
+}

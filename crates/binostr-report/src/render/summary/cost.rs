@@ -1,0 +1,161 @@
+//! `## Cost of a million events on the wire` in `summary.md`.
+
+use std::fmt::Write as _;
+
+use super::table::md_table;
+use crate::fmt::fixed;
+use crate::model::campaign::Campaign;
+use crate::model::cost::{self, Answer, PARAMS, Prices, Role, Unit};
+use crate::model::relay::is_json_text;
+
+/// The section, when the campaign has links rows.
+pub(super) fn cost_section(out: &mut String, c: &Campaign) {
+    if c.links.is_empty() {
+        return;
+    }
+    let p = Prices::default();
+    let is_json = |id: &str| id == crate::model::summary::BASELINE || is_json_text(c, id);
+    let _ = writeln!(
+        out,
+        "## Cost of a million events on the wire (`results/links/`, unshaped rows)\n\n\
+         Time: bytes × 8 / link rate + relay CPU + client CPU; money: egress GB × $/GB + relay \
+         CPU-hours × $/core-hour. Candidates are (profile, compression, deflater) as the links \
+         workload measured them. A term whose difference from the JSON candidate is under \
+         {} % of its total counts as no difference; a binary candidate replaces JSON only when \
+         it saves more than {} %. CPU terms are one run's means with no interval, so a CPU \
+         difference of a few percent is within this host's noise. This model does not yet \
+         decide the recommendation of this summary.\n",
+        fixed(cost::DECISIVE.default, 0),
+        fixed(cost::SWITCH.default, 0),
+    );
+    let rows: Vec<Vec<String>> = PARAMS
+        .iter()
+        .map(|q| {
+            vec![
+                format!("`{}`", q.id),
+                format!("{} {}", q.default, q.unit),
+                format!("{} to {}", q.low, q.high),
+                q.source.to_owned(),
+            ]
+        })
+        .collect();
+    md_table(out, &["parameter", "default", "range", "source"], &rows);
+    for role in Role::ALL {
+        let cands = cost::candidates(&c.links, role);
+        let Some(a) = cost::answer(
+            &cands,
+            role,
+            &is_json,
+            &p,
+            cost::DECISIVE.default,
+            cost::SWITCH.default,
+        ) else {
+            continue;
+        };
+        role_answer(out, &a, &p);
+        let mut rows: Vec<(f64, Vec<String>)> = cands
+            .iter()
+            .map(|k| {
+                let s: f64 = k.terms.seconds(&p).iter().map(|t| t.value).sum();
+                let d: f64 = k.terms.dollars(&p).iter().map(|t| t.value).sum();
+                let key = if role.unit() == Unit::Dollars { d } else { s };
+                (
+                    key,
+                    vec![
+                        k.label(),
+                        fixed(k.terms.link_bytes, 1),
+                        fixed(k.terms.relay_cpu_ns / 1e3, 1),
+                        fixed(k.terms.client_cpu_ns / 1e3, 1),
+                        fixed(s, 1),
+                        fixed(d, 4),
+                    ],
+                )
+            })
+            .collect();
+        rows.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1[0].cmp(&b.1[0])));
+        md_table(
+            out,
+            &[
+                "candidate",
+                "link B/event",
+                "relay CPU µs",
+                "client CPU µs",
+                "s per million",
+                "$ per million",
+            ],
+            &rows.into_iter().map(|(_, r)| r).collect::<Vec<_>>(),
+        );
+    }
+}
+
+/// A role's answer in words.
+fn role_answer(out: &mut String, a: &Answer, p: &Prices) {
+    let (unit, decimals) = match a.role.unit() {
+        Unit::Seconds => (format!("s per million events at {} Mbit/s", p.link_mbit), 1),
+        Unit::Dollars => (
+            format!(
+                "$ per million events at {} $/GB and {} $/core-hour",
+                p.egress_usd_per_gb, p.cpu_usd_per_core_hour
+            ),
+            4,
+        ),
+    };
+    let terms: Vec<String> = a
+        .saving
+        .counted
+        .iter()
+        .map(|t| {
+            if t.value == 0.0 {
+                format!("{} not decisive", t.name)
+            } else {
+                format!("{} {}", t.name, fixed(t.value, decimals))
+            }
+        })
+        .collect();
+    let bytes_only = a.saving.counted.first().map_or(0.0, |t| t.value) / a.saving.whole * 100.0;
+    let verdict = if a.switch {
+        format!("switch to {}", a.binary.label())
+    } else {
+        format!("keep JSON ({})", a.json.label())
+    };
+    let smaller = a.binary.terms.link_bytes < a.json.terms.link_bytes;
+    let rate = a
+        .break_even_mbit
+        .map_or("none (one is faster at every rate)".to_owned(), |r| {
+            format!(
+                "{} Mbit/s (the binary candidate is faster {} it)",
+                fixed(r, 0),
+                if smaller { "below" } else { "above" }
+            )
+        });
+    let egress =
+        a.break_even_egress
+            .map_or("none (one is cheaper at every price)".to_owned(), |e| {
+                format!(
+                    "{} $/GB (the binary candidate is cheaper {} it)",
+                    fixed(e, 4),
+                    if a.binary.terms.egress_bytes < a.json.terms.egress_bytes {
+                        "above"
+                    } else {
+                        "below"
+                    }
+                )
+            });
+    let _ = writeln!(
+        out,
+        "### {}\n\nDecided in {unit}. **{verdict}.** The cheapest JSON candidate is {}, the \
+         cheapest binary one {}; the binary one saves {} ({} % of JSON's; {}) against a \
+         switching threshold of {} %. On the byte term alone it saves {} %. Break-even link \
+         rate: {rate}; break-even egress price: {egress}. Both candidates are the minimum over \
+         every measured candidate of their kind, so their difference is biased in the binary \
+         one's favour when the CPU terms are noise.\n",
+        a.role.name(),
+        a.json.label(),
+        a.binary.label(),
+        fixed(a.saving.total, decimals),
+        fixed(a.saving.pct, 1),
+        terms.join(", "),
+        fixed(cost::SWITCH.default, 0),
+        fixed(bytes_only, 1),
+    );
+}
