@@ -9,7 +9,7 @@ use crate::model::summary::{self, Row};
 use crate::read::apart::{self, ApartRecord};
 use crate::read::records::{self, Run, Scan as _};
 use crate::read::side::{self, Sizes};
-use crate::read::transport::{self, Transport};
+use crate::read::transport::{self, Mode, Transport};
 
 /// What the runs measured for one apart profile (and json beside it).
 #[derive(Clone, Debug)]
@@ -42,11 +42,13 @@ impl Apart {
 
     /// Its relay → client bytes per event (check `decode`) over json's in
     /// `mode`, in %.
-    pub fn wire_pct(&self, host: &str, mode: &str) -> Option<f64> {
+    pub fn wire_pct(&self, host: &str, mode: Mode) -> Option<f64> {
         let bytes = |p: &str| {
             self.transport
                 .iter()
-                .find(|t| t.host == host && t.profile == p && t.mode == mode && t.check == "decode")
+                .find(|t| {
+                    t.host == host && t.profile == p && t.mode == mode.name() && t.check == "decode"
+                })
                 .map(|t| t.s2c_bytes_per_event)
         };
         Some(100.0 * bytes(&self.profile)? / bytes(summary::BASELINE)?)

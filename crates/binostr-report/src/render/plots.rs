@@ -18,6 +18,7 @@ use binostr_records::Workload;
 use crate::interval::{Ci, Interval};
 use crate::model::campaign::Campaign;
 use crate::model::summary::{REFERENCE, Row, ratio_order};
+use crate::read::transport::Mode;
 
 mod heat;
 mod links;
@@ -399,9 +400,9 @@ fn transport(c: &Campaign) -> Option<Bars> {
     if rows.is_empty() {
         return None;
     }
-    let series = |name: &str, i: usize| Series {
-        name: name.to_owned(),
-        values: rows.iter().map(|r| r.bytes[i]).collect(),
+    let series = |m: Mode| Series {
+        name: m.name().to_owned(),
+        values: rows.iter().map(|r| *r.bytes.get(m)).collect(),
         whiskers: vec![None; rows.len()],
     };
     Some(Bars {
@@ -411,11 +412,7 @@ fn transport(c: &Campaign) -> Option<Bars> {
         ),
         x_desc: "relay-to-client socket bytes per event (frame headers included)".to_owned(),
         categories: rows.iter().map(|r| r.profile.clone()).collect(),
-        series: crate::read::transport::MODES
-            .iter()
-            .enumerate()
-            .map(|(i, m)| series(m, i))
-            .collect(),
+        series: Mode::ALL.into_iter().map(series).collect(),
         log_x: false,
         marker: None,
     })
@@ -445,7 +442,7 @@ fn filter(c: &Campaign) -> Option<Bars> {
         }],
         log_x: false,
         marker: crate::model::relay::filter_reference(c, host)
-            .map(|(v, _)| (format!("filter-event ({v:.1} ns)"), v)),
+            .map(|r| (format!("filter-event ({:.1} ns)", r.ns), r.ns)),
     })
 }
 

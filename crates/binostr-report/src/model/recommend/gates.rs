@@ -10,11 +10,12 @@ use crate::model::campaign::Campaign;
 use crate::model::languages::{LANGUAGES, MatrixRow};
 use crate::model::relay::is_json_text;
 use crate::model::summary::BASELINE;
+use crate::read::transport::PerMode;
 
 /// Role-independent facts per profile.
 pub(super) struct Facts {
     pub(super) profiles: Vec<String>,
-    pub(super) socket: BTreeMap<String, [Option<f64>; 3]>,
+    pub(super) socket: BTreeMap<String, PerMode<Option<f64>>>,
     pub(super) languages: BTreeMap<String, BTreeMap<String, f64>>,
     pub(super) gates: BTreeMap<String, Vec<String>>,
 }

@@ -45,7 +45,7 @@ pub fn section(c: &Campaign) -> String {
          with deflate (median over rounds, 95&nbsp;% CI); a greyed one holds 1 and states no \
          difference. The fastest binary profile of a mode leaves out the JSON text profiles. \
          <a href=\"#plot-links\">The plot</a> draws the measured rows.</p>",
-        l.events.1,
+        l.events.max,
         rounds.join(", "),
         esc(&rtts.join(", ")),
     );
@@ -81,7 +81,7 @@ fn exchanges(l: &Links) -> Table {
             ratio_cell(e.json_none),
             ratio_cell(e.json_ctx),
         ];
-        for b in &e.best {
+        for (_, b) in e.best.iter() {
             match b {
                 Some(b) => {
                     cells.push(code(&b.profile));
@@ -127,7 +127,7 @@ fn publish(out: &mut String, l: &Links) {
             &p.smallest.profile,
             vec![
                 Cell::html(esc(&l.links[p.link].label()), &p.link.to_string()),
-                Cell::text(&p.mode),
+                Cell::text(p.mode.name()),
                 Cell::num(Some(p.json.event_bytes), 1),
                 code(&p.smallest.profile),
                 Cell::num(Some(p.smallest.event_bytes), 1),
@@ -154,14 +154,14 @@ fn publish(out: &mut String, l: &Links) {
             let best = d.best.as_ref();
             t.row(
                 None,
-                best.map_or("json", |b| b.0.as_str()),
+                best.map_or("json", |b| b.profile.as_str()),
                 vec![
                     Cell::html(esc(&l.links[d.link].label()), &d.link.to_string()),
-                    Cell::text(&d.mode),
+                    Cell::text(d.mode.name()),
                     code(&d.deflater),
                     Cell::num(Some(d.json_ns), 0),
-                    best.map_or_else(Cell::missing, |b| code(&b.0)),
-                    Cell::num(best.map(|b| b.1), 0),
+                    best.map_or_else(Cell::missing, |b| code(&b.profile)),
+                    Cell::num(best.map(|b| b.relay_cpu_ns), 0),
                 ],
             );
         }

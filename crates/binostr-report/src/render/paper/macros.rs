@@ -16,6 +16,7 @@ use crate::model::recommend::Decision;
 use crate::model::recommend::text::interval_text;
 use crate::model::stats::median;
 use crate::model::summary::{BASELINE, REFERENCE};
+use crate::read::transport::Mode;
 use crate::render::names::{macro_suffix, tex_escape};
 
 /// `macros.tex`: one `\newcommand` per number the paper quotes, for the
@@ -167,13 +168,21 @@ fn checks(m: &mut Macros, c: &Campaign, host: &str) {
 /// The transport headline.
 fn transport(m: &mut Macros, c: &Campaign, host: &str) {
     if let Some(h) = crate::model::relay::headline(c, host) {
-        for (i, mode) in ["Plain", "Deflate", "DeflateCtx"].iter().enumerate() {
-            m.text(&format!("TransportJson{mode}Bytes"), fixed(h.json[i], 1));
-            m.text(&format!("TransportBest{mode}Profile"), h.best[i].0.clone());
-            m.text(&format!("TransportBest{mode}Bytes"), fixed(h.best[i].1, 1));
+        for (mode, name) in [
+            (Mode::None, "Plain"),
+            (Mode::Deflate, "Deflate"),
+            (Mode::DeflateCtx, "DeflateCtx"),
+        ] {
+            let best = h.best.get(mode);
             m.text(
-                &format!("TransportBest{mode}PctOfJsonDeflate"),
-                fixed(h.pct_of_json_deflate(i), 1),
+                &format!("TransportJson{name}Bytes"),
+                fixed(*h.json.get(mode), 1),
+            );
+            m.text(&format!("TransportBest{name}Profile"), best.profile.clone());
+            m.text(&format!("TransportBest{name}Bytes"), fixed(best.bytes, 1));
+            m.text(
+                &format!("TransportBest{name}PctOfJsonDeflate"),
+                fixed(h.pct_of_json_deflate(mode), 1),
             );
         }
     }
@@ -205,7 +214,7 @@ fn apart(m: &mut Macros, c: &Campaign, host: &str) {
         if let Some(pct) = a.size_pct(host) {
             m.text(&format!("ApartSizeRawPct{s}"), fixed(pct, 1));
         }
-        if let Some(pct) = a.wire_pct(host, "deflate") {
+        if let Some(pct) = a.wire_pct(host, Mode::Deflate) {
             m.text(&format!("ApartWireDeflatePct{s}"), fixed(pct, 1));
         }
     }
@@ -213,8 +222,8 @@ fn apart(m: &mut Macros, c: &Campaign, host: &str) {
 
 /// The filter and select floors and the ingest thread count.
 fn relay_floors(m: &mut Macros, c: &Campaign, host: &str) {
-    if let Some((ns, _)) = crate::model::relay::filter_reference(c, host) {
-        m.text("FilterEventNs", fixed(ns, 1));
+    if let Some(r) = crate::model::relay::filter_reference(c, host) {
+        m.text("FilterEventNs", fixed(r.ns, 1));
     }
     if let Some(Interval { est, lo, hi }) = crate::model::relay::filter_rows(c, host)
         .into_iter()

@@ -12,6 +12,7 @@ use crate::model::campaign::Campaign;
 use crate::model::languages::{Fastest, LANGUAGES, MatrixRow, NOT_MEASURED, NOT_MEASURED_CELL};
 use crate::model::summary::{BASELINE, REFERENCE};
 use crate::read::side::ProfileTable;
+use crate::read::transport::Mode;
 
 pub(super) fn matrix_csv(matrix: &[MatrixRow]) -> String {
     let mut header = vec!["format".to_owned()];
@@ -297,11 +298,15 @@ pub(super) fn transport_csv(c: &Campaign) -> String {
             .into_iter()
             .map(|r| {
                 let mut row = vec![r.profile.clone()];
-                row.extend(r.bytes.iter().map(|v| fixed_opt(*v, 1)));
-                row.extend(r.pct_json.iter().map(|v| fixed_opt(*v, 1)));
-                row.extend(r.vs_json.iter().map(|v| fixed_opt(v.map(|x| x.est), RATIO)));
-                row.push(fixed_opt(r.vs_json[1].map(|x| x.lo), RATIO));
-                row.push(fixed_opt(r.vs_json[1].map(|x| x.hi), RATIO));
+                row.extend(r.bytes.iter().map(|(_, v)| fixed_opt(*v, 1)));
+                row.extend(r.pct_json.iter().map(|(_, v)| fixed_opt(*v, 1)));
+                row.extend(
+                    r.vs_json
+                        .iter()
+                        .map(|(_, v)| fixed_opt(v.map(|x| x.est), RATIO)),
+                );
+                row.push(fixed_opt(r.vs_json.deflate.map(|x| x.lo), RATIO));
+                row.push(fixed_opt(r.vs_json.deflate.map(|x| x.hi), RATIO));
                 row
             }),
     )
@@ -331,8 +336,8 @@ pub(super) fn apart_csv(c: &Campaign) -> String {
                 fixed_opt(ratio(Workload::Validate.name()), RATIO),
                 fixed_opt(filter, RATIO),
                 fixed_opt(a.size_pct(host), 1),
-                fixed_opt(a.wire_pct(host, "none"), 1),
-                fixed_opt(a.wire_pct(host, "deflate"), 1),
+                fixed_opt(a.wire_pct(host, Mode::None), 1),
+                fixed_opt(a.wire_pct(host, Mode::Deflate), 1),
             ]
         }),
     )

@@ -9,6 +9,7 @@ use super::{FAMILY, PALETTE, plot_err};
 use crate::interval::Interval;
 use crate::model::campaign::Campaign;
 use crate::model::links::Exchange;
+use crate::read::transport::Mode;
 
 /// One line: a point per link, each with its interval and, for the
 /// fastest binary profile, the profile's id.
@@ -62,23 +63,23 @@ pub(super) fn plot(c: &Campaign) -> Option<LinksPlot> {
             .filter_map(|e| get(e).map(|(r, note)| (x(e.link), r, note)))
             .collect(),
     };
-    let best = |m: usize| {
+    let best = |m: Mode| {
         move |e: &Exchange| {
-            let b = e.best[m].as_ref()?;
+            let b = e.best.get(m).as_ref()?;
             Some((b.vs_json_deflate?, Some(b.profile.clone())))
         }
     };
     let lines = vec![
         line("json, none", &|e| Some((e.json_none?, None))),
         line("json, deflate-ctx", &|e| Some((e.json_ctx?, None))),
-        line("fastest binary, none", &best(0)),
-        line("fastest binary, deflate", &best(1)),
-        line("fastest binary, deflate-ctx", &best(2)),
+        line("fastest binary, none", &best(Mode::None)),
+        line("fastest binary, deflate", &best(Mode::Deflate)),
+        line("fastest binary, deflate-ctx", &best(Mode::DeflateCtx)),
     ];
     Some(LinksPlot {
         title: format!(
             "REQ → EOSE on shaped links, {} events, measured round trip — campaign {}",
-            l.events.1,
+            l.events.max,
             c.labels.join("+")
         ),
         ticks,
