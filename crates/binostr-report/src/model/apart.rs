@@ -8,7 +8,7 @@ use crate::model::paired::{self, Paired};
 use crate::model::summary::{self, Row};
 use crate::read::apart::{self, ApartRecord};
 use crate::read::records::{self, Run, Scan as _};
-use crate::read::side::{self, Sizes};
+use crate::read::sizes::{self, Sizes};
 use crate::read::transport::{self, Mode, Transport};
 
 /// What the runs measured for one apart profile (and json beside it).
@@ -60,7 +60,7 @@ impl Apart {
             self.sizes
                 .iter()
                 .find(|s| s.host == host && s.profile == p && s.subset == "all")
-                .map(|s| s.bytes[0])
+                .map(|s| s.bytes.raw)
         };
         Some(100.0 * raw(&self.profile)? / raw(summary::BASELINE)?)
     }
@@ -79,7 +79,7 @@ pub fn read(runs: &[Run], records: &[ApartRecord]) -> Result<Vec<Apart>> {
             Ok(Apart {
                 record: records.iter().find(|r| r.profile == profile).cloned(),
                 transport: transport::read(&runs)?,
-                sizes: side::read_sizes(&runs)?,
+                sizes: sizes::read_sizes(&runs)?,
                 rows,
                 paired,
                 profile,

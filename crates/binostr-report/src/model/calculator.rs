@@ -16,7 +16,7 @@ use binostr_records::Mix;
 
 use crate::model::campaign::Campaign;
 use crate::read::campaign_file;
-use crate::read::side::Sizes;
+use crate::read::sizes::Sizes;
 use crate::read::transport::{Mode, PerMode};
 
 /// The stratum standing for the mix's unmeasured strata in older campaigns.
@@ -84,13 +84,13 @@ impl StratumSizes {
     fn of(s: &Sizes) -> Self {
         StratumSizes {
             events: s.events,
-            raw: s.bytes[0],
-            framed: s.bytes[1],
-            zstd_event: s.bytes[2],
-            zstd_stream: Some(s.bytes[3]),
-            zstd_dict: s.bytes[4],
-            deflate_event: s.deflate.map(|d| d[0]),
-            deflate_stream: s.deflate.map(|d| d[1]),
+            raw: s.bytes.raw,
+            framed: s.bytes.framed,
+            zstd_event: s.bytes.zstd_event,
+            zstd_stream: Some(s.bytes.zstd_stream),
+            zstd_dict: s.bytes.zstd_dict,
+            deflate_event: s.deflate.map(|d| d.event),
+            deflate_stream: s.deflate.map(|d| d.stream),
         }
     }
 

@@ -14,7 +14,7 @@ use crate::model::checks::{self, Check, Violation};
 use crate::model::claims::{self, CLAIM_WORKLOADS, Claim};
 use crate::model::instr::{self, Instr};
 use crate::model::key::{Key, PairKey};
-use crate::model::mix::{Composed, StatedMix};
+use crate::model::mix::{Composed, SizeMeasure, StatedMix};
 use crate::model::paired::{self, Paired, Rounds};
 use crate::model::sensitivity::{self, Grid};
 use crate::model::summary::{self, BASELINE, REFERENCE, Row};
@@ -23,6 +23,7 @@ use crate::read::campaign_file::{self, CampaignRecord, Sequence};
 use crate::read::records::{self, Run, Scan as _};
 use crate::read::registry::{REGISTRY, RegistryEntry, read_registry};
 use crate::read::side::{Interop, ProfileTable, Reference, Side};
+use crate::read::sizes::SizeBytes;
 
 /// Another label's claims, to mark where each claim holds.
 #[derive(Clone, Debug)]
@@ -191,17 +192,21 @@ impl Campaign {
         Ok(c)
     }
 
-    /// The paired time ratios to json of `profile` at `subset` (one thread)
-    /// for each of [`crate::model::mix::TIME_WORKLOADS`].
-    pub fn stratum_times(&self, profile: &str, subset: &str) -> [Option<Interval>; 4] {
+    /// The paired time ratio to json of `profile` at `subset` (one thread)
+    /// for `workload`.
+    pub fn stratum_time(
+        &self,
+        profile: &str,
+        subset: &str,
+        workload: Workload,
+    ) -> Option<Interval> {
         let host = self.primary_host();
-        crate::model::mix::TIME_WORKLOADS.map(|w| {
-            if profile == BASELINE {
-                return self.row(host, w, profile, subset, 1).map(|_| Interval::ONE);
-            }
-            self.paired(host, w, profile, subset, 1, BASELINE)
-                .map(Paired::interval)
-        })
+        let w = workload.name();
+        if profile == BASELINE {
+            return self.row(host, w, profile, subset, 1).map(|_| Interval::ONE);
+        }
+        self.paired(host, w, profile, subset, 1, BASELINE)
+            .map(Paired::interval)
     }
 
     /// Whether the primary host measured anything on `subset`.
@@ -223,20 +228,14 @@ impl Campaign {
         self.record.as_ref().map(|r| r.corpus.source.as_str())
     }
 
-    /// Sizes of `profile` at `subset` on the primary host as a percentage
-    /// of json's under the same measure, per [`SizeMeasure::ALL`] (deflate
-    /// `None` when not measured).
-    pub fn stratum_pcts(&self, profile: &str, subset: &str) -> Option<[Option<f64>; 5]> {
+    /// The size of `profile` at `subset` on the primary host under `m`, as
+    /// a percentage of json's under the same measure (`None` where either
+    /// has no size row, or the measure is not measured).
+    pub fn stratum_pct(&self, profile: &str, subset: &str, m: SizeMeasure) -> Option<f64> {
         let host = self.primary_host();
         let j = self.sizes(host, BASELINE, subset)?;
         let s = self.sizes(host, profile, subset)?;
-        Some(SizeMeasure::ALL.map(|m| Some(m.bytes(s)? / m.bytes(j)? * 100.0)))
-    }
-
-    /// One of [`Campaign::stratum_pcts`], by name.
-    pub fn stratum_pct(&self, profile: &str, subset: &str, m: SizeMeasure) -> Option<f64> {
-        let i = SizeMeasure::ALL.iter().position(|x| *x == m)?;
-        self.stratum_pcts(profile, subset)?[i]
+        Some(m.bytes(s)? / m.bytes(j)? * 100.0)
     }
 
     fn make_claims(&self, rounds: &Rounds) -> Vec<Claim> {
@@ -453,7 +452,7 @@ impl Campaign {
         host: &str,
         profile: &str,
         subset: &str,
-    ) -> Option<&crate::read::side::Sizes> {
+    ) -> Option<&crate::read::sizes::Sizes> {
         self.side
             .sizes
             .iter()
@@ -461,11 +460,10 @@ impl Campaign {
     }
 
     /// Sizes of `profile` at `subset` on the primary host as a percentage
-    /// of json's raw size of the same subset: raw, framed, zstd per event,
-    /// zstd stream, zstd with dictionary.
-    pub fn size_pcts(&self, profile: &str, subset: &str) -> Option<[f64; 5]> {
+    /// of json's raw size of the same subset, per column.
+    pub fn size_pcts(&self, profile: &str, subset: &str) -> Option<SizeBytes> {
         let host = self.primary_host();
-        let json = self.sizes(host, BASELINE, subset)?.bytes[0];
+        let json = self.sizes(host, BASELINE, subset)?.bytes.raw;
         let s = self.sizes(host, profile, subset)?;
         Some(s.bytes.map(|b| b / json * 100.0))
     }
@@ -570,52 +568,4 @@ fn registry(root: &Path, label: &str, warnings: &mut Vec<String>) -> Result<Vec<
         ));
         Vec::new()
     })
-}
-
-/// A size measure of `sizes.csv`, as [`Campaign::stratum_pcts`] gives them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SizeMeasure {
-    /// Raw encoded bytes.
-    Raw,
-    /// zstd, each event alone.
-    ZstdEvent,
-    /// zstd over the stream.
-    ZstdStream,
-    /// deflate, each event alone.
-    DeflateEvent,
-    /// deflate over the stream (context takeover).
-    DeflateStream,
-}
-
-impl SizeMeasure {
-    /// Every measure, in the order of [`Campaign::stratum_pcts`].
-    pub const ALL: [SizeMeasure; 5] = [
-        SizeMeasure::Raw,
-        SizeMeasure::ZstdEvent,
-        SizeMeasure::ZstdStream,
-        SizeMeasure::DeflateEvent,
-        SizeMeasure::DeflateStream,
-    ];
-
-    /// Its bytes in a `sizes.csv` row (`None`: deflate not measured).
-    fn bytes(self, s: &crate::read::side::Sizes) -> Option<f64> {
-        match self {
-            SizeMeasure::Raw => Some(s.bytes[0]),
-            SizeMeasure::ZstdEvent => Some(s.bytes[2]),
-            SizeMeasure::ZstdStream => Some(s.bytes[3]),
-            SizeMeasure::DeflateEvent => Some(s.deflate?[0]),
-            SizeMeasure::DeflateStream => Some(s.deflate?[1]),
-        }
-    }
-
-    /// Its index in [`crate::model::mix::SIZE_MEASURES`] (the composed
-    /// measures and the sensitivity grids), where it is one.
-    pub fn composed(self) -> Option<usize> {
-        match self {
-            SizeMeasure::Raw => Some(0),
-            SizeMeasure::ZstdEvent => Some(1),
-            SizeMeasure::DeflateEvent => Some(2),
-            SizeMeasure::ZstdStream | SizeMeasure::DeflateStream => None,
-        }
-    }
 }

@@ -20,7 +20,8 @@ use crate::fmt::fixed;
 use crate::interval::Interval;
 use crate::model::paired::Rounds;
 use crate::model::stats;
-use crate::read::side::{FollowList, Side, Sizes};
+use crate::read::side::Side;
+use crate::read::sizes::{FollowList, Sizes};
 
 /// The kind strata, in report order.
 pub use binostr_records::STRATA;
@@ -31,29 +32,77 @@ pub const KIND3: &str = "kind-3";
 /// The published crawl's median p-tag count of a follow list.
 pub const CRAWL_MEDIAN_TAGS: i64 = binostr_records::CRAWL_FOLLOW_MEDIAN as i64;
 
-/// The composed size measures: raw, zstd per event, deflate per event.
-pub const SIZE_MEASURES: [&str; 3] = ["raw", "zstd per event", "deflate per event"];
+/// A size measure of `sizes.csv`, per stratum and composed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SizeMeasure {
+    /// Raw encoded bytes.
+    Raw,
+    /// zstd, each event alone.
+    ZstdEvent,
+    /// zstd over the stream.
+    ZstdStream,
+    /// deflate, each event alone.
+    DeflateEvent,
+    /// deflate over the stream (context takeover).
+    DeflateStream,
+}
+
+impl SizeMeasure {
+    /// Every measure, in the order the strata tables list them.
+    pub const ALL: [SizeMeasure; 5] = [
+        SizeMeasure::Raw,
+        SizeMeasure::ZstdEvent,
+        SizeMeasure::ZstdStream,
+        SizeMeasure::DeflateEvent,
+        SizeMeasure::DeflateStream,
+    ];
+
+    /// The measures composed under the mix (each event alone, so they add
+    /// up over strata), in table order.
+    pub const COMPOSED: [SizeMeasure; 3] = [
+        SizeMeasure::Raw,
+        SizeMeasure::ZstdEvent,
+        SizeMeasure::DeflateEvent,
+    ];
+
+    /// Its name in tables.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SizeMeasure::Raw => "raw",
+            SizeMeasure::ZstdEvent => "zstd per event",
+            SizeMeasure::ZstdStream => "zstd stream",
+            SizeMeasure::DeflateEvent => "deflate per event",
+            SizeMeasure::DeflateStream => "deflate stream",
+        }
+    }
+
+    /// Whether it is a deflate measure (absent from older `sizes.csv`).
+    pub const fn is_deflate(self) -> bool {
+        matches!(self, SizeMeasure::DeflateEvent | SizeMeasure::DeflateStream)
+    }
+
+    /// Its bytes in a `sizes.csv` row (`None`: deflate not measured).
+    pub fn bytes(self, s: &Sizes) -> Option<f64> {
+        match self {
+            SizeMeasure::Raw => Some(s.bytes.raw),
+            SizeMeasure::ZstdEvent => Some(s.bytes.zstd_event),
+            SizeMeasure::ZstdStream => Some(s.bytes.zstd_stream),
+            SizeMeasure::DeflateEvent => s.deflate.map(|d| d.event),
+            SizeMeasure::DeflateStream => s.deflate.map(|d| d.stream),
+        }
+    }
+}
 
 /// The workloads whose times are composed.
-pub const TIME_WORKLOADS: [&str; 4] = [
-    Workload::Decode.name(),
-    Workload::DecodeId.name(),
-    Workload::Validate.name(),
-    Workload::Encode.name(),
+pub const TIME_WORKLOADS: [Workload; 4] = [
+    Workload::Decode,
+    Workload::DecodeId,
+    Workload::Validate,
+    Workload::Encode,
 ];
 
 /// What a figure the campaign did not measure says.
 pub const NOT_MEASURED: &str = "not measured in this campaign";
-
-/// The per-stratum sizes (% of json under the same measure) and the
-/// names of [`Campaign::stratum_pcts`](crate::model::campaign::Campaign::stratum_pcts)' five measures.
-pub const STRATUM_SIZES: [&str; 5] = [
-    "raw",
-    "zstd per event",
-    "zstd stream",
-    "deflate per event",
-    "deflate stream",
-];
 
 /// How the stream measures and transport were measured, for the text of
 /// every writer: on subset `mix` when the campaign has it.
@@ -184,19 +233,20 @@ pub fn compose(
     }
 }
 
-/// Mean bytes per event of one size row for measure `m` of [`SIZE_MEASURES`].
-pub fn mean_bytes(s: &Sizes, m: usize) -> Option<f64> {
-    let bytes = match m {
-        0 => s.bytes[0],
-        1 => s.bytes[2],
-        _ => s.deflate?[0],
-    };
+/// Mean bytes per event of one size row under `m`.
+pub fn mean_bytes(s: &Sizes, m: SizeMeasure) -> Option<f64> {
+    let bytes = m.bytes(s)?;
     (s.events > 0.0).then(|| bytes / s.events)
 }
 
-/// Mean bytes per follow list for measure `m` of [`SIZE_MEASURES`].
-pub fn follow_mean(f: &FollowList, m: usize) -> Option<f64> {
-    let b = f.bytes[m];
+/// Mean bytes per follow list under `m` (a [`SizeMeasure::COMPOSED`] one).
+pub fn follow_mean(f: &FollowList, m: SizeMeasure) -> Option<f64> {
+    let b = match m {
+        SizeMeasure::Raw => f.raw,
+        SizeMeasure::ZstdEvent => f.zstd_event,
+        SizeMeasure::DeflateEvent => f.deflate_event,
+        SizeMeasure::ZstdStream | SizeMeasure::DeflateStream => return None,
+    };
     (f.events > 0.0 && b.is_finite()).then(|| b / f.events)
 }
 
@@ -239,13 +289,13 @@ impl SizeSource<'_> {
         m
     }
 
-    /// Composed mean bytes of `profile` for measure `m`; kind 3 from the
+    /// Composed mean bytes of `profile` under `m`; kind 3 from the
     /// follow lists at `follow` when given. `Err`: the strata not measured.
     pub fn composed(
         &self,
         weights: &[(String, f64)],
         profile: &str,
-        m: usize,
+        m: SizeMeasure,
         follow: Option<i64>,
     ) -> Result<f64, Vec<String>> {
         compose(weights, |s| match follow {
@@ -259,7 +309,7 @@ impl SizeSource<'_> {
         &self,
         weights: &[(String, f64)],
         profile: &str,
-        m: usize,
+        m: SizeMeasure,
         follow: Option<i64>,
     ) -> Result<f64, Vec<String>> {
         let json = self.composed(weights, crate::model::summary::BASELINE, m, follow)?;
@@ -352,10 +402,34 @@ pub struct Composed {
     pub follow: Option<i64>,
     /// The strata json lacks: nothing is composed when any is listed.
     pub missing: Vec<String>,
-    /// Per profile, its composed size ratio to json per [`SIZE_MEASURES`].
-    pub sizes: Vec<(String, [Option<f64>; 3])>,
-    /// Per workload and profile, the composed time ratio `(est, lo, hi)`.
-    pub times: Vec<(String, String, Interval)>,
+    /// Per profile and [`SizeMeasure::COMPOSED`] measure, where composed:
+    /// its size ratio to json.
+    pub sizes: Vec<ComposedSize>,
+    /// Per [`TIME_WORKLOADS`] workload and profile, where composed: the
+    /// time ratio to json.
+    pub times: Vec<ComposedTime>,
+}
+
+/// One profile's composed size ratio to json under one measure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ComposedSize {
+    /// Profile id.
+    pub profile: String,
+    /// The measure.
+    pub measure: SizeMeasure,
+    /// Composed bytes over json's.
+    pub ratio: f64,
+}
+
+/// One profile's composed time ratio to json for one workload.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ComposedTime {
+    /// The workload.
+    pub workload: Workload,
+    /// Profile id.
+    pub profile: String,
+    /// The ratio with its interval.
+    pub ratio: Interval,
 }
 
 impl Composed {
@@ -373,15 +447,21 @@ impl Composed {
             .contains(&CRAWL_MEDIAN_TAGS)
             .then_some(CRAWL_MEDIAN_TAGS);
         let w = weights(&mix.mix, None);
-        let missing = match src.composed(&w, crate::model::summary::BASELINE, 0, None) {
-            Ok(_) => Vec::new(),
-            Err(m) => m,
-        };
+        let missing =
+            match src.composed(&w, crate::model::summary::BASELINE, SizeMeasure::Raw, None) {
+                Ok(_) => Vec::new(),
+                Err(m) => m,
+            };
         let sizes = profiles
             .iter()
-            .map(|p| {
-                let r = |m| src.ratio(&w, p, m, follow).ok();
-                (p.clone(), [r(0), r(1), r(2)])
+            .flat_map(|p| {
+                SizeMeasure::COMPOSED.into_iter().filter_map(|m| {
+                    Some(ComposedSize {
+                        profile: p.clone(),
+                        measure: m,
+                        ratio: src.ratio(&w, p, m, follow).ok()?,
+                    })
+                })
             })
             .collect();
         let times = if missing.is_empty() {
@@ -399,16 +479,19 @@ impl Composed {
     }
 
     /// The composed time ratio of `profile` for `workload`.
-    pub fn time(&self, workload: &str, profile: &str) -> Option<Interval> {
+    pub fn time(&self, workload: Workload, profile: &str) -> Option<Interval> {
         self.times
             .iter()
-            .find(|(w, p, _)| w == workload && p == profile)
-            .map(|t| t.2)
+            .find(|t| t.workload == workload && t.profile == profile)
+            .map(|t| t.ratio)
     }
 
-    /// The composed size ratios of `profile`.
-    pub fn size(&self, profile: &str) -> Option<[Option<f64>; 3]> {
-        self.sizes.iter().find(|(p, _)| p == profile).map(|s| s.1)
+    /// The composed size ratio of `profile` under `measure`.
+    pub fn size(&self, profile: &str, measure: SizeMeasure) -> Option<f64> {
+        self.sizes
+            .iter()
+            .find(|s| s.profile == profile && s.measure == measure)
+            .map(|s| s.ratio)
     }
 }
 
@@ -417,18 +500,23 @@ fn composed_times(
     host: &str,
     profiles: &[String],
     w: &[(String, f64)],
-) -> Vec<(String, String, Interval)> {
-    let keys: Vec<(&str, &String)> = TIME_WORKLOADS
+) -> Vec<ComposedTime> {
+    let keys: Vec<(Workload, &String)> = TIME_WORKLOADS
         .iter()
         .flat_map(|wl| profiles.iter().map(move |p| (*wl, p)))
         .collect();
-    stats::par_map(&keys, |(wl, p)| {
+    stats::par_map(&keys, |&(workload, p)| {
+        let wl = workload.name();
         let strata: Vec<(f64, StratumRounds)> = w
             .iter()
             .map(|(s, share)| (*share, rounds.passes(host, wl, s, p, "json")))
             .collect();
         let seed = stats::key_seed(&format!("composed|{host}|{wl}|{p}"));
-        composed_time(&strata, seed).map(|t| (wl.to_string(), (*p).clone(), t))
+        composed_time(&strata, seed).map(|ratio| ComposedTime {
+            workload,
+            profile: p.clone(),
+            ratio,
+        })
     })
     .into_iter()
     .flatten()

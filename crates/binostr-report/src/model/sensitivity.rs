@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::fmt::fixed;
-use crate::model::mix::{KIND3, Mix, SizeSource, weights};
+use crate::model::mix::{KIND3, Mix, SizeMeasure, SizeSource, weights};
 
 /// The kind-3 shares of the grid besides the mix's own.
 pub const KIND3_OTHER_SHARES: [f64; 5] = [0.0, 0.02, 0.06, 0.08, 0.10];
@@ -20,9 +20,8 @@ pub fn kind3_shares(mix: &Mix) -> Vec<f64> {
     shares
 }
 
-/// The measures of the grid, as indices of [`crate::model::mix::SIZE_MEASURES`]:
-/// raw and zstd per event.
-pub const MEASURES: [usize; 2] = [0, 1];
+/// The measures of the grid: raw and zstd per event.
+pub const MEASURES: [SizeMeasure; 2] = [SizeMeasure::Raw, SizeMeasure::ZstdEvent];
 
 /// One grid cell: every profile's composed ratio to json, ascending.
 #[derive(Clone, Debug, PartialEq)]
@@ -68,8 +67,8 @@ pub struct Span {
 /// The grid of one measure.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Grid {
-    /// Index into [`crate::model::mix::SIZE_MEASURES`].
-    pub measure: usize,
+    /// The measure (one of [`MEASURES`]).
+    pub measure: SizeMeasure,
     /// Kind-3 shares (rows), ascending.
     pub shares: Vec<f64>,
     /// The mix's own kind-3 share, one of `shares`.
@@ -82,7 +81,12 @@ pub struct Grid {
 
 /// The grid of `measure` for every profile that has every stratum and every
 /// follow-list median; `None` without follow lists or strata.
-pub fn grid(src: &SizeSource, mix: &Mix, profiles: &[String], measure: usize) -> Option<Grid> {
+pub fn grid(
+    src: &SizeSource,
+    mix: &Mix,
+    profiles: &[String],
+    measure: SizeMeasure,
+) -> Option<Grid> {
     let medians = src.follow_medians();
     if medians.is_empty() {
         return None;
@@ -225,7 +229,7 @@ mod tests {
     #[test]
     fn a_stable_leader_survives_and_a_swap_is_named() {
         let g = Grid {
-            measure: 0,
+            measure: SizeMeasure::Raw,
             shares: vec![0.0, 0.1],
             mix_share: 0.1,
             medians: vec![100],
@@ -272,7 +276,7 @@ mod tests {
     #[test]
     fn a_changing_leader_is_reported() {
         let g = Grid {
-            measure: 1,
+            measure: SizeMeasure::ZstdEvent,
             shares: vec![0.0, 0.1],
             mix_share: 0.1,
             medians: vec![100],

@@ -1,7 +1,11 @@
-//! Columns of a collected Polars frame as plain vectors.
+//! Columns of a collected Polars frame as plain vectors, and the per-run
+//! medians of a run-record table.
 
 use anyhow::{Result, anyhow};
+use binostr_records::csv::Layout;
 use polars::prelude::*;
+
+use crate::read::records::{Run, Scan as _};
 
 fn column(df: &DataFrame, name: &str, dtype: &DataType) -> Result<Column> {
     let c = df.column(name).map_err(|e| anyhow!("column {name}: {e}"))?;
@@ -33,4 +37,60 @@ pub fn f64s(df: &DataFrame, name: &str) -> Result<Vec<f64>> {
     Ok((0..ca.len())
         .map(|i| ca.get(i).unwrap_or(f64::NAN))
         .collect())
+}
+
+/// One group of [`medians`]: its host and key cells, and its value medians.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyedValues {
+    /// The host, then the key columns' cells, in the order asked for.
+    pub keys: Vec<String>,
+    /// The value columns' medians, in the order asked for.
+    pub values: Vec<f64>,
+}
+
+/// Text key columns and per-run medians of the value columns of `table`, one
+/// row per host and key, sorted by host then key; `None` when no run has it.
+pub fn medians(
+    table: &Layout,
+    runs: &[Run],
+    keys: &[&str],
+    values: &[&str],
+) -> Result<Option<Vec<KeyedValues>>> {
+    medians_of(table.scan(runs)?, keys, values)
+}
+
+/// [`medians`] of an already scanned table (`None`: no run has it). A
+/// group whose values are all missing has a `NaN` median.
+pub fn medians_of(
+    lf: Option<LazyFrame>,
+    keys: &[&str],
+    values: &[&str],
+) -> Result<Option<Vec<KeyedValues>>> {
+    let Some(lf) = lf else {
+        return Ok(None);
+    };
+    let mut group = vec![col("host")];
+    group.extend(keys.iter().map(|k| col(*k)));
+    let mut sort: Vec<&str> = vec!["host"];
+    sort.extend(keys);
+    let df = lf
+        .group_by(group)
+        .agg(
+            values
+                .iter()
+                .map(|v| col(*v).cast(DataType::Float64).median())
+                .collect::<Vec<_>>(),
+        )
+        .sort(sort.clone(), SortMultipleOptions::default())
+        .collect()?;
+    let key_cols: Vec<Vec<String>> = sort.iter().map(|k| strs(&df, k)).collect::<Result<_>>()?;
+    let value_cols: Vec<Vec<f64>> = values.iter().map(|v| f64s(&df, v)).collect::<Result<_>>()?;
+    Ok(Some(
+        (0..df.height())
+            .map(|i| KeyedValues {
+                keys: key_cols.iter().map(|c| c[i].clone()).collect(),
+                values: value_cols.iter().map(|c| c[i]).collect(),
+            })
+            .collect(),
+    ))
 }

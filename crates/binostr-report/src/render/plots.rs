@@ -18,6 +18,8 @@ use binostr_records::Workload;
 use crate::interval::{Ci, Interval};
 use crate::model::campaign::Campaign;
 use crate::model::summary::{REFERENCE, Row, ratio_order};
+use crate::read::side::LatencyNs;
+use crate::read::sizes::SizeBytes;
 use crate::read::transport::Mode;
 
 mod heat;
@@ -372,13 +374,17 @@ fn sizes(c: &Campaign) -> Option<Bars> {
         return None;
     }
     s.sort_by(|a, b| {
-        a.bytes[0]
-            .total_cmp(&b.bytes[0])
+        a.bytes
+            .raw
+            .total_cmp(&b.bytes.raw)
             .then(a.profile.cmp(&b.profile))
     });
-    let series = |name: &str, i: usize| Series {
+    let series = |name: &str, column: fn(&SizeBytes) -> f64| Series {
         name: name.to_owned(),
-        values: s.iter().map(|x| Some(x.bytes[i] / x.events)).collect(),
+        values: s
+            .iter()
+            .map(|x| Some(column(&x.bytes) / x.events))
+            .collect(),
         whiskers: vec![None; s.len()],
     };
     Some(Bars {
@@ -386,9 +392,9 @@ fn sizes(c: &Campaign) -> Option<Bars> {
         x_desc: "bytes per event".to_owned(),
         categories: s.iter().map(|x| x.profile.clone()).collect(),
         series: vec![
-            series("raw", 0),
-            series("framed", 1),
-            series("zstd (per event)", 2),
+            series("raw", |b| b.raw),
+            series("framed", |b| b.framed),
+            series("zstd (per event)", |b| b.zstd_event),
         ],
         log_x: false,
         marker: None,
@@ -509,10 +515,14 @@ fn latency(c: &Campaign) -> Vec<(String, Bars)> {
                 .iter()
                 .filter(|l| l.host == host && l.workload == w)
                 .collect();
-            l.sort_by(|a, b| a.ns[0].total_cmp(&b.ns[0]).then(a.profile.cmp(&b.profile)));
-            let series = |name: &str, i: usize| Series {
+            l.sort_by(|a, b| {
+                a.ns.p50
+                    .total_cmp(&b.ns.p50)
+                    .then(a.profile.cmp(&b.profile))
+            });
+            let series = |name: &str, at: fn(&LatencyNs) -> f64| Series {
                 name: name.to_owned(),
-                values: l.iter().map(|x| Some(x.ns[i])).collect(),
+                values: l.iter().map(|x| Some(at(&x.ns))).collect(),
                 whiskers: vec![None; l.len()],
             };
             let bars = Bars {
@@ -520,10 +530,10 @@ fn latency(c: &Campaign) -> Vec<(String, Bars)> {
                 x_desc: "ns per event (log scale; timer overhead subtracted)".to_owned(),
                 categories: l.iter().map(|x| x.profile.clone()).collect(),
                 series: vec![
-                    series("p50", 0),
-                    series("p90", 1),
-                    series("p99", 2),
-                    series("p99.9", 3),
+                    series("p50", |n| n.p50),
+                    series("p90", |n| n.p90),
+                    series("p99", |n| n.p99),
+                    series("p99.9", |n| n.p999),
                 ],
                 log_x: true,
                 marker: None,
@@ -564,7 +574,7 @@ fn robustness(c: &Campaign) -> Option<Heat> {
 /// json's at kind-3 shares 0 %, the mix's and 10 %, each at the crawl's
 /// median, whiskers over every follow-list median.
 fn sensitivity(c: &Campaign, g: &crate::model::sensitivity::Grid) -> Bars {
-    use crate::model::mix::{CRAWL_MEDIAN_TAGS, SIZE_MEASURES};
+    use crate::model::mix::CRAWL_MEDIAN_TAGS;
     let at = |share: f64, t: i64| {
         g.cells
             .iter()
@@ -601,7 +611,7 @@ fn sensitivity(c: &Campaign, g: &crate::model::sensitivity::Grid) -> Bars {
             c,
             &format!(
                 "Composed {} size, % of json: bars at {base} p tags, whiskers {}-{} tags",
-                SIZE_MEASURES[g.measure],
+                g.measure.name(),
                 g.medians[0],
                 g.medians[g.medians.len() - 1]
             ),
@@ -652,7 +662,7 @@ pub fn write_all(c: &Campaign, dir: &Path) -> Result<Vec<PathBuf>> {
         plots.push((name, Plot::Bars(b)));
     }
     for g in &c.grids {
-        let name = crate::model::mix::SIZE_MEASURES[g.measure].replace(' ', "-");
+        let name = g.measure.name().replace(' ', "-");
         plots.push((format!("sensitivity-{name}"), Plot::Bars(sensitivity(c, g))));
     }
     if let Some(h) = robustness(c) {

@@ -3,7 +3,7 @@
 
 use binostr_records::Workload;
 
-use crate::model::campaign::SizeMeasure;
+use crate::model::mix::SizeMeasure;
 use crate::read::transport::Mode;
 
 /// Which way a criterion improves.

@@ -437,8 +437,9 @@ pub fn sizes(c: &Campaign, inputs: &Inputs, profiles: &[String]) -> String {
                 Cell::text(&s.subset),
                 Cell::num(Some(s.events), 0),
             ];
-            cells.extend(s.bytes.iter().map(|b| Cell::num(Some(b / s.events), 1)));
-            cells.extend((0..5).map(|i| Cell::num(pct.map(|v| v[i]), PCT)));
+            cells.extend(s.bytes.columns().map(|b| Cell::num(Some(b / s.events), 1)));
+            let pct = pct.map_or([None; 5], |v| v.columns().map(Some));
+            cells.extend(pct.map(|v| Cell::num(v, PCT)));
             t.row(Some(&s.subset), p, cells);
         }
     }
@@ -668,7 +669,8 @@ fn latency(out: &mut String, c: &Campaign, host: &str) {
     );
     for l in c.side.latency.iter().filter(|l| l.host == host) {
         let mut cells = vec![Cell::text(&l.workload), profile_cell(&l.profile)];
-        cells.extend(l.ns.iter().map(|v| Cell::num(Some(*v), 0)));
+        let n = l.ns;
+        cells.extend([n.p50, n.p90, n.p99, n.p999, n.max].map(|v| Cell::num(Some(v), 0)));
         t.row(None, &l.profile, cells);
     }
     if !t.rows.is_empty() {

@@ -259,7 +259,7 @@ fn ranges_and_smallest(m: &mut Macros, c: &Campaign, host: &str, size_profiles: 
         if bad_sizes.contains(p) {
             return None;
         }
-        c.sizes(host, p, "all").map(|s| s.bytes[0])
+        c.sizes(host, p, "all").map(|s| s.bytes.raw)
     }) {
         m.text("SmallestProfile", p);
     }
@@ -354,8 +354,8 @@ fn sizes(m: &mut Macros, c: &Campaign, size_profiles: &[String]) {
     for p in size_profiles {
         let s = macro_suffix(p);
         if let Some(pct) = c.size_pcts(p, "all") {
-            m.text(&format!("SizeRawPct{s}"), fixed(pct[0], 1));
-            m.text(&format!("SizeZstdPct{s}"), fixed(pct[2], 1));
+            m.text(&format!("SizeRawPct{s}"), fixed(pct.raw, 1));
+            m.text(&format!("SizeZstdPct{s}"), fixed(pct.zstd_event, 1));
         }
     }
 }

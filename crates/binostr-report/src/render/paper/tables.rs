@@ -83,9 +83,10 @@ pub(super) fn sizes_csv(c: &Campaign) -> String {
             let pct = c.size_pcts(&p, "all");
             let s = c.sizes(host, &p, "all").expect("listed");
             let mut row = vec![p.clone()];
-            row.extend((0..5).map(|i| fixed_opt(pct.map(|v| v[i]), PCT)));
-            row.push(fixed(s.bytes[0] / s.events, PCT));
-            (pct.map(|v| v[0]), p, row)
+            let columns = pct.map_or([None; 5], |v| v.columns().map(Some));
+            row.extend(columns.map(|v| fixed_opt(v, PCT)));
+            row.push(fixed(s.bytes.raw / s.events, PCT));
+            (pct.map(|v| v.raw), p, row)
         })
         .collect();
     csv(
@@ -100,8 +101,15 @@ pub(super) fn compress_csv(c: &Campaign) -> String {
         .map(|p| {
             let pct = c.size_pcts(&p, "all");
             let mut row = vec![p.clone()];
-            row.extend((2..5).map(|i| fixed_opt(pct.map(|v| v[i]), PCT)));
-            (pct.map(|v| v[2]), p, row)
+            row.extend(
+                [
+                    pct.map(|v| v.zstd_event),
+                    pct.map(|v| v.zstd_stream),
+                    pct.map(|v| v.zstd_dict),
+                ]
+                .map(|v| fixed_opt(v, PCT)),
+            );
+            (pct.map(|v| v.zstd_event), p, row)
         })
         .collect();
     csv(
@@ -253,7 +261,8 @@ pub(super) fn latency_csv(c: &Campaign) -> String {
         "profile,workload,p50_ns,p90_ns,p99_ns,p999_ns",
         rows.into_iter().map(|l| {
             let mut row = vec![l.profile.clone(), l.workload.clone()];
-            row.extend(l.ns[..4].iter().map(|&v| fixed(v, NS)));
+            let n = l.ns;
+            row.extend([n.p50, n.p90, n.p99, n.p999].map(|v| fixed(v, NS)));
             row
         }),
     )

@@ -328,9 +328,10 @@ fn sizes(out: &mut String, c: &Campaign, host: &str) {
             .filter(|s| s.host == host && s.subset == "all")
             .map(|s| {
                 let pct = c.size_pcts(&s.profile, "all");
-                let mut row = vec![s.profile.clone(), fixed(s.bytes[0] / s.events, 1)];
-                row.extend((0..5).map(|i| fixed_opt(pct.map(|p| p[i]), PCT)));
-                (s.bytes[0], row)
+                let mut row = vec![s.profile.clone(), fixed(s.bytes.raw / s.events, 1)];
+                let pct = pct.map_or([None; 5], |p| p.columns().map(Some));
+                row.extend(pct.map(|p| fixed_opt(p, PCT)));
+                (s.bytes.raw, row)
             })
             .collect();
         sorted_rows(rows)
