@@ -38,6 +38,24 @@ pub struct HoldsOn {
     pub apart: Vec<String>,
 }
 
+/// `campaign.json`'s event sequences of one label.
+#[derive(Clone, Debug)]
+pub struct LabelSequences {
+    /// The label.
+    pub label: String,
+    /// Its sequences.
+    pub sequences: Vec<Sequence>,
+}
+
+/// The primary host's claim about one workload on one kind stratum.
+#[derive(Clone, Debug)]
+pub struct KindClaim {
+    /// The stratum (subset id).
+    pub stratum: String,
+    /// The claim.
+    pub claim: Claim,
+}
+
 /// A loaded campaign (possibly several labels and hosts).
 pub struct Campaign {
     /// Labels in the order given; the first names the output directory.
@@ -81,7 +99,7 @@ pub struct Campaign {
     /// Wall time per label (labels whose runs record it).
     pub walls: Vec<Wall>,
     /// `campaign.json`'s `sequences` per label (labels that have it).
-    pub sequences: Vec<(String, Vec<Sequence>)>,
+    pub sequences: Vec<LabelSequences>,
     /// Profiles measured apart, on the events they represent.
     pub apart: Vec<crate::model::apart::Apart>,
     /// The first label's `registry.json` (empty, with a warning, without it).
@@ -94,7 +112,7 @@ pub struct Campaign {
     /// the campaign has `follow-lists.csv` and every stratum.
     pub grids: Vec<Grid>,
     /// The primary host's claims per kind stratum.
-    pub kind_claims: Vec<(String, Claim)>,
+    pub kind_claims: Vec<KindClaim>,
     /// The claims of the label given to [`Campaign::with_holds_on`].
     pub holds_on: Option<HoldsOn>,
     index: BTreeMap<Key, usize>,
@@ -123,7 +141,11 @@ impl Campaign {
             warnings
                 .push("no run has instructions.csv: no instruction counts are reported".to_owned());
         }
-        let (sequences, record, walls) = per_label(root, labels, &runs, &mut warnings)?;
+        let LabelFiles {
+            sequences,
+            first: record,
+            walls,
+        } = per_label(root, labels, &runs, &mut warnings)?;
         let apart_records = record
             .as_ref()
             .map(|r| r.corpus.apart.clone())
@@ -263,13 +285,16 @@ impl Campaign {
     }
 
     /// The primary host's claims per measured kind stratum.
-    fn make_kind_claims(&self, rounds: &Rounds) -> Vec<(String, Claim)> {
+    fn make_kind_claims(&self, rounds: &Rounds) -> Vec<KindClaim> {
         let host = self.primary_host().to_owned();
         let mut out = Vec::new();
         for s in crate::model::mix::STRATA {
             for w in CLAIM_WORKLOADS {
-                if let Some(k) = self.claim_on(rounds, &host, w, s) {
-                    out.push((s.to_owned(), k));
+                if let Some(claim) = self.claim_on(rounds, &host, w, s) {
+                    out.push(KindClaim {
+                        stratum: s.to_owned(),
+                        claim,
+                    });
                 }
             }
         }
@@ -532,7 +557,10 @@ fn per_label(
         let path = records::campaign_dir(root, label).join(binostr_records::files::CAMPAIGN);
         if path.exists() {
             let file = campaign_file::read(&path)?;
-            sequences.push((label.clone(), file.sequences.clone()));
+            sequences.push(LabelSequences {
+                label: label.clone(),
+                sequences: file.sequences.clone(),
+            });
             if label == &labels[0] {
                 first = Some(file);
             }
@@ -546,15 +574,22 @@ fn per_label(
             )),
         }
     }
-    Ok((sequences, first, walls))
+    Ok(LabelFiles {
+        sequences,
+        first,
+        walls,
+    })
 }
 
-/// The sequences per label, the first label's `campaign.json`, the walls.
-type LabelFiles = (
-    Vec<(String, Vec<Sequence>)>,
-    Option<CampaignRecord>,
-    Vec<Wall>,
-);
+/// What [`per_label`] reads.
+struct LabelFiles {
+    /// The sequences per label.
+    sequences: Vec<LabelSequences>,
+    /// The first label's `campaign.json`.
+    first: Option<CampaignRecord>,
+    /// The walls.
+    walls: Vec<Wall>,
+}
 
 /// `registry.json` of `label` (empty, with a warning, when it is missing).
 fn registry(root: &Path, label: &str, warnings: &mut Vec<String>) -> Result<Vec<RegistryEntry>> {

@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 
 use binostr_records::Workload;
 
-use crate::model::paired::Rounds;
+use crate::model::paired::{Rounds, RunRatios};
 use crate::model::stats;
 
 /// The workloads a claim is made for.
@@ -150,7 +150,7 @@ pub fn claim(
         let mut resolved = !runs.is_empty();
         let mut within = !runs.is_empty();
         let mut medians = Vec::new();
-        for (run, ratios) in &runs {
+        for RunRatios { run, ratios } in &runs {
             let key = if subset == "all" {
                 format!("claim|{host}|{run}|{workload}|{leader}|{other}")
             } else {

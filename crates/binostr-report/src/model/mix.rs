@@ -18,7 +18,7 @@ pub use binostr_records::{Mix, MixStratum};
 
 use crate::fmt::fixed;
 use crate::interval::Interval;
-use crate::model::paired::Rounds;
+use crate::model::paired::{PassPair, Rounds};
 use crate::model::stats;
 use crate::read::side::Side;
 use crate::read::sizes::{FollowList, Sizes};
@@ -317,22 +317,33 @@ impl SizeSource<'_> {
     }
 }
 
-/// Per run, each round's `(profile, json)` ns per event.
-pub type StratumRounds = Vec<Vec<(f64, f64)>>;
+/// One stratum of a composed time: its weight and, per run, each round's
+/// ns per event of the profile (`a`) and of json (`b`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StratumPasses {
+    /// The stratum's weight.
+    pub weight: f64,
+    /// Per run, its rounds.
+    pub runs: Vec<Vec<PassPair>>,
+}
 
-/// The composed time ratio of a profile to json, with its interval:
-/// per stratum its weight and, per run, each round's `(profile, json)` ns
-/// per event. The estimate composes each stratum's median of run medians;
-/// each bootstrap replicate resamples every stratum's runs, then rounds
-/// within them, on its own. `None` when a stratum has no round.
-pub fn composed_time(strata: &[(f64, StratumRounds)], seed: u64) -> Option<Interval> {
-    if strata.iter().any(|(_, runs)| runs.is_empty()) {
+/// The composed time ratio of a profile to json, with its interval. The
+/// estimate composes each stratum's median of run medians; each bootstrap
+/// replicate resamples every stratum's runs, then rounds within them, on
+/// its own. `None` when a stratum has no round.
+pub fn composed_time(strata: &[StratumPasses], seed: u64) -> Option<Interval> {
+    if strata.iter().any(|s| s.runs.is_empty()) {
         return None;
     }
-    let point = ratio_of(strata.iter().map(|(w, runs)| {
-        let (a, b): (Vec<f64>, Vec<f64>) = runs.iter().map(|r| run_medians(r)).unzip();
+    let point = ratio_of(strata.iter().map(|s| {
+        let (a, b): (Vec<f64>, Vec<f64>) = s
+            .runs
+            .iter()
+            .map(|r| run_medians(r))
+            .map(|m| (m.a, m.b))
+            .unzip();
         Part {
-            weight: *w,
+            weight: s.weight,
             profile: stats::median(&a),
             json: stats::median(&b),
         }
@@ -342,12 +353,12 @@ pub fn composed_time(strata: &[(f64, StratumRounds)], seed: u64) -> Option<Inter
         .map(|_| {
             let drawn: Vec<Part> = strata
                 .iter()
-                .map(|(w, runs)| {
-                    let (profile, json) = resample(runs, &mut rng);
+                .map(|s| {
+                    let m = resample(&s.runs, &mut rng);
                     Part {
-                        weight: *w,
-                        profile,
-                        json,
+                        weight: s.weight,
+                        profile: m.a,
+                        json: m.b,
                     }
                 })
                 .collect();
@@ -371,25 +382,32 @@ fn ratio_of(parts: impl Iterator<Item = Part>) -> f64 {
     a / b
 }
 
-fn run_medians(rounds: &[(f64, f64)]) -> (f64, f64) {
-    let (a, b): (Vec<f64>, Vec<f64>) = rounds.iter().copied().unzip();
-    (stats::median(&a), stats::median(&b))
+/// The medians of `a` and of `b` over `rounds`.
+fn run_medians(rounds: &[PassPair]) -> PassPair {
+    let (a, b): (Vec<f64>, Vec<f64>) = rounds.iter().map(|p| (p.a, p.b)).unzip();
+    PassPair {
+        a: stats::median(&a),
+        b: stats::median(&b),
+    }
 }
 
 /// One two-level resample (runs, then rounds) of one stratum: the medians
 /// of run medians of the profile and of json, from the same drawn rounds.
-fn resample(runs: &[Vec<(f64, f64)>], rng: &mut ChaCha8Rng) -> (f64, f64) {
+fn resample(runs: &[Vec<PassPair>], rng: &mut ChaCha8Rng) -> PassPair {
     let (mut a, mut b) = (Vec::new(), Vec::new());
     for _ in 0..runs.len() {
         let run = &runs[stats::uniform(rng, runs.len())];
-        let drawn: Vec<(f64, f64)> = (0..run.len())
+        let drawn: Vec<PassPair> = (0..run.len())
             .map(|_| run[stats::uniform(rng, run.len())])
             .collect();
-        let (x, y) = run_medians(&drawn);
-        a.push(x);
-        b.push(y);
+        let m = run_medians(&drawn);
+        a.push(m.a);
+        b.push(m.b);
     }
-    (stats::median(&a), stats::median(&b))
+    PassPair {
+        a: stats::median(&a),
+        b: stats::median(&b),
+    }
 }
 
 /// The composed figures of one host.
@@ -507,9 +525,12 @@ fn composed_times(
         .collect();
     stats::par_map(&keys, |&(workload, p)| {
         let wl = workload.name();
-        let strata: Vec<(f64, StratumRounds)> = w
+        let strata: Vec<StratumPasses> = w
             .iter()
-            .map(|(s, share)| (*share, rounds.passes(host, wl, s, p, "json")))
+            .map(|(s, share)| StratumPasses {
+                weight: *share,
+                runs: rounds.passes(host, wl, s, p, "json"),
+            })
             .collect();
         let seed = stats::key_seed(&format!("composed|{host}|{wl}|{p}"));
         composed_time(&strata, seed).map(|ratio| ComposedTime {
@@ -561,22 +582,32 @@ mod tests {
         assert_eq!(v, Err(vec!["b".to_owned()]));
     }
 
+    fn stratum(weight: f64, runs: Vec<Vec<(f64, f64)>>) -> StratumPasses {
+        StratumPasses {
+            weight,
+            runs: runs
+                .into_iter()
+                .map(|r| r.into_iter().map(|(a, b)| PassPair { a, b }).collect())
+                .collect(),
+        }
+    }
+
     #[test]
     fn composed_time_by_hand_and_deterministic() {
         // Stratum a: profile 2 ns vs json 4 ns; stratum b: 30 vs 20.
         let a = vec![vec![(2.0, 4.0); 5], vec![(2.0, 4.0); 5]];
         let b = vec![vec![(30.0, 20.0); 5], vec![(30.0, 20.0); 5]];
-        let strata = [(0.5, a), (0.5, b)];
+        let strata = [stratum(0.5, a), stratum(0.5, b)];
         let Interval { est, lo, hi } = composed_time(&strata, 9).unwrap();
         assert!((est - 32.0 / 24.0).abs() < 1e-12);
         assert!((lo - est).abs() < 1e-12 && (hi - est).abs() < 1e-12);
         let noisy: Vec<Vec<(f64, f64)>> = (0..3)
             .map(|r| (0..9).map(|i| (10.0 + f64::from(i + r), 12.0)).collect())
             .collect();
-        let s = [(1.0, noisy)];
+        let s = [stratum(1.0, noisy)];
         assert_eq!(composed_time(&s, 4), composed_time(&s, 4));
         let Interval { est: e, lo, hi } = composed_time(&s, 4).unwrap();
         assert!(lo <= e && e <= hi && lo < hi);
-        assert!(composed_time(&[(1.0, Vec::new())], 4).is_none());
+        assert!(composed_time(&[stratum(1.0, Vec::new())], 4).is_none());
     }
 }

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::html::{Cell, Sort, Table, esc};
 use crate::model::campaign::Campaign;
+use crate::model::wall::RunWall;
 use crate::read::inputs::Inputs;
 
 fn text(v: &Value) -> String {
@@ -107,9 +108,9 @@ fn runs(out: &mut String, c: &Campaign, inputs: &Inputs) {
             ("order seed", Sort::Text, ""),
         ],
     );
-    let walls: Vec<&(String, f64)> = c.walls.iter().flat_map(|w| &w.runs).collect();
+    let walls: Vec<&RunWall> = c.walls.iter().flat_map(|w| &w.runs).collect();
     for (id, o) in &inputs.observed {
-        let minutes = walls.iter().find(|(r, _)| r == id).map(|(_, m)| *m);
+        let minutes = walls.iter().find(|r| r.id == *id).map(|r| r.minutes);
         t.row(
             None,
             id,

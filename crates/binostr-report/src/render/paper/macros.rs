@@ -138,7 +138,7 @@ fn checks(m: &mut Macros, c: &Campaign, host: &str) {
     }
     if let Some(w) = c.walls.iter().find(|w| w.label == c.labels[0]) {
         m.text("CampaignWallMinutes", fixed(w.minutes, 1));
-        let per_run: Vec<f64> = w.runs.iter().map(|r| r.1).collect();
+        let per_run: Vec<f64> = w.runs.iter().map(|r| r.minutes).collect();
         m.text("RunWallMinutesMedian", fixed(median(&per_run), 1));
         m.text(
             "RunWallMinutesMax",
@@ -311,7 +311,7 @@ fn holds(m: &mut Macros, c: &Campaign) {
             one.push(format!(
                 "{} (on the {} corpus, subset all)",
                 tex_claim(k),
-                tex_escape(&mark.here.1)
+                tex_escape(&mark.here.source)
             ));
         }
     }

@@ -69,8 +69,9 @@ fn runs_and_corpus(out: &mut String, c: &Campaign, host: &str) {
             list.join(", ")
         );
     }
-    if let Some((_, seqs)) = c.sequences.iter().find(|(l, _)| *l == first.label) {
-        let list: Vec<String> = seqs
+    if let Some(s) = c.sequences.iter().find(|s| s.label == first.label) {
+        let list: Vec<String> = s
+            .sequences
             .iter()
             .map(|q| format!("{} {} of {} (id {})", q.subset, q.indices.len(), q.of, q.id))
             .collect();

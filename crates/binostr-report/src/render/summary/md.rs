@@ -89,7 +89,7 @@ fn resolution_section(out: &mut String, c: &Campaign) {
         let runs: Vec<String> = w
             .runs
             .iter()
-            .map(|(id, m)| format!("{id} {} min", fixed(*m, 1)))
+            .map(|r| format!("{} {} min", r.id, fixed(r.minutes, 1)))
             .collect();
         let _ = writeln!(
             out,
