@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::html::{Cell, Sort, Table, esc};
+use super::html::{Cell, Column, Table, esc};
 use crate::fmt::{RATIO, fixed};
 use crate::interval::Interval;
 use crate::model::campaign::Campaign;
@@ -58,18 +58,18 @@ pub fn section(c: &Campaign) -> String {
 fn exchanges(l: &Links) -> Table {
     let mut t = Table::new(
         "t-links",
-        &[
-            ("link", Sort::Text, ""),
-            ("RTT ms", Sort::Num, "0 measured, others modelled"),
-            ("json+deflate ms", Sort::Num, "REQ → EOSE, median [95% CI]"),
-            ("json none", Sort::Num, "/ json+deflate"),
-            ("json deflate-ctx", Sort::Num, "/ json+deflate"),
-            ("binary none", Sort::Text, "fastest binary profile"),
-            ("ratio", Sort::Num, "/ json+deflate"),
-            ("binary deflate", Sort::Text, "fastest binary profile"),
-            ("ratio", Sort::Num, "/ json+deflate"),
-            ("binary deflate-ctx", Sort::Text, "fastest binary profile"),
-            ("ratio", Sort::Num, "/ json+deflate"),
+        vec![
+            Column::text("link", ""),
+            Column::num("RTT ms", "0 measured, others modelled"),
+            Column::num("json+deflate ms", "REQ → EOSE, median [95% CI]"),
+            Column::num("json none", "/ json+deflate"),
+            Column::num("json deflate-ctx", "/ json+deflate"),
+            Column::text("binary none", "fastest binary profile"),
+            Column::num("ratio", "/ json+deflate"),
+            Column::text("binary deflate", "fastest binary profile"),
+            Column::num("ratio", "/ json+deflate"),
+            Column::text("binary deflate-ctx", "fastest binary profile"),
+            Column::num("ratio", "/ json+deflate"),
         ],
     );
     for e in &l.exchanges {
@@ -110,15 +110,15 @@ fn publish(out: &mut String, l: &Links) {
     );
     let mut t = Table::new(
         "t-links-event",
-        &[
-            ("link", Sort::Text, ""),
-            ("mode", Sort::Text, ""),
-            ("json B/EVENT", Sort::Num, "mean socket bytes"),
-            ("smallest binary", Sort::Text, ""),
-            ("B/EVENT", Sort::Num, "mean socket bytes"),
-            ("% json", Sort::Num, ""),
-            ("json relay CPU ns", Sort::Num, "per EVENT"),
-            ("its relay CPU ns", Sort::Num, "per EVENT"),
+        vec![
+            Column::text("link", ""),
+            Column::text("mode", ""),
+            Column::num("json B/EVENT", "mean socket bytes"),
+            Column::text("smallest binary", ""),
+            Column::num("B/EVENT", "mean socket bytes"),
+            Column::num("% json", ""),
+            Column::num("json relay CPU ns", "per EVENT"),
+            Column::num("its relay CPU ns", "per EVENT"),
         ],
     );
     for p in &l.publish {
@@ -141,13 +141,13 @@ fn publish(out: &mut String, l: &Links) {
     if !l.deflaters.is_empty() {
         let mut t = Table::new(
             "t-links-deflater",
-            &[
-                ("link", Sort::Text, ""),
-                ("mode", Sort::Text, ""),
-                ("deflater", Sort::Text, ""),
-                ("json relay CPU ns/event", Sort::Num, "REQ → EOSE"),
-                ("fastest binary", Sort::Text, "with this deflater"),
-                ("its relay CPU ns/event", Sort::Num, "REQ → EOSE"),
+            vec![
+                Column::text("link", ""),
+                Column::text("mode", ""),
+                Column::text("deflater", ""),
+                Column::num("json relay CPU ns/event", "REQ → EOSE"),
+                Column::text("fastest binary", "with this deflater"),
+                Column::num("its relay CPU ns/event", "REQ → EOSE"),
             ],
         );
         for d in &l.deflaters {

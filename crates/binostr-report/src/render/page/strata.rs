@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::html::{Cell, Sort, Table, code_spans, esc};
+use super::html::{Cell, Column, Table, code_spans, esc};
 use crate::fmt::{PCT, RATIO, fixed};
 use crate::model::campaign::Campaign;
 use crate::model::holds::marks;
@@ -66,16 +66,14 @@ fn strata_table(c: &Campaign, profiles: &[String]) -> Table {
 /// A table of profile, each size measure as % of json, and each time
 /// workload's ratio.
 fn sizes_and_times(id: &str, sizes: &[SizeMeasure]) -> Table {
-    let mut names: Vec<(String, Sort)> = vec![("profile".to_owned(), Sort::Text)];
-    names.extend(sizes.iter().map(|m| (format!("{} %", m.name()), Sort::Num)));
-    names.extend(
-        TIME_WORKLOADS
+    let mut columns = vec![Column::text("profile", "")];
+    columns.extend(
+        sizes
             .iter()
-            .map(|w| (w.name().to_owned(), Sort::Num)),
+            .map(|m| Column::num(format!("{} %", m.name()), "")),
     );
-    let columns: Vec<(&str, Sort, &str)> =
-        names.iter().map(|(n, s)| (n.as_str(), *s, "")).collect();
-    Table::new(id, &columns)
+    columns.extend(TIME_WORKLOADS.iter().map(|w| Column::num(w.name(), "")));
+    Table::new(id, columns)
 }
 
 fn composed(out: &mut String, c: &Campaign, profiles: &[String]) {
@@ -154,12 +152,12 @@ fn grid(out: &mut String, g: &Grid) {
     out.push_str("</ul>\n");
     let mut t = Table::new(
         &format!("t-sensitivity-{}", m.replace(' ', "-")),
-        &[
-            ("profile", Sort::Text, ""),
-            ("lowest %", Sort::Num, "of json, over the grid"),
-            ("highest %", Sort::Num, "of json, over the grid"),
-            ("best rank", Sort::Num, ""),
-            ("worst rank", Sort::Num, ""),
+        vec![
+            Column::text("profile", ""),
+            Column::num("lowest %", "of json, over the grid"),
+            Column::num("highest %", "of json, over the grid"),
+            Column::num("best rank", ""),
+            Column::num("worst rank", ""),
         ],
     );
     for s in g.spans() {
