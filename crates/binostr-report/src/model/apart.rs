@@ -72,7 +72,7 @@ pub fn read(runs: &[Run], records: &[ApartRecord]) -> Result<Vec<Apart>> {
     let by_id = apart::dirs(runs)?;
     by_id
         .into_iter()
-        .map(|(profile, runs)| {
+        .map(|apart::ApartDirs { id: profile, runs }| {
             let samples = records::SAMPLES.scan_required(&runs)?;
             let paired = paired::read(&runs)?;
             let rows = summary::summarize(samples, &paired)?;

@@ -11,7 +11,7 @@ use binostr_records::robustness::RunReport;
 
 use crate::interval::Interval;
 use crate::model::checks::{self, Check, Violation};
-use crate::model::claims::{self, CLAIM_WORKLOADS, Claim};
+use crate::model::claims::{self, CLAIM_WORKLOADS, Claim, ProfileRatio};
 use crate::model::instr::{self, Instr};
 use crate::model::key::{Key, PairKey};
 use crate::model::mix::{Composed, SizeMeasure, StatedMix};
@@ -272,12 +272,15 @@ impl Campaign {
 
     /// The claim about `workload` on `host` and `subset`.
     fn claim_on(&self, rounds: &Rounds, host: &str, w: &str, subset: &str) -> Option<Claim> {
-        let candidates: Vec<(String, f64)> = self
+        let candidates: Vec<ProfileRatio> = self
             .profiles(host)
             .into_iter()
             .filter_map(|p| {
                 let r = self.row(host, w, &p, subset, 1)?.ratio_json?;
-                Some((p, r.est))
+                Some(ProfileRatio {
+                    profile: p,
+                    ratio: r.est,
+                })
             })
             .collect();
         let excluded = self.excluded(host, w);

@@ -187,9 +187,18 @@ impl StatedMix {
     }
 }
 
+/// One stratum's weight in a composed figure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weight {
+    /// The stratum (subset id).
+    pub stratum: String,
+    /// Its weight (the weights of a mix sum to 1).
+    pub weight: f64,
+}
+
 /// The mix's weights with kind 3 at `kind3` (when given) and the other
 /// strata rescaled to keep their relative shares, summing to 1.
-pub fn weights(mix: &Mix, kind3: Option<f64>) -> Vec<(String, f64)> {
+pub fn weights(mix: &Mix, kind3: Option<f64>) -> Vec<Weight> {
     let total: f64 = mix.strata.iter().map(|s| s.share).sum();
     let k3 = mix
         .strata
@@ -208,22 +217,25 @@ pub fn weights(mix: &Mix, kind3: Option<f64>) -> Vec<(String, f64)> {
             } else {
                 s.share * rest_scale
             };
-            (s.stratum.clone(), w)
+            Weight {
+                stratum: s.stratum.clone(),
+                weight: w,
+            }
         })
         .collect()
 }
 
 /// `sum of w_s * value(s)`; the strata without a value when any lacks one.
 pub fn compose(
-    weights: &[(String, f64)],
+    weights: &[Weight],
     value: impl Fn(&str) -> Option<f64>,
 ) -> Result<f64, Vec<String>> {
     let mut sum = 0.0;
     let mut missing = Vec::new();
-    for (s, w) in weights {
-        match value(s) {
-            Some(v) if v.is_finite() => sum += w * v,
-            _ => missing.push(s.clone()),
+    for Weight { stratum, weight } in weights {
+        match value(stratum) {
+            Some(v) if v.is_finite() => sum += weight * v,
+            _ => missing.push(stratum.clone()),
         }
     }
     if missing.is_empty() {
@@ -293,7 +305,7 @@ impl SizeSource<'_> {
     /// follow lists at `follow` when given. `Err`: the strata not measured.
     pub fn composed(
         &self,
-        weights: &[(String, f64)],
+        weights: &[Weight],
         profile: &str,
         m: SizeMeasure,
         follow: Option<i64>,
@@ -307,7 +319,7 @@ impl SizeSource<'_> {
     /// [`Self::composed`] of `profile` over json's.
     pub fn ratio(
         &self,
-        weights: &[(String, f64)],
+        weights: &[Weight],
         profile: &str,
         m: SizeMeasure,
         follow: Option<i64>,
@@ -517,7 +529,7 @@ fn composed_times(
     rounds: &Rounds,
     host: &str,
     profiles: &[String],
-    w: &[(String, f64)],
+    w: &[Weight],
 ) -> Vec<ComposedTime> {
     let keys: Vec<(Workload, &String)> = TIME_WORKLOADS
         .iter()
@@ -527,9 +539,9 @@ fn composed_times(
         let wl = workload.name();
         let strata: Vec<StratumPasses> = w
             .iter()
-            .map(|(s, share)| StratumPasses {
-                weight: *share,
-                runs: rounds.passes(host, wl, s, p, "json"),
+            .map(|s| StratumPasses {
+                weight: s.weight,
+                runs: rounds.passes(host, wl, &s.stratum, p, "json"),
             })
             .collect();
         let seed = stats::key_seed(&format!("composed|{host}|{wl}|{p}"));
@@ -566,16 +578,20 @@ mod tests {
     fn kind3_share_rescales_the_others() {
         let m = mix(&[("kind-1", 0.6), (KIND3, 0.2), ("kind-other", 0.2)]);
         let w = weights(&m, Some(0.6));
-        let get = |s: &str| w.iter().find(|x| x.0 == s).unwrap().1;
+        let get = |s: &str| w.iter().find(|x| x.stratum == s).unwrap().weight;
         assert!((get(KIND3) - 0.6).abs() < 1e-12);
         assert!((get("kind-1") - 0.3).abs() < 1e-12);
         assert!((get("kind-other") - 0.1).abs() < 1e-12);
-        assert_eq!(weights(&m, None)[0].1, 0.6);
+        assert_eq!(weights(&m, None)[0].weight, 0.6);
     }
 
     #[test]
     fn compose_by_hand_and_names_missing_strata() {
-        let w = vec![("a".to_owned(), 0.25), ("b".to_owned(), 0.75)];
+        let weight = |s: &str, weight| Weight {
+            stratum: s.to_owned(),
+            weight,
+        };
+        let w = vec![weight("a", 0.25), weight("b", 0.75)];
         let v = compose(&w, |s| Some(if s == "a" { 100.0 } else { 20.0 }));
         assert_eq!(v, Ok(40.0));
         let v = compose(&w, |s| (s == "a").then_some(1.0));

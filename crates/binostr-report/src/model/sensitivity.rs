@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::fmt::fixed;
+use crate::model::claims::ProfileRatio;
 use crate::model::mix::{KIND3, Mix, SizeMeasure, SizeSource, weights};
 
 /// The kind-3 shares of the grid besides the mix's own.
@@ -30,21 +31,24 @@ pub struct Cell {
     pub share: f64,
     /// Follow-list median p tags.
     pub median_tags: i64,
-    /// (profile, ratio to json), smallest first.
-    pub ratios: Vec<(String, f64)>,
+    /// Each profile's ratio to json, smallest first.
+    pub ratios: Vec<ProfileRatio>,
 }
 
 impl Cell {
     /// The ratio of `profile` in this cell.
     pub fn ratio(&self, profile: &str) -> Option<f64> {
-        self.ratios.iter().find(|r| r.0 == profile).map(|r| r.1)
+        self.ratios
+            .iter()
+            .find(|r| r.profile == profile)
+            .map(|r| r.ratio)
     }
 
     /// The 1-based rank of `profile` (1 = smallest).
     pub fn rank(&self, profile: &str) -> Option<usize> {
         self.ratios
             .iter()
-            .position(|r| r.0 == profile)
+            .position(|r| r.profile == profile)
             .map(|i| i + 1)
     }
 }
@@ -96,11 +100,20 @@ pub fn grid(
     for &share in &shares {
         let w = weights(mix, Some(share));
         for &t in &medians {
-            let mut ratios: Vec<(String, f64)> = profiles
+            let mut ratios: Vec<ProfileRatio> = profiles
                 .iter()
-                .filter_map(|p| Some((p.clone(), src.ratio(&w, p, measure, Some(t)).ok()?)))
+                .filter_map(|p| {
+                    Some(ProfileRatio {
+                        profile: p.clone(),
+                        ratio: src.ratio(&w, p, measure, Some(t)).ok()?,
+                    })
+                })
                 .collect();
-            ratios.sort_by(|a, b| a.1.total_cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+            ratios.sort_by(|a, b| {
+                a.ratio
+                    .total_cmp(&b.ratio)
+                    .then_with(|| a.profile.cmp(&b.profile))
+            });
             cells.push(Cell {
                 share,
                 median_tags: t,
@@ -122,7 +135,7 @@ impl Grid {
     /// Per profile: lowest and highest ratio, best and worst rank.
     pub fn spans(&self) -> Vec<Span> {
         let mut out = Vec::new();
-        for (p, _) in &self.cells[0].ratios {
+        for ProfileRatio { profile: p, .. } in &self.cells[0].ratios {
             let r: Vec<f64> = self.cells.iter().filter_map(|c| c.ratio(p)).collect();
             let k: Vec<usize> = self.cells.iter().filter_map(|c| c.rank(p)).collect();
             let lo = r.iter().copied().fold(f64::INFINITY, f64::min);
@@ -146,7 +159,8 @@ impl Grid {
         let mut out = Vec::new();
         let mut leaders: BTreeMap<&str, usize> = BTreeMap::new();
         for c in &self.cells {
-            *leaders.entry(c.ratios[0].0.as_str()).or_default() += 1;
+            // The smallest of the cell (ratios are sorted).
+            *leaders.entry(c.ratios[0].profile.as_str()).or_default() += 1;
         }
         let n = self.cells.len();
         if leaders.len() == 1 {
@@ -189,7 +203,11 @@ impl Grid {
     }
 
     fn order_sentence(&self) -> String {
-        let first: Vec<&str> = self.cells[0].ratios.iter().map(|r| r.0.as_str()).collect();
+        let first: Vec<&str> = self.cells[0]
+            .ratios
+            .iter()
+            .map(|r| r.profile.as_str())
+            .collect();
         let mut swaps = Vec::new();
         for (i, a) in first.iter().enumerate() {
             for b in &first[i + 1..] {
@@ -222,7 +240,13 @@ mod tests {
         Cell {
             share,
             median_tags: 100,
-            ratios: ratios.iter().map(|(p, r)| ((*p).to_owned(), *r)).collect(),
+            ratios: ratios
+                .iter()
+                .map(|(p, r)| ProfileRatio {
+                    profile: (*p).to_owned(),
+                    ratio: *r,
+                })
+                .collect(),
         }
     }
 

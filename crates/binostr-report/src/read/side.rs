@@ -12,6 +12,7 @@ use serde::Deserialize;
 use binostr_records::csv::Layout;
 use binostr_records::robustness::{self, RunReport};
 
+use crate::interval::Ci;
 use crate::read::frame::{KeyedValues, f64s, medians, strs};
 use crate::read::records::{self, Run, Scan as _};
 use crate::read::sizes::{FollowList, Sizes, read_follow_lists, read_sizes};
@@ -268,7 +269,8 @@ pub struct Reference {
     /// Median over rounds of ours (after) over the reference.
     pub new_over_ref: f64,
     /// Its bootstrap 95 % CI over rounds.
-    pub new_over_ref_ci: [f64; 2],
+    #[serde(deserialize_with = "ci")]
+    pub new_over_ref_ci: Ci,
     /// Our median ns/event before the work; this and the other `base` and
     /// `new_over_base` fields are absent for variants that did not exist
     /// before.
@@ -276,11 +278,24 @@ pub struct Reference {
     /// Median over rounds of ours (before) over the reference.
     pub base_over_ref: Option<f64>,
     /// Its bootstrap 95 % CI over rounds.
-    pub base_over_ref_ci: Option<[f64; 2]>,
+    #[serde(default, deserialize_with = "opt_ci")]
+    pub base_over_ref_ci: Option<Ci>,
     /// Median over rounds of ours after over ours before.
     pub new_over_base: Option<f64>,
     /// Its bootstrap 95 % CI over rounds.
-    pub new_over_base_ci: Option<[f64; 2]>,
+    #[serde(default, deserialize_with = "opt_ci")]
+    pub new_over_base_ci: Option<Ci>,
+}
+
+/// A CI written `[lo, hi]`.
+fn ci<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Ci, D::Error> {
+    let [lo, hi] = <[f64; 2]>::deserialize(d)?;
+    Ok(Ci { lo, hi })
+}
+
+/// An optional CI written `[lo, hi]` or `null`.
+fn opt_ci<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Ci>, D::Error> {
+    Ok(Option::<[f64; 2]>::deserialize(d)?.map(|[lo, hi]| Ci { lo, hi }))
 }
 
 /// Reads [`REFERENCE_FILE`] under `root`; empty (with a warning) when absent.

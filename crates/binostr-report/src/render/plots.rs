@@ -25,7 +25,7 @@ use crate::read::transport::Mode;
 mod heat;
 mod links;
 
-use heat::Heat;
+use heat::{Heat, HeatCell};
 
 const FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 const FAMILY: &str = "sans-serif";
@@ -67,7 +67,24 @@ struct Bars {
     categories: Vec<String>,
     series: Vec<Series>,
     log_x: bool,
-    marker: Option<(String, f64)>,
+    marker: Option<Marker>,
+}
+
+/// A vertical reference line across the bars.
+struct Marker {
+    /// Its legend.
+    label: String,
+    /// Where it stands on the x axis.
+    x: f64,
+}
+
+impl Marker {
+    fn new(label: impl Into<String>, x: f64) -> Self {
+        Marker {
+            label: label.into(),
+            x,
+        }
+    }
 }
 
 impl Bars {
@@ -124,7 +141,7 @@ impl Bars {
         for (s, series) in self.series.iter().enumerate() {
             self.draw_series(&mut chart, s, series, (x0, x1))?;
         }
-        if let Some((name, v)) = &self.marker {
+        if let Some(Marker { label: name, x: v }) = &self.marker {
             let x = t(*v);
             chart
                 .draw_series(std::iter::once(PathElement::new(
@@ -158,7 +175,7 @@ impl Bars {
                 .chain(s.whiskers.iter().flatten().map(|w| w.hi))
         });
         let values: Vec<f64> = values
-            .chain(self.marker.iter().map(|m| m.1))
+            .chain(self.marker.iter().map(|m| m.x))
             .filter(|v| v.is_finite() && *v > 0.0)
             .collect();
         let hi = values.iter().copied().fold(1.0, f64::max);
@@ -312,7 +329,7 @@ fn single(c: &Campaign, workload: &str, what: &str, marker: Option<(&str, &str)>
         log_x: false,
         marker: marker.and_then(|(w, label)| {
             c.ns(host, w, REFERENCE)
-                .map(|v| (format!("{label} ({v:.0} ns)"), v))
+                .map(|v| Marker::new(format!("{label} ({v:.0} ns)"), v))
         }),
     })
 }
@@ -350,7 +367,7 @@ fn ratios(c: &Campaign) -> Option<Bars> {
             series(Workload::Encode.name()),
         ],
         log_x: false,
-        marker: Some(("json".to_owned(), 1.0)),
+        marker: Some(Marker::new("json", 1.0)),
     })
 }
 
@@ -448,7 +465,7 @@ fn filter(c: &Campaign) -> Option<Bars> {
         }],
         log_x: false,
         marker: crate::model::relay::filter_reference(c, host)
-            .map(|r| (format!("filter-event ({:.1} ns)", r.ns), r.ns)),
+            .map(|r| Marker::new(format!("filter-event ({:.1} ns)", r.ns), r.ns)),
     })
 }
 
@@ -491,7 +508,7 @@ fn select(c: &Campaign) -> Option<Bars> {
         log_x: false,
         marker: c
             .ns(host, Workload::SelectRawOffset.name(), REFERENCE)
-            .map(|v| (format!("select-raw-offset ({v:.1} ns)"), v)),
+            .map(|v| Marker::new(format!("select-raw-offset ({v:.1} ns)"), v)),
     })
 }
 
@@ -559,9 +576,10 @@ fn robustness(c: &Campaign) -> Option<Heat> {
                 classes
                     .iter()
                     .map(|k| {
-                        s.classes
-                            .get(k)
-                            .map(|x| (x.failures(*k, s.ours), x.cases()))
+                        s.classes.get(k).map(|x| HeatCell {
+                            failures: x.failures(*k, s.ours),
+                            cases: x.cases(),
+                        })
                     })
                     .collect()
             })
@@ -620,7 +638,7 @@ fn sensitivity(c: &Campaign, g: &crate::model::sensitivity::Grid) -> Bars {
         categories,
         series,
         log_x: false,
-        marker: Some(("json".to_owned(), 100.0)),
+        marker: Some(Marker::new("json", 100.0)),
     }
 }
 

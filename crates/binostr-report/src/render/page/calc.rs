@@ -388,14 +388,25 @@ pub fn embed(v: &Value) -> String {
         .replace('&', "\\u0026")
 }
 
-/// The calculator's section (form, table, formulas) and its embedded data.
-pub fn section(c: &Campaign, profiles: &[String]) -> Result<(String, String)> {
+/// The calculator's part of the page.
+pub struct Section {
+    /// Its section: form, table, formulas.
+    pub html: String,
+    /// Its data, as [`embed`] writes it.
+    pub data: String,
+}
+
+/// The calculator's section and its embedded data.
+pub fn section(c: &Campaign, profiles: &[String]) -> Result<Section> {
     let calc = calculator::build(c, profiles)?;
     let mut out = String::new();
     form(&mut out, &calc);
     table(&mut out, c.primary_host(), profiles);
     formulas(&mut out, &calc);
-    Ok((out, embed(&data(c, &calc, profiles))))
+    Ok(Section {
+        html: out,
+        data: embed(&data(c, &calc, profiles)),
+    })
 }
 
 /// The calculator's inputs: the mix, the traffic and the relay mode.

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::html::{Cell, Column, Table, esc};
 use crate::model::campaign::Campaign;
 use crate::model::wall::RunWall;
-use crate::read::inputs::Inputs;
+use crate::read::inputs::{Inputs, Observed};
 
 fn text(v: &Value) -> String {
     match v {
@@ -109,7 +109,11 @@ fn runs(out: &mut String, c: &Campaign, inputs: &Inputs) {
         ],
     );
     let walls: Vec<&RunWall> = c.walls.iter().flat_map(|w| &w.runs).collect();
-    for (id, o) in &inputs.observed {
+    for Observed {
+        run: id,
+        observed: o,
+    } in &inputs.observed
+    {
         let minutes = walls.iter().find(|r| r.id == *id).map(|r| r.minutes);
         t.row(
             None,

@@ -14,7 +14,7 @@ use crate::model::instr::agreement;
 use crate::model::languages::{LANGUAGES, MatrixRow, NOT_MEASURED, NOT_MEASURED_CELL};
 use crate::model::resolution::{RESOLVED_RANGE_PCT, resolution};
 use crate::model::summary::{REFERENCE, Row};
-use crate::read::inputs::Inputs;
+use crate::read::inputs::{Inputs, Plot};
 
 /// Workloads in reading order, with what they time (the method's parameters
 /// read from `binostr-records`) and the floor their paired ratio is also
@@ -439,7 +439,7 @@ pub fn plots(inputs: &Inputs) -> String {
         "<section id=\"plots\"><h2>Plots</h2>\n<p>The campaign's plots \
          (<code>summary/plots/*.svg</code>), embedded as they are.</p>\n",
     );
-    for (name, svg) in &inputs.plots {
+    for Plot { name, svg } in &inputs.plots {
         let body = svg
             .trim_start_matches(|c| c != '<')
             .trim_start_matches("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
@@ -588,13 +588,17 @@ fn decode_by_language(out: &mut String, c: &Campaign, matrix: &[MatrixRow]) {
         esc(c.primary_host())
     );
     let mut cols: Vec<Column> = vec![Column::text("format", "")];
-    cols.extend(LANGUAGES.iter().map(|l| Column::num(format!("{l} ns"), "")));
-    cols.extend(NOT_MEASURED.iter().map(|(l, why)| Column::text(*l, *why)));
+    cols.extend(
+        LANGUAGES
+            .iter()
+            .map(|l| Column::num(format!("{} ns", l.id), "")),
+    );
+    cols.extend(NOT_MEASURED.iter().map(|u| Column::text(u.language, u.why)));
     let mut t = Table::new("t-languages", cols);
     for m in matrix {
         let mut row = vec![profile_cell(&m.format)];
         row.extend(m.cells.iter().map(|cell| {
-            cell.as_ref().map_or_else(Cell::missing, |f| {
+            cell.fastest.as_ref().map_or_else(Cell::missing, |f| {
                 Cell::html(
                     format!(
                         "{} <span class=\"ci\">{}</span>",

@@ -121,13 +121,13 @@ pub(super) fn sensitivity_csv(c: &Campaign) -> String {
     let mut rows = Vec::new();
     for g in &c.grids {
         for cell in &g.cells {
-            for (i, (p, r)) in cell.ratios.iter().enumerate() {
+            for (i, k) in cell.ratios.iter().enumerate() {
                 rows.push(vec![
                     g.measure.name().replace(' ', "-"),
                     fixed(cell.share * 100.0, 2),
                     cell.median_tags.to_string(),
-                    p.clone(),
-                    fixed(r * 100.0, PCT),
+                    k.profile.clone(),
+                    fixed(k.ratio * 100.0, PCT),
                     (i + 1).to_string(),
                 ]);
             }

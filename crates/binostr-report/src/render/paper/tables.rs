@@ -9,22 +9,26 @@ use binostr_records::robustness::Outcome;
 use crate::fmt::{NS, PCT, RATIO, fixed, fixed_opt};
 use crate::interval::Interval;
 use crate::model::campaign::Campaign;
-use crate::model::languages::{Fastest, LANGUAGES, MatrixRow, NOT_MEASURED, NOT_MEASURED_CELL};
+use crate::model::languages::{
+    LANGUAGES, LanguageCell, MatrixRow, NOT_MEASURED, NOT_MEASURED_CELL, RUST,
+};
 use crate::model::summary::{BASELINE, REFERENCE};
 use crate::read::side::ProfileTable;
 use crate::read::transport::Mode;
 
 pub(super) fn matrix_csv(matrix: &[MatrixRow]) -> String {
     let mut header = vec!["format".to_owned()];
-    header.extend(LANGUAGES.iter().map(|l| format!("{l}_ns")));
-    header.extend(NOT_MEASURED.iter().map(|(l, _)| (*l).to_owned()));
-    header.extend(LANGUAGES[1..].iter().map(|l| format!("{l}_library")));
+    header.extend(LANGUAGES.iter().map(|l| format!("{}_ns", l.id)));
+    header.extend(NOT_MEASURED.iter().map(|u| u.language.to_owned()));
+    // Rust's library is this crate: only the others name one.
+    let others = LANGUAGES.iter().filter(|l| l.id != RUST);
+    header.extend(others.map(|l| format!("{}_library", l.id)));
     csv(
         &header.join(","),
         matrix.iter().map(|m| {
             // pgfplotstable reads no quoted fields: commas become semicolons.
-            let lib = |cell: &Option<Fastest>| {
-                cell.as_ref().map_or(String::new(), |f| {
+            let lib = |cell: &LanguageCell| {
+                cell.fastest.as_ref().map_or(String::new(), |f| {
                     f.library.replace(',', ";").replace('"', "'")
                 })
             };
@@ -32,10 +36,10 @@ pub(super) fn matrix_csv(matrix: &[MatrixRow]) -> String {
             row.extend(
                 m.cells
                     .iter()
-                    .map(|cell| fixed_opt(cell.as_ref().map(|f| f.ns), NS)),
+                    .map(|cell| fixed_opt(cell.fastest.as_ref().map(|f| f.ns), NS)),
             );
             row.extend(NOT_MEASURED.iter().map(|_| NOT_MEASURED_CELL.to_owned()));
-            row.extend(m.cells[1..].iter().map(lib));
+            row.extend(m.cells.iter().filter(|c| c.language != RUST).map(lib));
             row
         }),
     )
@@ -161,49 +165,50 @@ pub(super) fn speed_csv(c: &Campaign) -> String {
     )
 }
 
-/// The paired floor ratios of `floors.csv`: (column prefix, workload, against).
-pub const FLOORS: [(&str, &str, &str); 5] = [
-    (
-        "encode_copy",
-        Workload::Encode.name(),
-        Workload::Copy.name(),
-    ),
-    (
-        "decode_clone",
-        Workload::Decode.name(),
-        Workload::Clone.name(),
-    ),
-    (
-        "decode_id_decode",
-        Workload::DecodeId.name(),
-        Workload::Decode.name(),
-    ),
-    (
-        "validate_id_verify",
-        Workload::Validate.name(),
-        Workload::IdVerify.name(),
-    ),
-    (
+/// A paired floor ratio of `floors.csv`.
+#[derive(Clone, Copy, Debug)]
+pub struct Floor {
+    /// Its column prefix.
+    pub name: &'static str,
+    /// The numerator's workload.
+    pub workload: Workload,
+    /// The floor it is taken against.
+    pub against: Workload,
+}
+
+const fn floor(name: &'static str, workload: Workload, against: Workload) -> Floor {
+    Floor {
+        name,
+        workload,
+        against,
+    }
+}
+
+/// The paired floor ratios of `floors.csv`, in column order.
+pub const FLOORS: [Floor; 5] = [
+    floor("encode_copy", Workload::Encode, Workload::Copy),
+    floor("decode_clone", Workload::Decode, Workload::Clone),
+    floor("decode_id_decode", Workload::DecodeId, Workload::Decode),
+    floor("validate_id_verify", Workload::Validate, Workload::IdVerify),
+    floor(
         "select_raw_offset",
-        Workload::SelectChecked.name(),
-        Workload::SelectRawOffset.name(),
+        Workload::SelectChecked,
+        Workload::SelectRawOffset,
     ),
 ];
 
 pub(super) fn floors_csv(c: &Campaign) -> String {
     let host = c.primary_host();
     let mut header = vec!["profile".to_owned()];
-    for (name, _, _) in FLOORS {
+    for Floor { name, .. } in FLOORS {
         header.extend([name.to_owned(), format!("{name}_lo"), format!("{name}_hi")]);
     }
     let rows = c
         .profiles(host)
         .into_iter()
         .filter_map(|p| {
-            let cells: Vec<Option<Interval>> = FLOORS
-                .iter()
-                .map(|(_, w, against)| c.ratio(host, w, &p, against))
-                .collect();
+            let ratio = |f: &Floor| c.ratio(host, f.workload.name(), &p, f.against.name());
+            let cells: Vec<Option<Interval>> = FLOORS.iter().map(ratio).collect();
             if cells.iter().all(Option::is_none) {
                 return None;
             }
@@ -213,7 +218,9 @@ pub(super) fn floors_csv(c: &Campaign) -> String {
                 row.push(fixed_opt(x.map(|x| x.lo), RATIO));
                 row.push(fixed_opt(x.map(|x| x.hi), RATIO));
             }
-            Some((cells[1].map(|x| x.est), p, row))
+            // By decode / clone.
+            let key = c.ratio(host, Workload::Decode.name(), &p, Workload::Clone.name());
+            Some((key.map(|x| x.est), p, row))
         })
         .collect();
     csv(&header.join(","), sorted_by(rows))
@@ -243,7 +250,8 @@ pub(super) fn instructions_csv(c: &Campaign) -> String {
             row.extend(instr.iter().map(|i| fixed_opt(i.map(|i| i.per_event), 0)));
             row.extend(workloads.iter().map(|w| fixed_opt(c.ns(host, w, &p), NS)));
             row.push(fixed(dev, 4));
-            Some((instr[1].map(|i| i.per_event), p, row))
+            let decode = c.instructions(host, Workload::Decode.name(), &p);
+            Some((decode.map(|i| i.per_event), p, row))
         })
         .collect();
     csv(
@@ -453,8 +461,8 @@ pub(super) fn reference_csv(c: &Campaign) -> String {
                 r.rounds.to_string(),
                 fixed_opt(r.base_over_ref, RATIO),
                 fixed(r.new_over_ref, RATIO),
-                fixed(r.new_over_ref_ci[0], RATIO),
-                fixed(r.new_over_ref_ci[1], RATIO),
+                fixed(r.new_over_ref_ci.lo, RATIO),
+                fixed(r.new_over_ref_ci.hi, RATIO),
                 fixed(r.new_ns, 1),
                 fixed(r.ref_ns, 1),
             ]

@@ -113,10 +113,11 @@ fn paired_ratios(out: &mut String, c: &Campaign, host: &str, profiles: &[String]
         .filter_map(|p| {
             let r = |w: &str, against: &str| c.ratio(host, w, p, against);
             let json = |w: &str| c.row(host, w, p, "all", 1).and_then(|row| row.ratio_json);
+            let decode = json(Workload::Decode.name());
             let cells = [
                 json(Workload::Encode.name()),
                 r(Workload::Encode.name(), Workload::Copy.name()),
-                json(Workload::Decode.name()),
+                decode,
                 r(Workload::Decode.name(), Workload::Clone.name()),
                 r(Workload::DecodeId.name(), Workload::Decode.name()),
                 json(Workload::Validate.name()),
@@ -125,7 +126,7 @@ fn paired_ratios(out: &mut String, c: &Campaign, host: &str, profiles: &[String]
             if cells.iter().all(Option::is_none) {
                 return None;
             }
-            let key = cells[2].map_or(f64::INFINITY, |x| x.est);
+            let key = decode.map_or(f64::INFINITY, |x| x.est);
             let mut row = vec![p.clone()];
             row.extend(cells.into_iter().map(with_ci));
             Some((key, row))
@@ -168,16 +169,16 @@ fn absolute_times(out: &mut String, c: &Campaign, host: &str, profiles: &[String
     let rows = profiles
         .iter()
         .filter_map(|p| {
-            let ns = |w: &str| c.ns(host, w, p);
+            let ns = |w: Workload| c.ns(host, w.name(), p);
             let cells = [
-                Workload::Encode.name(),
-                Workload::Copy.name(),
-                Workload::Decode.name(),
-                Workload::DecodeId.name(),
-                Workload::Validate.name(),
+                Workload::Encode,
+                Workload::Copy,
+                Workload::Decode,
+                Workload::DecodeId,
+                Workload::Validate,
             ]
             .map(ns);
-            let key = cells[2].or(cells[4])?;
+            let key = ns(Workload::Decode).or(ns(Workload::Validate))?;
             let mut row = vec![p.clone()];
             row.extend(cells.iter().map(|v| fixed_opt(*v, NS)));
             Some((key, row))

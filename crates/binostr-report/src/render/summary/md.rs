@@ -155,7 +155,11 @@ fn language_section(out: &mut String, c: &Campaign, matrix: &[MatrixRow]) {
         c.primary_host(),
         crate::model::languages::NOT_MEASURED
             .iter()
-            .map(|(_, why)| format!("{why} ({}).", crate::model::languages::NOT_MEASURED_CELL))
+            .map(|u| format!(
+                "{} ({}).",
+                u.why,
+                crate::model::languages::NOT_MEASURED_CELL
+            ))
             .collect::<Vec<_>>()
             .join(" ")
     );
@@ -164,7 +168,8 @@ fn language_section(out: &mut String, c: &Campaign, matrix: &[MatrixRow]) {
         .map(|m| {
             let mut r = vec![m.format.clone()];
             r.extend(m.cells.iter().map(|cell| {
-                cell.as_ref()
+                cell.fastest
+                    .as_ref()
                     .map_or("-".into(), |f| format!("{:.0} ({})", f.ns, f.library))
             }));
             r

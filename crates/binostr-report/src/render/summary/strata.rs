@@ -211,8 +211,12 @@ fn grid_tables(out: &mut String, g: &Grid) {
         .map(|row| {
             let mut r = vec![fixed(row[0].share * 100.0, 2) + " %"];
             r.extend(row.iter().map(|cell| {
-                let (p, x) = &cell.ratios[0];
-                format!("`{p}` {}", fixed(x * 100.0, 1))
+                let smallest = &cell.ratios[0];
+                format!(
+                    "`{}` {}",
+                    smallest.profile,
+                    fixed(smallest.ratio * 100.0, 1)
+                )
             }));
             r
         })
