@@ -383,6 +383,12 @@ impl ProfileTable {
         Ok(Self { header, rows })
     }
 
+    /// The profile of `row`: its first cell (the header starts with
+    /// `profile`, as [`ProfileTable::read`] requires).
+    pub fn profile(row: &[String]) -> &str {
+        row.first().map_or("", String::as_str)
+    }
+
     /// The cell of `column` in `row`.
     pub fn cell<'a>(&self, row: &'a [String], column: &str) -> Option<&'a str> {
         let i = self.header.iter().position(|h| h == column)?;

@@ -174,7 +174,10 @@ pub fn evolution(c: &Campaign) -> String {
     let measured = t
         .rows
         .iter()
-        .filter(|r| c.profiles(c.primary_host()).contains(&r[0]))
+        .filter(|r| {
+            let p = ProfileTable::profile(r);
+            c.profiles(c.primary_host()).iter().any(|x| x == p)
+        })
         .count();
     let _ = writeln!(
         out,
@@ -186,14 +189,15 @@ pub fn evolution(c: &Campaign) -> String {
     cols.extend(t.header.iter().skip(1).map(|h| Column::text(h.clone(), "")));
     let mut table = Table::new("t-evolution", cols);
     for r in &t.rows {
-        let mut cells = vec![code_cell(&r[0]), in_campaign(c, &r[0])];
+        let profile = ProfileTable::profile(r);
+        let mut cells = vec![code_cell(profile), in_campaign(c, profile)];
         cells.extend(r.iter().skip(1).map(|v| {
             // The README's failures: a misread, a silent change, no adapter.
             let bad = matches!(v.as_str(), "misread" | "changed" | "not-covered");
             let cell = Cell::text(v);
             if bad { cell.class("bad") } else { cell }
         }));
-        table.row(None, &r[0], cells);
+        table.row(None, profile, cells);
     }
     out.push_str(&table.render("all"));
     out.push_str("</section>\n");
@@ -205,7 +209,7 @@ pub fn evolution(c: &Campaign) -> String {
 fn spec_cells(inputs: &Inputs, t: &ProfileTable, row: &[String]) -> [Cell; 2] {
     let csv_status = t.cell(row, "spec_status").unwrap_or_default();
     let csv_ref = t.cell(row, "spec_ref").unwrap_or_default();
-    match inputs.profile(&row[0]).and_then(spec) {
+    match inputs.profile(ProfileTable::profile(row)).and_then(spec) {
         Some(s) => {
             let status = Cell::text(&s.status);
             let status = if s.status == csv_status {
@@ -261,7 +265,7 @@ pub fn maintenance(c: &Campaign, inputs: &Inputs) -> String {
         let mut by: Vec<(String, usize)> = Vec::new();
         for r in &t.rows {
             let s = inputs
-                .profile(&r[0])
+                .profile(ProfileTable::profile(r))
                 .and_then(spec)
                 .map(|s| s.status)
                 .or_else(|| t.cell(r, "spec_status").map(str::to_owned))
@@ -310,14 +314,15 @@ pub fn maintenance(c: &Campaign, inputs: &Inputs) -> String {
     for r in &t.rows {
         let cell = |col: &str| t.cell(r, col).unwrap_or_default();
         let n = |col: &str| Cell::num(cell(col).parse::<f64>().ok(), 0);
-        let names = inputs.profile(&r[0]).map(crates).unwrap_or_default();
+        let profile = ProfileTable::profile(r);
+        let names = inputs.profile(profile).map(crates).unwrap_or_default();
         let [status, cited] = spec_cells(inputs, t, r);
         table.row(
             None,
-            &r[0],
+            profile,
             vec![
-                code_cell(&r[0]),
-                in_campaign(c, &r[0]),
+                code_cell(profile),
+                in_campaign(c, profile),
                 n("module_lines"),
                 n("generated_lines"),
                 n("test_lines"),

@@ -477,7 +477,7 @@ fn measured_rows<'a>(c: &Campaign, table: &'a ProfileTable) -> Vec<&'a Vec<Strin
     table
         .rows
         .iter()
-        .filter(|r| measured.iter().any(|p| *p == r[0]))
+        .filter(|r| measured.iter().any(|p| *p == ProfileTable::profile(r)))
         .collect()
 }
 
@@ -525,7 +525,7 @@ pub(super) fn evolution_csv(c: &Campaign) -> String {
         measured_rows(c, t).into_iter().map(|r| {
             let cell = |col: &str| t.cell(r, col).unwrap_or_default().replace(',', ";");
             vec![
-                r[0].clone(),
+                ProfileTable::profile(r).to_owned(),
                 cell("forward_field"),
                 cell("forward_element"),
                 cell("backward"),
