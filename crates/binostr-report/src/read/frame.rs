@@ -39,13 +39,32 @@ pub fn f64s(df: &DataFrame, name: &str) -> Result<Vec<f64>> {
         .collect())
 }
 
-/// One group of [`medians`]: its host and key cells, and its value medians.
+/// One group of [`medians`]: its host, key cells and value medians, each
+/// by column name.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KeyedValues {
-    /// The host, then the key columns' cells, in the order asked for.
-    pub keys: Vec<String>,
-    /// The value columns' medians, in the order asked for.
-    pub values: Vec<f64>,
+    /// The host.
+    pub host: String,
+    keys: Vec<(String, String)>,
+    values: Vec<(String, f64)>,
+}
+
+impl KeyedValues {
+    /// The cell of key column `column` (empty when it was not asked for).
+    pub fn key(&self, column: &str) -> String {
+        self.keys
+            .iter()
+            .find(|(c, _)| c == column)
+            .map_or_else(String::new, |(_, v)| v.clone())
+    }
+
+    /// The median of value column `column` (`NaN` when it was not asked for).
+    pub fn value(&self, column: &str) -> f64 {
+        self.values
+            .iter()
+            .find(|(c, _)| c == column)
+            .map_or(f64::NAN, |(_, v)| *v)
+    }
 }
 
 /// Text key columns and per-run medians of the value columns of `table`, one
@@ -83,13 +102,23 @@ pub fn medians_of(
         )
         .sort(sort.clone(), SortMultipleOptions::default())
         .collect()?;
-    let key_cols: Vec<Vec<String>> = sort.iter().map(|k| strs(&df, k)).collect::<Result<_>>()?;
+    let host = strs(&df, "host")?;
+    let key_cols: Vec<Vec<String>> = keys.iter().map(|k| strs(&df, k)).collect::<Result<_>>()?;
     let value_cols: Vec<Vec<f64>> = values.iter().map(|v| f64s(&df, v)).collect::<Result<_>>()?;
     Ok(Some(
         (0..df.height())
             .map(|i| KeyedValues {
-                keys: key_cols.iter().map(|c| c[i].clone()).collect(),
-                values: value_cols.iter().map(|c| c[i]).collect(),
+                host: host[i].clone(),
+                keys: keys
+                    .iter()
+                    .zip(&key_cols)
+                    .map(|(k, c)| ((*k).to_owned(), c[i].clone()))
+                    .collect(),
+                values: values
+                    .iter()
+                    .zip(&value_cols)
+                    .map(|(v, c)| ((*v).to_owned(), c[i]))
+                    .collect(),
             })
             .collect(),
     ))

@@ -94,58 +94,46 @@ impl Side {
     /// Reads and aggregates the side measurements of `runs`.
     pub fn read(runs: &[Run]) -> Result<Self> {
         let sizes = read_sizes(runs)?;
-        let latency = medians(
+        let per_workload = |table: &Layout, values: &[&str]| -> Result<Vec<KeyedValues>> {
+            Ok(medians(table, runs, &["workload", "profile"], values)?.unwrap_or_default())
+        };
+        let latency = per_workload(
             &records::LATENCY,
-            runs,
-            &["workload", "profile"],
             &["p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"],
         )?
-        .unwrap_or_default()
         .into_iter()
-        .map(|KeyedValues { keys: k, values: v }| Latency {
-            host: k[0].clone(),
-            workload: k[1].clone(),
-            profile: k[2].clone(),
+        .map(|g| Latency {
+            workload: g.key("workload"),
+            profile: g.key("profile"),
             ns: LatencyNs {
-                p50: v[0],
-                p90: v[1],
-                p99: v[2],
-                p999: v[3],
-                max: v[4],
+                p50: g.value("p50_ns"),
+                p90: g.value("p90_ns"),
+                p99: g.value("p99_ns"),
+                p999: g.value("p999_ns"),
+                max: g.value("max_ns"),
             },
+            host: g.host,
         })
         .collect();
-        let alloc = medians(
-            &records::ALLOC,
-            runs,
-            &["workload", "profile"],
-            &["events", "allocs", "alloc_bytes"],
-        )?
-        .unwrap_or_default()
-        .into_iter()
-        .map(|KeyedValues { keys: k, values: v }| Alloc {
-            host: k[0].clone(),
-            workload: k[1].clone(),
-            profile: k[2].clone(),
-            allocs_per_event: v[1] / v[0],
-            bytes_per_event: v[2] / v[0],
-        })
-        .collect();
-        let rss = medians(
-            &records::RSS,
-            runs,
-            &["workload", "profile"],
-            &["baseline_kib", "peak_kib"],
-        )?
-        .unwrap_or_default()
-        .into_iter()
-        .map(|KeyedValues { keys: k, values: v }| Rss {
-            host: k[0].clone(),
-            workload: k[1].clone(),
-            profile: k[2].clone(),
-            growth_kib: v[1] - v[0],
-        })
-        .collect();
+        let alloc = per_workload(&records::ALLOC, &["events", "allocs", "alloc_bytes"])?
+            .into_iter()
+            .map(|g| Alloc {
+                workload: g.key("workload"),
+                profile: g.key("profile"),
+                allocs_per_event: g.value("allocs") / g.value("events"),
+                bytes_per_event: g.value("alloc_bytes") / g.value("events"),
+                host: g.host,
+            })
+            .collect();
+        let rss = per_workload(&records::RSS, &["baseline_kib", "peak_kib"])?
+            .into_iter()
+            .map(|g| Rss {
+                workload: g.key("workload"),
+                profile: g.key("profile"),
+                growth_kib: g.value("peak_kib") - g.value("baseline_kib"),
+                host: g.host,
+            })
+            .collect();
         Ok(Side {
             sizes,
             latency,

@@ -4,7 +4,7 @@
 use anyhow::Result;
 use polars::prelude::*;
 
-use crate::read::frame::{KeyedValues, medians_of};
+use crate::read::frame::medians_of;
 use crate::read::records::{self, Run, Scan as _};
 
 /// Encoded sizes of one profile and subset on one host (medians over runs).
@@ -92,22 +92,26 @@ pub fn read_sizes(runs: &[Run]) -> Result<Vec<Sizes>> {
     Ok(medians_of(lf, &["profile", "subset"], &SIZE_COLUMNS)?
         .unwrap_or_default()
         .into_iter()
-        .map(|KeyedValues { keys: k, values: v }| Sizes {
-            host: k[0].clone(),
-            profile: k[1].clone(),
-            subset: k[2].clone(),
-            events: v[0],
-            bytes: SizeBytes {
-                raw: v[1],
-                framed: v[2],
-                zstd_event: v[3],
-                zstd_stream: v[4],
-                zstd_dict: v[5],
-            },
-            deflate: (v[6].is_finite() && v[7].is_finite()).then_some(DeflateBytes {
-                event: v[6],
-                stream: v[7],
-            }),
+        .map(|g| {
+            let (event, stream) = (
+                g.value("deflate_event_bytes"),
+                g.value("deflate_stream_bytes"),
+            );
+            Sizes {
+                profile: g.key("profile"),
+                subset: g.key("subset"),
+                events: g.value("events"),
+                bytes: SizeBytes {
+                    raw: g.value("raw_bytes"),
+                    framed: g.value("framed_bytes"),
+                    zstd_event: g.value("zstd_event_bytes"),
+                    zstd_stream: g.value("zstd_stream_bytes"),
+                    zstd_dict: g.value("zstd_dict_bytes"),
+                },
+                deflate: (event.is_finite() && stream.is_finite())
+                    .then_some(DeflateBytes { event, stream }),
+                host: g.host,
+            }
         })
         .collect())
 }
@@ -145,15 +149,15 @@ pub fn read_follow_lists(runs: &[Run]) -> Result<Vec<FollowList>> {
     medians_of(lf, &["profile", "median_tags"], &values)?
         .unwrap_or_default()
         .into_iter()
-        .map(|KeyedValues { keys: k, values: v }| {
+        .map(|g| {
             Ok(FollowList {
-                host: k[0].clone(),
-                profile: k[1].clone(),
-                median_tags: k[2].parse()?,
-                events: v[0],
-                raw: v[1],
-                zstd_event: v[2],
-                deflate_event: v[3],
+                profile: g.key("profile"),
+                median_tags: g.key("median_tags").parse()?,
+                events: g.value("events"),
+                raw: g.value("raw_bytes"),
+                zstd_event: g.value("zstd_event_bytes"),
+                deflate_event: g.value("deflate_event_bytes"),
+                host: g.host,
             })
         })
         .collect()
