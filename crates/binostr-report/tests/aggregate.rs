@@ -1057,7 +1057,9 @@ fn transport_bytes_off_the_model_or_between_runs_are_refused() {
 /// hand-computed answers.
 mod strata {
     use super::*;
+    use binostr_records::Workload;
     use binostr_report::Campaign;
+    use binostr_report::model::mix::SizeMeasure;
 
     /// decode on `all` and on every stratum: json 100 ns, event2 50 ns on kind
     /// 3 and 80 ns elsewhere.
@@ -1102,16 +1104,15 @@ mod strata {
             0.0473 * 200.0 + 0.3896 * 300.0 + 0.1889 * 100.0 + 0.0281 * 1000.0 + 0.3007 * 400.0;
         let kind3 = 0.0454 * 40.0 * 317.0;
         let expected = (0.8 * others + 0.5 * kind3) / (others + kind3);
-        let sizes = c.composed.size("event2").unwrap();
-        for (i, r) in sizes.iter().enumerate() {
-            let r = r.unwrap_or_else(|| panic!("measure {i} composed"));
-            assert!(
-                (r - expected).abs() < 1e-9,
-                "measure {i}: {r} vs {expected}"
-            );
+        for m in SizeMeasure::COMPOSED {
+            let r = c
+                .composed
+                .size("event2", m)
+                .unwrap_or_else(|| panic!("{m:?} composed"));
+            assert!((r - expected).abs() < 1e-9, "{m:?}: {r} vs {expected}");
         }
         let binostr_report::interval::Interval { est: t, lo, hi } =
-            c.composed.time("decode", "event2").unwrap();
+            c.composed.time(Workload::Decode, "event2").unwrap();
         let expected_t = 0.0454 * 0.5 + (1.0 - 0.0454) * 0.8;
         assert!((t - expected_t).abs() < 1e-9, "{t} vs {expected_t}");
         assert!(lo <= t && t <= hi);

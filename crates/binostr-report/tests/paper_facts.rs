@@ -30,7 +30,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use binostr_report::model::languages::{LANGUAGE_NAMES, NOT_MEASURED};
+use binostr_report::model::languages::{LANGUAGES, NOT_MEASURED};
 use tex::tex_files;
 
 /// Numbers the prose may write, each with why; matched as exact text.
@@ -525,11 +525,11 @@ fn sections_list_no_profiles_or_languages_by_hand() {
         .map(|e| e["id"].as_str().unwrap().to_owned())
         .collect();
     assert!(names.len() > 3, "registry.json lists no profiles");
-    let mut languages: Vec<String> = LANGUAGE_NAMES.map(str::to_owned).to_vec();
+    let mut languages: Vec<String> = LANGUAGES.iter().map(|l| l.name.to_owned()).collect();
     languages.extend(
         NOT_MEASURED
             .iter()
-            .map(|(_, why)| why.split(':').next().unwrap().to_owned()),
+            .map(|u| u.why.split(':').next().unwrap().to_owned()),
     );
     let mut bad = Vec::new();
     for (f, text) in sections() {

@@ -8,8 +8,8 @@ use crate::model::paired::{self, Paired};
 use crate::model::summary::{self, Row};
 use crate::read::apart::{self, ApartRecord};
 use crate::read::records::{self, Run, Scan as _};
-use crate::read::side::{self, Sizes};
-use crate::read::transport::{self, Transport};
+use crate::read::sizes::{self, Sizes};
+use crate::read::transport::{self, Mode, Transport};
 
 /// What the runs measured for one apart profile (and json beside it).
 #[derive(Clone, Debug)]
@@ -42,11 +42,13 @@ impl Apart {
 
     /// Its relay → client bytes per event (check `decode`) over json's in
     /// `mode`, in %.
-    pub fn wire_pct(&self, host: &str, mode: &str) -> Option<f64> {
+    pub fn wire_pct(&self, host: &str, mode: Mode) -> Option<f64> {
         let bytes = |p: &str| {
             self.transport
                 .iter()
-                .find(|t| t.host == host && t.profile == p && t.mode == mode && t.check == "decode")
+                .find(|t| {
+                    t.host == host && t.profile == p && t.mode == mode.name() && t.check == "decode"
+                })
                 .map(|t| t.s2c_bytes_per_event)
         };
         Some(100.0 * bytes(&self.profile)? / bytes(summary::BASELINE)?)
@@ -58,7 +60,7 @@ impl Apart {
             self.sizes
                 .iter()
                 .find(|s| s.host == host && s.profile == p && s.subset == "all")
-                .map(|s| s.bytes[0])
+                .map(|s| s.bytes.raw)
         };
         Some(100.0 * raw(&self.profile)? / raw(summary::BASELINE)?)
     }
@@ -70,14 +72,14 @@ pub fn read(runs: &[Run], records: &[ApartRecord]) -> Result<Vec<Apart>> {
     let by_id = apart::dirs(runs)?;
     by_id
         .into_iter()
-        .map(|(profile, runs)| {
+        .map(|apart::ApartDirs { id: profile, runs }| {
             let samples = records::SAMPLES.scan_required(&runs)?;
             let paired = paired::read(&runs)?;
             let rows = summary::summarize(samples, &paired)?;
             Ok(Apart {
                 record: records.iter().find(|r| r.profile == profile).cloned(),
                 transport: transport::read(&runs)?,
-                sizes: side::read_sizes(&runs)?,
+                sizes: sizes::read_sizes(&runs)?,
                 rows,
                 paired,
                 profile,

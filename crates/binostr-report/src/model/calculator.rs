@@ -16,8 +16,8 @@ use binostr_records::Mix;
 
 use crate::model::campaign::Campaign;
 use crate::read::campaign_file;
-use crate::read::side::Sizes;
-use crate::read::transport::MODES;
+use crate::read::sizes::Sizes;
+use crate::read::transport::{Mode, PerMode};
 
 /// The stratum standing for the mix's unmeasured strata in older campaigns.
 pub const REST: &str = "kind-rest";
@@ -84,13 +84,13 @@ impl StratumSizes {
     fn of(s: &Sizes) -> Self {
         StratumSizes {
             events: s.events,
-            raw: s.bytes[0],
-            framed: s.bytes[1],
-            zstd_event: s.bytes[2],
-            zstd_stream: Some(s.bytes[3]),
-            zstd_dict: s.bytes[4],
-            deflate_event: s.deflate.map(|d| d[0]),
-            deflate_stream: s.deflate.map(|d| d[1]),
+            raw: s.bytes.raw,
+            framed: s.bytes.framed,
+            zstd_event: s.bytes.zstd_event,
+            zstd_stream: Some(s.bytes.zstd_stream),
+            zstd_dict: s.bytes.zstd_dict,
+            deflate_event: s.deflate.map(|d| d.event),
+            deflate_stream: s.deflate.map(|d| d.stream),
         }
     }
 
@@ -137,17 +137,33 @@ pub struct Calculator {
     pub mix_stated: bool,
     /// The strata, in the mix's order ([`REST`] last).
     pub strata: Vec<Stratum>,
-    /// Per (profile, stratum subset).
-    pub sizes: BTreeMap<(String, String), StratumSizes>,
-    /// Relay → client socket bytes per event per profile, per mode in
-    /// `read::transport::MODES` order (`transport.csv`, check `decode`).
-    pub socket: BTreeMap<String, [Option<f64>; 3]>,
+    /// Per profile, then stratum subset.
+    pub sizes: BTreeMap<String, BTreeMap<String, StratumSizes>>,
+    /// Relay → client socket bytes per event per profile and mode
+    /// (`transport.csv`, check `decode`).
+    pub socket: BTreeMap<String, PerMode<Option<f64>>>,
     /// Events of the socket exchanges, when measured.
     pub socket_events: Option<u64>,
     /// Which stream those were.
     pub socket_stream: SocketStream,
     /// Per claim workload that is not resolved: the profiles called tied.
-    pub ties: Vec<(String, Vec<String>)>,
+    pub ties: Vec<Tie>,
+}
+
+/// The profiles an unresolved claim calls tied.
+#[derive(Clone, Debug)]
+pub struct Tie {
+    /// The claim's workload.
+    pub workload: String,
+    /// The profiles tied.
+    pub profiles: Vec<String>,
+}
+
+impl Calculator {
+    /// The sizes of `profile` in stratum `subset`.
+    pub fn size(&self, profile: &str, subset: &str) -> Option<&StratumSizes> {
+        self.sizes.get(profile)?.get(subset)
+    }
 }
 
 /// What the page calls a stratum's events.
@@ -203,20 +219,26 @@ pub fn build(c: &Campaign, profiles: &[String]) -> Result<Calculator> {
             origin: Origin::Remainder(rest.iter().map(|s| s.stratum.clone()).collect()),
         });
     }
-    let mut sizes = BTreeMap::new();
+    let mut sizes: BTreeMap<String, BTreeMap<String, StratumSizes>> = BTreeMap::new();
     for p in profiles {
         let mut parts = Vec::new();
         for s in &strata {
             if let Some(row) = c.sizes(host, p, &s.subset) {
                 parts.push(StratumSizes::of(row));
-                sizes.insert((p.clone(), s.subset.clone()), StratumSizes::of(row));
+                sizes
+                    .entry(p.clone())
+                    .or_default()
+                    .insert(s.subset.clone(), StratumSizes::of(row));
             }
         }
         let complete = parts.len() + usize::from(!rest.is_empty()) == strata.len();
         if let (false, true, Some(all)) = (rest.is_empty(), complete, c.sizes(host, p, "all")) {
             let parts: Vec<&StratumSizes> = parts.iter().collect();
             if let Some(r) = StratumSizes::of(all).remainder(&parts) {
-                sizes.insert((p.clone(), REST.to_owned()), r);
+                sizes
+                    .entry(p.clone())
+                    .or_default()
+                    .insert(REST.to_owned(), r);
             }
         }
     }
@@ -228,17 +250,23 @@ pub fn build(c: &Campaign, profiles: &[String]) -> Result<Calculator> {
         .iter()
         .filter(|t| t.host == host && t.check == "decode")
     {
-        let Some(i) = MODES.iter().position(|m| *m == t.mode) else {
+        let Some(mode) = Mode::from_name(&t.mode) else {
             continue;
         };
-        socket.entry(t.profile.clone()).or_insert([None; 3])[i] = Some(t.s2c_bytes_per_event);
+        *socket
+            .entry(t.profile.clone())
+            .or_insert_with(PerMode::default)
+            .get_mut(mode) = Some(t.s2c_bytes_per_event);
         socket_events = Some(t.events);
     }
     let ties = c
         .claims
         .iter()
         .filter(|k| k.host == host && !k.resolved)
-        .map(|k| (k.workload.clone(), k.tied_set()))
+        .map(|k| Tie {
+            workload: k.workload.clone(),
+            profiles: k.tied_set(),
+        })
         .collect();
     Ok(Calculator {
         mix,

@@ -11,10 +11,10 @@ use binostr_records::robustness::RunReport;
 
 use crate::interval::Interval;
 use crate::model::checks::{self, Check, Violation};
-use crate::model::claims::{self, CLAIM_WORKLOADS, Claim};
+use crate::model::claims::{self, CLAIM_WORKLOADS, Claim, ProfileRatio};
 use crate::model::instr::{self, Instr};
 use crate::model::key::{Key, PairKey};
-use crate::model::mix::{Composed, StatedMix};
+use crate::model::mix::{Composed, SizeMeasure, StatedMix};
 use crate::model::paired::{self, Paired, Rounds};
 use crate::model::sensitivity::{self, Grid};
 use crate::model::summary::{self, BASELINE, REFERENCE, Row};
@@ -23,6 +23,7 @@ use crate::read::campaign_file::{self, CampaignRecord, Sequence};
 use crate::read::records::{self, Run, Scan as _};
 use crate::read::registry::{REGISTRY, RegistryEntry, read_registry};
 use crate::read::side::{Interop, ProfileTable, Reference, Side};
+use crate::read::sizes::SizeBytes;
 
 /// Another label's claims, to mark where each claim holds.
 #[derive(Clone, Debug)]
@@ -35,6 +36,24 @@ pub struct HoldsOn {
     pub claims: Vec<Claim>,
     /// Its profiles measured apart, which are in none of its claims.
     pub apart: Vec<String>,
+}
+
+/// `campaign.json`'s event sequences of one label.
+#[derive(Clone, Debug)]
+pub struct LabelSequences {
+    /// The label.
+    pub label: String,
+    /// Its sequences.
+    pub sequences: Vec<Sequence>,
+}
+
+/// The primary host's claim about one workload on one kind stratum.
+#[derive(Clone, Debug)]
+pub struct KindClaim {
+    /// The stratum (subset id).
+    pub stratum: String,
+    /// The claim.
+    pub claim: Claim,
 }
 
 /// A loaded campaign (possibly several labels and hosts).
@@ -80,7 +99,7 @@ pub struct Campaign {
     /// Wall time per label (labels whose runs record it).
     pub walls: Vec<Wall>,
     /// `campaign.json`'s `sequences` per label (labels that have it).
-    pub sequences: Vec<(String, Vec<Sequence>)>,
+    pub sequences: Vec<LabelSequences>,
     /// Profiles measured apart, on the events they represent.
     pub apart: Vec<crate::model::apart::Apart>,
     /// The first label's `registry.json` (empty, with a warning, without it).
@@ -93,7 +112,7 @@ pub struct Campaign {
     /// the campaign has `follow-lists.csv` and every stratum.
     pub grids: Vec<Grid>,
     /// The primary host's claims per kind stratum.
-    pub kind_claims: Vec<(String, Claim)>,
+    pub kind_claims: Vec<KindClaim>,
     /// The claims of the label given to [`Campaign::with_holds_on`].
     pub holds_on: Option<HoldsOn>,
     index: BTreeMap<Key, usize>,
@@ -122,7 +141,11 @@ impl Campaign {
             warnings
                 .push("no run has instructions.csv: no instruction counts are reported".to_owned());
         }
-        let (sequences, record, walls) = per_label(root, labels, &runs, &mut warnings)?;
+        let LabelFiles {
+            sequences,
+            first: record,
+            walls,
+        } = per_label(root, labels, &runs, &mut warnings)?;
         let apart_records = record
             .as_ref()
             .map(|r| r.corpus.apart.clone())
@@ -191,17 +214,21 @@ impl Campaign {
         Ok(c)
     }
 
-    /// The paired time ratios to json of `profile` at `subset` (one thread)
-    /// for each of [`crate::model::mix::TIME_WORKLOADS`].
-    pub fn stratum_times(&self, profile: &str, subset: &str) -> [Option<Interval>; 4] {
+    /// The paired time ratio to json of `profile` at `subset` (one thread)
+    /// for `workload`.
+    pub fn stratum_time(
+        &self,
+        profile: &str,
+        subset: &str,
+        workload: Workload,
+    ) -> Option<Interval> {
         let host = self.primary_host();
-        crate::model::mix::TIME_WORKLOADS.map(|w| {
-            if profile == BASELINE {
-                return self.row(host, w, profile, subset, 1).map(|_| Interval::ONE);
-            }
-            self.paired(host, w, profile, subset, 1, BASELINE)
-                .map(Paired::interval)
-        })
+        let w = workload.name();
+        if profile == BASELINE {
+            return self.row(host, w, profile, subset, 1).map(|_| Interval::ONE);
+        }
+        self.paired(host, w, profile, subset, 1, BASELINE)
+            .map(Paired::interval)
     }
 
     /// Whether the primary host measured anything on `subset`.
@@ -223,20 +250,14 @@ impl Campaign {
         self.record.as_ref().map(|r| r.corpus.source.as_str())
     }
 
-    /// Sizes of `profile` at `subset` on the primary host as a percentage
-    /// of json's under the same measure, per [`SizeMeasure::ALL`] (deflate
-    /// `None` when not measured).
-    pub fn stratum_pcts(&self, profile: &str, subset: &str) -> Option<[Option<f64>; 5]> {
+    /// The size of `profile` at `subset` on the primary host under `m`, as
+    /// a percentage of json's under the same measure (`None` where either
+    /// has no size row, or the measure is not measured).
+    pub fn stratum_pct(&self, profile: &str, subset: &str, m: SizeMeasure) -> Option<f64> {
         let host = self.primary_host();
         let j = self.sizes(host, BASELINE, subset)?;
         let s = self.sizes(host, profile, subset)?;
-        Some(SizeMeasure::ALL.map(|m| Some(m.bytes(s)? / m.bytes(j)? * 100.0)))
-    }
-
-    /// One of [`Campaign::stratum_pcts`], by name.
-    pub fn stratum_pct(&self, profile: &str, subset: &str, m: SizeMeasure) -> Option<f64> {
-        let i = SizeMeasure::ALL.iter().position(|x| *x == m)?;
-        self.stratum_pcts(profile, subset)?[i]
+        Some(m.bytes(s)? / m.bytes(j)? * 100.0)
     }
 
     fn make_claims(&self, rounds: &Rounds) -> Vec<Claim> {
@@ -251,12 +272,15 @@ impl Campaign {
 
     /// The claim about `workload` on `host` and `subset`.
     fn claim_on(&self, rounds: &Rounds, host: &str, w: &str, subset: &str) -> Option<Claim> {
-        let candidates: Vec<(String, f64)> = self
+        let candidates: Vec<ProfileRatio> = self
             .profiles(host)
             .into_iter()
             .filter_map(|p| {
                 let r = self.row(host, w, &p, subset, 1)?.ratio_json?;
-                Some((p, r.est))
+                Some(ProfileRatio {
+                    profile: p,
+                    ratio: r.est,
+                })
             })
             .collect();
         let excluded = self.excluded(host, w);
@@ -264,13 +288,16 @@ impl Campaign {
     }
 
     /// The primary host's claims per measured kind stratum.
-    fn make_kind_claims(&self, rounds: &Rounds) -> Vec<(String, Claim)> {
+    fn make_kind_claims(&self, rounds: &Rounds) -> Vec<KindClaim> {
         let host = self.primary_host().to_owned();
         let mut out = Vec::new();
         for s in crate::model::mix::STRATA {
             for w in CLAIM_WORKLOADS {
-                if let Some(k) = self.claim_on(rounds, &host, w, s) {
-                    out.push((s.to_owned(), k));
+                if let Some(claim) = self.claim_on(rounds, &host, w, s) {
+                    out.push(KindClaim {
+                        stratum: s.to_owned(),
+                        claim,
+                    });
                 }
             }
         }
@@ -453,7 +480,7 @@ impl Campaign {
         host: &str,
         profile: &str,
         subset: &str,
-    ) -> Option<&crate::read::side::Sizes> {
+    ) -> Option<&crate::read::sizes::Sizes> {
         self.side
             .sizes
             .iter()
@@ -461,13 +488,12 @@ impl Campaign {
     }
 
     /// Sizes of `profile` at `subset` on the primary host as a percentage
-    /// of json's under the same measure, same subset: raw, framed, zstd per
-    /// event, zstd stream, zstd with dictionary.
-    pub fn size_pcts(&self, profile: &str, subset: &str) -> Option<[f64; 5]> {
+    /// of json's under the same measure, same subset, per column.
+    pub fn size_pcts(&self, profile: &str, subset: &str) -> Option<SizeBytes> {
         let host = self.primary_host();
         let json = self.sizes(host, BASELINE, subset)?.bytes;
         let s = self.sizes(host, profile, subset)?;
-        Some(std::array::from_fn(|i| s.bytes[i] / json[i] * 100.0))
+        Some(s.bytes.pct_of(&json))
     }
 
     /// A short description of the runs on `host`: labels, run ids, commits.
@@ -534,7 +560,10 @@ fn per_label(
         let path = records::campaign_dir(root, label).join(binostr_records::files::CAMPAIGN);
         if path.exists() {
             let file = campaign_file::read(&path)?;
-            sequences.push((label.clone(), file.sequences.clone()));
+            sequences.push(LabelSequences {
+                label: label.clone(),
+                sequences: file.sequences.clone(),
+            });
             if label == &labels[0] {
                 first = Some(file);
             }
@@ -548,15 +577,22 @@ fn per_label(
             )),
         }
     }
-    Ok((sequences, first, walls))
+    Ok(LabelFiles {
+        sequences,
+        first,
+        walls,
+    })
 }
 
-/// The sequences per label, the first label's `campaign.json`, the walls.
-type LabelFiles = (
-    Vec<(String, Vec<Sequence>)>,
-    Option<CampaignRecord>,
-    Vec<Wall>,
-);
+/// What [`per_label`] reads.
+struct LabelFiles {
+    /// The sequences per label.
+    sequences: Vec<LabelSequences>,
+    /// The first label's `campaign.json`.
+    first: Option<CampaignRecord>,
+    /// The walls.
+    walls: Vec<Wall>,
+}
 
 /// `registry.json` of `label` (empty, with a warning, when it is missing).
 fn registry(root: &Path, label: &str, warnings: &mut Vec<String>) -> Result<Vec<RegistryEntry>> {
@@ -570,52 +606,4 @@ fn registry(root: &Path, label: &str, warnings: &mut Vec<String>) -> Result<Vec<
         ));
         Vec::new()
     })
-}
-
-/// A size measure of `sizes.csv`, as [`Campaign::stratum_pcts`] gives them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SizeMeasure {
-    /// Raw encoded bytes.
-    Raw,
-    /// zstd, each event alone.
-    ZstdEvent,
-    /// zstd over the stream.
-    ZstdStream,
-    /// deflate, each event alone.
-    DeflateEvent,
-    /// deflate over the stream (context takeover).
-    DeflateStream,
-}
-
-impl SizeMeasure {
-    /// Every measure, in the order of [`Campaign::stratum_pcts`].
-    pub const ALL: [SizeMeasure; 5] = [
-        SizeMeasure::Raw,
-        SizeMeasure::ZstdEvent,
-        SizeMeasure::ZstdStream,
-        SizeMeasure::DeflateEvent,
-        SizeMeasure::DeflateStream,
-    ];
-
-    /// Its bytes in a `sizes.csv` row (`None`: deflate not measured).
-    fn bytes(self, s: &crate::read::side::Sizes) -> Option<f64> {
-        match self {
-            SizeMeasure::Raw => Some(s.bytes[0]),
-            SizeMeasure::ZstdEvent => Some(s.bytes[2]),
-            SizeMeasure::ZstdStream => Some(s.bytes[3]),
-            SizeMeasure::DeflateEvent => Some(s.deflate?[0]),
-            SizeMeasure::DeflateStream => Some(s.deflate?[1]),
-        }
-    }
-
-    /// Its index in [`crate::model::mix::SIZE_MEASURES`] (the composed
-    /// measures and the sensitivity grids), where it is one.
-    pub fn composed(self) -> Option<usize> {
-        match self {
-            SizeMeasure::Raw => Some(0),
-            SizeMeasure::ZstdEvent => Some(1),
-            SizeMeasure::DeflateEvent => Some(2),
-            SizeMeasure::ZstdStream | SizeMeasure::DeflateStream => None,
-        }
-    }
 }

@@ -20,7 +20,7 @@ use crate::model::instr::Instr;
 use crate::model::paired::Paired;
 use crate::read::frame::{f64s, strs};
 use crate::read::records::{self, Run, Scan as _};
-use crate::read::side::SIZE_COLUMNS;
+use crate::read::sizes::SIZE_COLUMNS;
 
 /// Instruction counts of one key may differ across runs by at most this
 /// (max - min over min, in %).

@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 
 use binostr_records::Workload;
 
-use crate::model::paired::Rounds;
+use crate::model::paired::{Rounds, RunRatios};
 use crate::model::stats;
 
 /// The workloads a claim is made for.
@@ -26,6 +26,15 @@ pub const CLAIM_WORKLOADS: [&str; 5] = [
     Workload::Validate.name(),
     Workload::Stream.name(),
 ];
+
+/// A profile and a ratio (to json, or of a leader to it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProfileRatio {
+    /// Profile id.
+    pub profile: String,
+    /// The ratio.
+    pub ratio: f64,
+}
 
 /// The claim about one workload on one host.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,7 +57,7 @@ pub struct Claim {
     /// leader (the rest are undecided).
     pub equivalent: Vec<String>,
     /// The closest resolved candidate and leader / it, when any.
-    pub closest: Option<(String, f64)>,
+    pub closest: Option<ProfileRatio>,
     /// Profiles left out because a row of theirs violates an invariant.
     pub excluded: Vec<String>,
 }
@@ -69,10 +78,11 @@ impl Claim {
             )
         };
         if self.resolved {
-            let closest = self.closest.as_ref().map_or(String::new(), |(p, r)| {
+            let closest = self.closest.as_ref().map_or(String::new(), |k| {
                 format!(
-                    " (closest: `{p}`, paired ratio {})",
-                    crate::fmt::fixed(*r, 4)
+                    " (closest: `{}`, paired ratio {})",
+                    k.profile,
+                    crate::fmt::fixed(k.ratio, 4)
                 )
             });
             format!(
@@ -124,33 +134,40 @@ impl Claim {
 }
 
 /// The claim for `workload` on `host` and `subset` among `candidates`
-/// (profile, paired ratio to json), leaving out `excluded` profiles; `None`
-/// without a candidate.
+/// (each with its paired ratio to json), leaving out `excluded` profiles;
+/// `None` without a candidate.
 pub fn claim(
     rounds: &Rounds,
     host: &str,
     workload: &str,
     subset: &str,
-    candidates: &[(String, f64)],
+    candidates: &[ProfileRatio],
     excluded: &BTreeSet<String>,
 ) -> Option<Claim> {
-    let mut c: Vec<(String, f64)> = candidates
+    let mut c: Vec<ProfileRatio> = candidates
         .iter()
-        .filter(|(p, r)| !excluded.contains(p) && r.is_finite())
+        .filter(|k| !excluded.contains(&k.profile) && k.ratio.is_finite())
         .cloned()
         .collect();
-    c.sort_by(|a, b| a.1.total_cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
-    let (leader, leader_ratio) = c.first()?.clone();
+    c.sort_by(|a, b| {
+        a.ratio
+            .total_cmp(&b.ratio)
+            .then_with(|| a.profile.cmp(&b.profile))
+    });
+    let ProfileRatio {
+        profile: leader,
+        ratio: leader_ratio,
+    } = c.first()?.clone();
     let mut tied = Vec::new();
     let mut equivalent = Vec::new();
     let mut tied_pct: f64 = 0.0;
-    let mut closest: Option<(String, f64)> = None;
-    for (other, _) in &c[1..] {
+    let mut closest: Option<ProfileRatio> = None;
+    for ProfileRatio { profile: other, .. } in &c[1..] {
         let runs = rounds.pair(host, workload, subset, 1, &leader, other);
         let mut resolved = !runs.is_empty();
         let mut within = !runs.is_empty();
         let mut medians = Vec::new();
-        for (run, ratios) in &runs {
+        for RunRatios { run, ratios } in &runs {
             let key = if subset == "all" {
                 format!("claim|{host}|{run}|{workload}|{leader}|{other}")
             } else {
@@ -168,8 +185,11 @@ pub fn claim(
         }
         let est = stats::median(&medians);
         if resolved {
-            if closest.as_ref().is_none_or(|(_, r)| est > *r) {
-                closest = Some((other.clone(), est));
+            if closest.as_ref().is_none_or(|k| est > k.ratio) {
+                closest = Some(ProfileRatio {
+                    profile: other.clone(),
+                    ratio: est,
+                });
             }
         } else {
             if within {
@@ -193,8 +213,8 @@ pub fn claim(
         closest,
         excluded: candidates
             .iter()
-            .filter(|(p, _)| excluded.contains(p))
-            .map(|(p, _)| p.clone())
+            .filter(|k| excluded.contains(&k.profile))
+            .map(|k| k.profile.clone())
             .collect(),
     })
 }

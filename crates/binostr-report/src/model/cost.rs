@@ -18,6 +18,7 @@
 //! [`SWITCH`] of json's cost.
 
 use crate::read::links::LinkRow;
+use crate::read::transport::Mode;
 
 /// One parameter of the model: a default, a range and where they come from.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -189,8 +190,8 @@ impl Terms {
 pub struct Candidate {
     /// Profile id.
     pub profile: String,
-    /// `none`, `deflate` or `deflate-ctx`.
-    pub mode: String,
+    /// The compression mode.
+    pub mode: Mode,
     /// The deflater; empty for `none`.
     pub deflater: String,
     /// Its costs per event.
@@ -201,9 +202,9 @@ impl Candidate {
     /// `profile mode (deflater)`.
     pub fn label(&self) -> String {
         if self.deflater.is_empty() {
-            format!("{} {}", self.profile, self.mode)
+            format!("{} {}", self.profile, self.mode.name())
         } else {
-            format!("{} {} ({})", self.profile, self.mode, self.deflater)
+            format!("{} {} ({})", self.profile, self.mode.name(), self.deflater)
         }
     }
 }
@@ -215,23 +216,23 @@ pub fn candidates(rows: &[LinkRow], role: Role) -> Vec<Candidate> {
         .filter(|r| r.rate_mbit.is_none() && r.rtt_ms == 0.0 && r.events > 0)
         .map(|r| Candidate {
             profile: r.profile.clone(),
-            mode: r.mode.clone(),
+            mode: r.mode,
             deflater: r.deflate_impl.clone(),
             terms: match role {
                 Role::RelayToClient => {
-                    let b = r.bytes.0 as f64 / r.events as f64;
+                    let b = r.s2c_bytes as f64 / r.events as f64;
                     Terms {
                         link_bytes: b,
                         egress_bytes: b,
-                        relay_cpu_ns: r.cpu_ns.0,
-                        client_cpu_ns: r.cpu_ns.1,
+                        relay_cpu_ns: r.relay_cpu_ns,
+                        client_cpu_ns: r.client_cpu_ns,
                     }
                 }
                 Role::ClientToRelay => Terms {
-                    link_bytes: r.event_bytes.0 + r.event_bytes.1,
-                    egress_bytes: r.event_bytes.1,
-                    relay_cpu_ns: r.event_cpu_ns.0,
-                    client_cpu_ns: r.event_cpu_ns.1,
+                    link_bytes: r.event_c2s_bytes + r.ok_s2c_bytes,
+                    egress_bytes: r.ok_s2c_bytes,
+                    relay_cpu_ns: r.event_relay_cpu_ns,
+                    client_cpu_ns: r.event_client_cpu_ns,
                 },
             },
         })
@@ -540,10 +541,11 @@ mod tests {
     }
 
     fn candidate(profile: &str, mode: &str, t: Terms) -> Candidate {
+        let mode = Mode::from_name(mode).unwrap();
         Candidate {
             profile: profile.into(),
-            mode: mode.into(),
-            deflater: if mode == "none" { "" } else { "zlib-1" }.into(),
+            mode,
+            deflater: if mode == Mode::None { "" } else { "zlib-1" }.into(),
             terms: t,
         }
     }

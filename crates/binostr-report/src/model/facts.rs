@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use binostr_records::robustness::{Class, Outcome};
 
 use crate::model::campaign::Campaign;
+use crate::model::stats::MinMax;
 use crate::read::signed::SIDE_INPUTS;
 
 /// The fuzzing records summarised.
@@ -15,19 +16,37 @@ pub struct FuzzFacts {
     /// Profiles fuzzed.
     pub profiles: usize,
     /// Shortest and longest wall seconds.
-    pub seconds: (f64, f64),
+    pub seconds: MinMax<f64>,
     /// Profiles per whole minutes fuzzed, longest first.
-    pub by_minutes: Vec<(u64, Vec<String>)>,
+    pub by_minutes: Vec<MinutesFuzzed>,
     /// Distinct commits fuzzed, sorted.
     pub commits: Vec<String>,
     /// Fewest and most executions of one profile.
-    pub executions: (u64, u64),
-    /// Distinct (runs at a time, host) settings.
-    pub settings: Vec<(Option<u64>, Option<String>)>,
+    pub executions: MinMax<u64>,
+    /// Distinct settings, sorted.
+    pub settings: Vec<FuzzSetting>,
     /// Profiles fuzzed on a tree with uncommitted changes.
     pub dirty: Vec<String>,
     /// Crashes recorded.
     pub crashes: usize,
+}
+
+/// The profiles fuzzed for the same whole minutes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MinutesFuzzed {
+    /// Whole minutes.
+    pub minutes: u64,
+    /// The profiles.
+    pub profiles: Vec<String>,
+}
+
+/// How fuzzing runs shared their host.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FuzzSetting {
+    /// Runs at a time, when recorded.
+    pub jobs: Option<u64>,
+    /// The host, when recorded.
+    pub host: Option<String>,
 }
 
 /// The fuzzing records of `c`; `None` without any.
@@ -46,8 +65,12 @@ pub fn fuzz(c: &Campaign) -> Option<FuzzFacts> {
     }
     Some(FuzzFacts {
         profiles: c.fuzz.len(),
-        seconds: (min, max),
-        by_minutes: groups.into_iter().rev().collect(),
+        seconds: MinMax { min, max },
+        by_minutes: groups
+            .into_iter()
+            .rev()
+            .map(|(minutes, profiles)| MinutesFuzzed { minutes, profiles })
+            .collect(),
         commits: c
             .fuzz
             .iter()
@@ -55,14 +78,15 @@ pub fn fuzz(c: &Campaign) -> Option<FuzzFacts> {
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect(),
-        executions: (
-            c.fuzz.iter().map(|f| f.executions).min().unwrap_or(0),
-            c.fuzz.iter().map(|f| f.executions).max().unwrap_or(0),
-        ),
+        executions: MinMax::of(c.fuzz.iter().map(|f| f.executions))
+            .unwrap_or(MinMax { min: 0, max: 0 }),
         settings: c
             .fuzz
             .iter()
-            .map(|f| (f.jobs, f.host.clone()))
+            .map(|f| FuzzSetting {
+                jobs: f.jobs,
+                host: f.host.clone(),
+            })
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect(),
@@ -86,9 +110,20 @@ pub struct NonCanonical {
     pub enabled: bool,
     /// Cases accepted non-canonically, over every class.
     pub total: u64,
-    /// Per class: its cases, and the kinds of the recorded findings (the
-    /// case names without their offset; random mutations have none).
-    pub classes: Vec<(Class, u64, Vec<String>)>,
+    /// Per class with such cases.
+    pub classes: Vec<ClassCases>,
+}
+
+/// One robustness class's non-canonical acceptances.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassCases {
+    /// The class.
+    pub class: Class,
+    /// Cases accepted non-canonically.
+    pub cases: u64,
+    /// The kinds of the recorded findings (the case names without their
+    /// offset; random mutations have none).
+    pub kinds: Vec<String>,
 }
 
 /// Our robustness subjects with `accepted-noncanonical` cases, most first.
@@ -99,7 +134,7 @@ pub fn non_canonical(c: &Campaign) -> Vec<NonCanonical> {
         .flat_map(|r| &r.subjects)
         .filter(|s| s.ours)
         .filter_map(|s| {
-            let classes: Vec<(Class, u64, Vec<String>)> = s
+            let classes: Vec<ClassCases> = s
                 .classes
                 .iter()
                 .filter_map(|(&k, x)| {
@@ -110,10 +145,14 @@ pub fn non_canonical(c: &Campaign) -> Vec<NonCanonical> {
                         .filter(|f| f.outcome == Outcome::AcceptedNonCanonical)
                         .filter_map(|f| case_kind(k, &f.case))
                         .collect();
-                    (n > 0).then(|| (k, n, kinds.into_iter().collect()))
+                    (n > 0).then(|| ClassCases {
+                        class: k,
+                        cases: n,
+                        kinds: kinds.into_iter().collect(),
+                    })
                 })
                 .collect();
-            let total = classes.iter().map(|x| x.1).sum();
+            let total = classes.iter().map(|x| x.cases).sum();
             (total > 0).then(|| NonCanonical {
                 profile: s.subject.clone(),
                 enabled: c.registry.iter().any(|e| e.id == s.subject && e.enabled),
@@ -149,23 +188,44 @@ pub fn enabled(c: &Campaign) -> Vec<String> {
         .collect()
 }
 
+/// A registry family and its enabled profiles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Family {
+    /// The family.
+    pub name: String,
+    /// Its enabled profiles, in registry order.
+    pub profiles: Vec<String>,
+}
+
 /// The registry's families in first-appearance order, each with its enabled
 /// profiles (families without one are left out).
-pub fn families(c: &Campaign) -> Vec<(String, Vec<String>)> {
-    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+pub fn families(c: &Campaign) -> Vec<Family> {
+    let mut out: Vec<Family> = Vec::new();
     for e in c.registry.iter().filter(|e| e.enabled) {
-        match out.iter_mut().find(|(f, _)| *f == e.family) {
-            Some((_, ids)) => ids.push(e.id.clone()),
-            None => out.push((e.family.clone(), vec![e.id.clone()])),
+        match out.iter_mut().find(|f| f.name == e.family) {
+            Some(f) => f.profiles.push(e.id.clone()),
+            None => out.push(Family {
+                name: e.family.clone(),
+                profiles: vec![e.id.clone()],
+            }),
         }
     }
     out
 }
 
-/// What the first label's manifest covers: the directories of the files it
-/// lists (the campaign directory as one), and the side inputs it does not
-/// list. `None` when the campaign has no manifest.
-pub fn signed(c: &Campaign) -> Option<(Vec<String>, Vec<&'static str>)> {
+/// What the first label's manifest covers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signed {
+    /// The directories of the files it lists (the campaign directory as
+    /// one), sorted.
+    pub dirs: Vec<String>,
+    /// The side inputs it does not list.
+    pub unsigned: Vec<&'static str>,
+}
+
+/// What the first label's manifest covers; `None` when the campaign has
+/// no manifest.
+pub fn signed(c: &Campaign) -> Option<Signed> {
     let paths = c.signed.as_ref()?;
     let campaign = format!("results/campaigns/{}", c.labels[0]);
     let mut dirs: BTreeSet<String> = BTreeSet::new();
@@ -180,5 +240,8 @@ pub fn signed(c: &Campaign) -> Option<(Vec<String>, Vec<&'static str>)> {
         .into_iter()
         .filter(|d| !paths.iter().any(|p| p.starts_with(&format!("{d}/"))))
         .collect();
-    Some((dirs.into_iter().collect(), unsigned))
+    Some(Signed {
+        dirs: dirs.into_iter().collect(),
+        unsigned,
+    })
 }

@@ -7,7 +7,7 @@
 //! one's claim says the same: the same profile resolved as the fastest, or,
 //! for a tie, again no profile resolved and the same leader among the tied.
 
-use crate::model::campaign::Campaign;
+use crate::model::campaign::{Campaign, KindClaim};
 use crate::model::claims::Claim;
 
 /// Whether `other` says what `claim` says.
@@ -27,10 +27,10 @@ pub struct Mark {
     /// The claim's sentence on this campaign.
     pub sentence: String,
     /// This campaign's label and corpus source.
-    pub here: (String, String),
-    /// The other label, its corpus source and whether the claim holds
-    /// there (`None` when no other label was given or it has no claim).
-    pub there: Option<(String, String, bool)>,
+    pub here: Corpus,
+    /// The other label and whether the claim holds there (`None` when no
+    /// other label was given or it has no claim).
+    pub there: Option<There>,
     /// The claim's leader, when the other label measures it apart (so it
     /// is in none of that label's claims).
     pub apart_there: Option<String>,
@@ -40,22 +40,45 @@ pub struct Mark {
     pub kinds_measured: Vec<String>,
 }
 
+/// A label and its corpus source.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Corpus {
+    /// The label.
+    pub label: String,
+    /// Its `corpus.source` (`generated`, `real`, ...).
+    pub source: String,
+}
+
+/// The other label of a mark.
+#[derive(Clone, Debug, PartialEq)]
+pub struct There {
+    /// Its label and corpus source.
+    pub corpus: Corpus,
+    /// Whether the claim holds there.
+    pub holds: bool,
+}
+
 impl Mark {
     /// Whether the claim holds on both corpora.
     pub fn on_both(&self) -> bool {
-        self.there.as_ref().is_some_and(|t| t.2)
+        self.there.as_ref().is_some_and(|t| t.holds)
     }
 
     /// The mark: where the claim holds, by corpus then by kind.
     pub fn text(&self) -> String {
+        let here = &self.here;
         let corpora = match &self.there {
-            Some((_, src, true)) => format!(
-                "holds on both corpora ({} `{}`, {src} `{}`)",
-                self.here.1,
-                self.here.0,
-                self.there.as_ref().map_or("", |t| t.0.as_str())
+            Some(There {
+                corpus: there,
+                holds: true,
+            }) => format!(
+                "holds on both corpora ({} `{}`, {} `{}`)",
+                here.source, here.label, there.source, there.label
             ),
-            Some((label, src, false)) => {
+            Some(There {
+                corpus: Corpus { label, source: src },
+                holds: false,
+            }) => {
                 let why = self.apart_there.as_ref().map_or(String::new(), |p| {
                     format!(
                         ", where `{p}` cannot represent every event and is measured apart, \
@@ -64,12 +87,12 @@ impl Mark {
                 });
                 format!(
                     "holds only on the {} corpus (`{}`), not on the {src} corpus (`{label}`){why}",
-                    self.here.1, self.here.0
+                    here.source, here.label
                 )
             }
             None => format!(
                 "holds on the {} corpus (`{}`); not checked on a second corpus",
-                self.here.1, self.here.0
+                here.source, here.label
             ),
         };
         format!("{corpora}; {}", self.kinds_text())
@@ -101,28 +124,33 @@ impl Mark {
 /// The marks of the primary host's claims.
 pub fn marks(c: &Campaign) -> Vec<Mark> {
     let host = c.primary_host();
-    let here = (
-        c.labels[0].clone(),
-        c.corpus_source().unwrap_or("unknown").to_owned(),
-    );
+    let here = Corpus {
+        label: c.labels[0].clone(),
+        source: c.corpus_source().unwrap_or("unknown").to_owned(),
+    };
     c.claims
         .iter()
         .filter(|k| k.host == host)
         .map(|k| {
             let there = c.holds_on.as_ref().and_then(|h| {
                 let o = h.claims.iter().find(|o| o.workload == k.workload)?;
-                Some((h.label.clone(), h.source.clone(), same(k, o)))
+                Some(There {
+                    corpus: Corpus {
+                        label: h.label.clone(),
+                        source: h.source.clone(),
+                    },
+                    holds: same(k, o),
+                })
             });
             let apart_there = c
                 .holds_on
                 .as_ref()
                 .filter(|h| h.apart.contains(&k.leader))
                 .map(|_| k.leader.clone());
-            let kinds: Vec<(&String, bool)> = c
+            let kinds: Vec<&KindClaim> = c
                 .kind_claims
                 .iter()
-                .filter(|(_, o)| o.workload == k.workload)
-                .map(|(s, o)| (s, same(k, o)))
+                .filter(|o| o.claim.workload == k.workload)
                 .collect();
             Mark {
                 workload: k.workload.clone(),
@@ -130,8 +158,12 @@ pub fn marks(c: &Campaign) -> Vec<Mark> {
                 here: here.clone(),
                 there,
                 apart_there,
-                kinds_holding: kinds.iter().filter(|x| x.1).map(|x| x.0.clone()).collect(),
-                kinds_measured: kinds.iter().map(|x| x.0.clone()).collect(),
+                kinds_holding: kinds
+                    .iter()
+                    .filter(|o| same(k, &o.claim))
+                    .map(|o| o.stratum.clone())
+                    .collect(),
+                kinds_measured: kinds.iter().map(|o| o.stratum.clone()).collect(),
             }
         })
         .collect()
@@ -170,13 +202,23 @@ mod tests {
         assert!(!same(&tie, &claim("a", true, &[])));
     }
 
+    fn corpus(label: &str, source: &str) -> Corpus {
+        Corpus {
+            label: label.into(),
+            source: source.into(),
+        }
+    }
+
     #[test]
     fn marks_name_corpora_and_kinds() {
         let mut m = Mark {
             workload: Workload::Decode.name().into(),
             sentence: String::new(),
-            here: ("pd".into(), "generated".into()),
-            there: Some(("qr".into(), "real".into(), false)),
+            here: corpus("pd", "generated"),
+            there: Some(There {
+                corpus: corpus("qr", "real"),
+                holds: false,
+            }),
             apart_there: None,
             kinds_holding: vec!["kind-1".into()],
             kinds_measured: vec!["kind-0".into(), "kind-1".into()],
@@ -192,7 +234,10 @@ mod tests {
              where `nson` cannot represent every event and is measured apart, in none of its claims;"
         ));
         m.apart_there = None;
-        m.there = Some(("qr".into(), "real".into(), true));
+        m.there = Some(There {
+            corpus: corpus("qr", "real"),
+            holds: true,
+        });
         m.kinds_holding = m.kinds_measured.clone();
         assert!(m.on_both());
         assert_eq!(

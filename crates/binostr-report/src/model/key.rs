@@ -39,6 +39,21 @@ impl Key {
     }
 }
 
+/// Every profile's key of one host, workload, subset and thread count: the
+/// group a rank orders and the passes of one round (`S`: `String` owned,
+/// `&str` borrowed). Ordered field by field as declared.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Group<S> {
+    /// Host id.
+    pub host: S,
+    /// Workload.
+    pub workload: S,
+    /// Corpus subset.
+    pub subset: S,
+    /// Thread count.
+    pub threads: i64,
+}
+
 /// The key of a paired ratio: its numerator's key and the profile or
 /// reference it is taken against.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

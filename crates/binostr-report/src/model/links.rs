@@ -10,9 +10,10 @@ use std::collections::BTreeSet;
 use crate::interval::Interval;
 use crate::model::campaign::Campaign;
 use crate::model::relay::is_json_text;
+use crate::model::stats::MinMax;
 use crate::model::summary::BASELINE;
 use crate::read::links::LinkRow;
-use crate::read::transport::MODES;
+use crate::read::transport::{Mode, PerMode};
 
 /// What a ratio's 95 % interval says about it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,9 +82,8 @@ pub struct Exchange {
     pub json_none: Option<Interval>,
     /// json with context takeover over json with deflate.
     pub json_ctx: Option<Interval>,
-    /// Per mode ([`MODES`] order), the binary profile with the lowest median
-    /// time.
-    pub best: [Option<Best>; 3],
+    /// Per mode, the binary profile with the lowest median time.
+    pub best: PerMode<Option<Best>>,
 }
 
 /// One profile's EVENT → OK.
@@ -105,7 +105,7 @@ pub struct Publish {
     /// Index into [`Links::links`].
     pub link: usize,
     /// Mode.
-    pub mode: String,
+    pub mode: Mode,
     /// json.
     pub json: Published,
     /// The binary profile with the fewest EVENT bytes.
@@ -124,21 +124,30 @@ impl Publish {
 pub struct DeflaterCpu {
     /// Index into [`Links::links`].
     pub link: usize,
-    /// `deflate` or `deflate-ctx`.
-    pub mode: String,
+    /// [`Mode::Deflate`] or [`Mode::DeflateCtx`].
+    pub mode: Mode,
     /// `zlib-1`, `zlib-rs-1`.
     pub deflater: String,
     /// json's relay CPU ns per event.
     pub json_ns: f64,
-    /// The fastest binary profile with this deflater and its relay CPU.
-    pub best: Option<(String, f64)>,
+    /// The fastest binary profile with this deflater.
+    pub best: Option<ProfileCpu>,
+}
+
+/// A profile and its relay CPU per event.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProfileCpu {
+    /// Profile id.
+    pub profile: String,
+    /// Relay CPU ns per event.
+    pub relay_cpu_ns: f64,
 }
 
 /// The links results.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Links {
     /// Events per exchange (fewest and most over rows).
-    pub events: (i64, i64),
+    pub events: MinMax<i64>,
     /// Events published per member and round.
     pub published: i64,
     /// Link settings, unshaped first, then by falling rate.
@@ -191,8 +200,8 @@ pub fn model(rows: &[LinkRow], binary: &dyn Fn(&str) -> bool) -> Option<Links> {
         }
         let measured: Vec<&LinkRow> = here.iter().copied().filter(|r| !r.modelled).collect();
         publish.extend(
-            MODES
-                .iter()
+            Mode::ALL
+                .into_iter()
                 .filter_map(|m| publish_of(i, m, &measured, binary)),
         );
     }
@@ -204,10 +213,7 @@ pub fn model(rows: &[LinkRow], binary: &dyn Fn(&str) -> bool) -> Option<Links> {
     modelled.sort_by(f64::total_cmp);
     modelled.dedup();
     Some(Links {
-        events: (
-            default.iter().map(|r| r.events).min().unwrap_or(0),
-            default.iter().map(|r| r.events).max().unwrap_or(0),
-        ),
+        events: MinMax::of(default.iter().map(|r| r.events)).unwrap_or(MinMax { min: 0, max: 0 }),
         published: default.iter().map(|r| r.published).min().unwrap_or(0),
         deflaters: deflaters(rows, &links, binary),
         links,
@@ -236,7 +242,7 @@ fn link_settings(rows: &[&LinkRow]) -> Vec<Link> {
 }
 
 /// The row of `profile` in `mode` among `rows`.
-fn find<'a>(rows: &[&'a LinkRow], profile: &str, mode: &str) -> Option<&'a LinkRow> {
+fn find<'a>(rows: &[&'a LinkRow], profile: &str, mode: Mode) -> Option<&'a LinkRow> {
     rows.iter()
         .copied()
         .find(|r| r.profile == profile && r.mode == mode)
@@ -245,7 +251,7 @@ fn find<'a>(rows: &[&'a LinkRow], profile: &str, mode: &str) -> Option<&'a LinkR
 /// Among `rows` of `mode`, the binary one with the least `key` (ties by id).
 fn least<'a>(
     rows: &[&'a LinkRow],
-    mode: &str,
+    mode: Mode,
     binary: &dyn Fn(&str) -> bool,
     key: impl Fn(&LinkRow) -> f64,
 ) -> Option<&'a LinkRow> {
@@ -256,8 +262,8 @@ fn least<'a>(
 }
 
 fn exchange(link: usize, rows: &[&LinkRow], binary: &dyn Fn(&str) -> bool) -> Option<Exchange> {
-    let json_deflate = find(rows, BASELINE, "deflate")?;
-    let best = MODES.map(|m| {
+    let json_deflate = find(rows, BASELINE, Mode::Deflate)?;
+    let best = PerMode::from_fn(|m| {
         least(rows, m, binary, |r| r.req_eose_s.est).map(|r| Best {
             profile: r.profile.clone(),
             time_s: r.req_eose_s,
@@ -269,8 +275,8 @@ fn exchange(link: usize, rows: &[&LinkRow], binary: &dyn Fn(&str) -> bool) -> Op
         rtt_ms: json_deflate.rtt_ms,
         modelled: json_deflate.modelled,
         json_deflate_s: json_deflate.req_eose_s,
-        json_none: find(rows, BASELINE, "none").and_then(|r| r.time_vs_json_deflate),
-        json_ctx: find(rows, BASELINE, "deflate-ctx").and_then(|r| r.time_vs_json_deflate),
+        json_none: find(rows, BASELINE, Mode::None).and_then(|r| r.time_vs_json_deflate),
+        json_ctx: find(rows, BASELINE, Mode::DeflateCtx).and_then(|r| r.time_vs_json_deflate),
         best,
     })
 }
@@ -278,23 +284,23 @@ fn exchange(link: usize, rows: &[&LinkRow], binary: &dyn Fn(&str) -> bool) -> Op
 fn published(r: &LinkRow) -> Published {
     Published {
         profile: r.profile.clone(),
-        event_bytes: r.event_bytes.0,
-        relay_cpu_ns: r.event_cpu_ns.0,
+        event_bytes: r.event_c2s_bytes,
+        relay_cpu_ns: r.event_relay_cpu_ns,
         event_ok_s: r.event_ok_s,
     }
 }
 
 fn publish_of(
     link: usize,
-    mode: &str,
+    mode: Mode,
     rows: &[&LinkRow],
     binary: &dyn Fn(&str) -> bool,
 ) -> Option<Publish> {
     let json = find(rows, BASELINE, mode)?;
-    let smallest = least(rows, mode, binary, |r| r.event_bytes.0)?;
+    let smallest = least(rows, mode, binary, |r| r.event_c2s_bytes)?;
     Some(Publish {
         link,
-        mode: mode.to_owned(),
+        mode,
         json: published(json),
         smallest: published(smallest),
     })
@@ -312,7 +318,7 @@ fn deflaters(rows: &[LinkRow], links: &[Link], binary: &dyn Fn(&str) -> bool) ->
     };
     let compressed: Vec<&LinkRow> = rows
         .iter()
-        .filter(|r| r.mode != "none" && !r.modelled)
+        .filter(|r| r.mode != Mode::None && !r.modelled)
         .collect();
     let names: BTreeSet<String> = compressed.iter().map(|r| name(r)).collect();
     if names.len() < 2 {
@@ -320,7 +326,7 @@ fn deflaters(rows: &[LinkRow], links: &[Link], binary: &dyn Fn(&str) -> bool) ->
     }
     let mut out = Vec::new();
     for (i, l) in links.iter().enumerate() {
-        for mode in &MODES[1..] {
+        for mode in [Mode::Deflate, Mode::DeflateCtx] {
             for d in &names {
                 let here: Vec<&LinkRow> = compressed
                     .iter()
@@ -332,11 +338,13 @@ fn deflaters(rows: &[LinkRow], links: &[Link], binary: &dyn Fn(&str) -> bool) ->
                 };
                 out.push(DeflaterCpu {
                     link: i,
-                    mode: (*mode).to_owned(),
+                    mode,
                     deflater: d.clone(),
-                    json_ns: json.cpu_ns.0,
-                    best: least(&here, mode, binary, |r| r.req_eose_s.est)
-                        .map(|r| (r.profile.clone(), r.cpu_ns.0)),
+                    json_ns: json.relay_cpu_ns,
+                    best: least(&here, mode, binary, |r| r.req_eose_s.est).map(|r| ProfileCpu {
+                        profile: r.profile.clone(),
+                        relay_cpu_ns: r.relay_cpu_ns,
+                    }),
                 });
             }
         }
@@ -401,31 +409,31 @@ mod tests {
         assert_eq!(l.links[0].name, "unshaped");
         assert_eq!(l.links[1].label(), "10 Mbit/s");
         assert_eq!(l.modelled_rtts, vec![50.0]);
-        assert_eq!(l.events, (60, 60));
+        assert_eq!(l.events, MinMax { min: 60, max: 60 });
         let e = l
             .exchanges
             .iter()
             .find(|e| e.link == 1 && e.rtt_ms == 0.0)
             .unwrap();
-        let best = e.best[1].as_ref().unwrap();
+        let best = e.best.deflate.as_ref().unwrap();
         assert_eq!(best.profile, "b");
         let r = best.vs_json_deflate.unwrap();
         assert_eq!(r.est, 1.02);
         // 1.02 [1.0098, 1.0302]: above 1.
         assert_eq!(verdict(r), Verdict::Slower);
-        assert_eq!(e.best[0].as_ref().unwrap().profile, "a");
-        assert!(e.best[2].is_none());
+        assert_eq!(e.best.none.as_ref().unwrap().profile, "a");
+        assert!(e.best.deflate_ctx.is_none());
         assert_eq!(e.json_none.map(|r| r.est), Some(1.8));
         assert_eq!(e.json_ctx.map(|r| r.est), Some(0.9));
         assert!((e.json_deflate_s.est - 0.010).abs() < 1e-12);
         // RTT 50 has json with deflate alone: no best binary.
         let m = l.exchanges.iter().find(|e| e.rtt_ms == 50.0).unwrap();
-        assert!(m.modelled && m.best.iter().all(Option::is_none));
+        assert!(m.modelled && m.best.iter().all(|(_, b)| b.is_none()));
         // EVENT → OK: the fewest EVENT bytes, not the fastest.
         let p = l
             .publish
             .iter()
-            .find(|p| p.link == 1 && p.mode == "deflate")
+            .find(|p| p.link == 1 && p.mode == Mode::Deflate)
             .unwrap();
         assert_eq!(p.smallest.profile, "b");
         assert!((p.bytes_pct() - 100.0 * 450.0 / 530.0).abs() < 1e-9);
@@ -441,11 +449,11 @@ mod tests {
         lines.extend(other.into_iter().filter(|l| !l.contains(",none,")));
         let l = model(&rows(&lines), &binary).unwrap();
         let e = &l.exchanges[0];
-        assert_eq!(e.best[1].as_ref().unwrap().time_s.est, 0.008);
+        assert_eq!(e.best.deflate.as_ref().unwrap().time_s.est, 0.008);
         let names: Vec<(&str, &str)> = l
             .deflaters
             .iter()
-            .map(|d| (d.mode.as_str(), d.deflater.as_str()))
+            .map(|d| (d.mode.name(), d.deflater.as_str()))
             .collect();
         assert_eq!(
             names,
@@ -456,7 +464,7 @@ mod tests {
                 ("deflate-ctx", "zlib-rs-1")
             ]
         );
-        assert_eq!(l.deflaters[1].best.as_ref().unwrap().0, "b");
+        assert_eq!(l.deflaters[1].best.as_ref().unwrap().profile, "b");
         assert_eq!(l.deflaters[2].best, None);
     }
 

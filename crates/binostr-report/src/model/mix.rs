@@ -18,9 +18,10 @@ pub use binostr_records::{Mix, MixStratum};
 
 use crate::fmt::fixed;
 use crate::interval::Interval;
-use crate::model::paired::Rounds;
+use crate::model::paired::{PassPair, Rounds};
 use crate::model::stats;
-use crate::read::side::{FollowList, Side, Sizes};
+use crate::read::side::Side;
+use crate::read::sizes::{FollowList, Sizes};
 
 /// The kind strata, in report order.
 pub use binostr_records::STRATA;
@@ -31,29 +32,77 @@ pub const KIND3: &str = "kind-3";
 /// The published crawl's median p-tag count of a follow list.
 pub const CRAWL_MEDIAN_TAGS: i64 = binostr_records::CRAWL_FOLLOW_MEDIAN as i64;
 
-/// The composed size measures: raw, zstd per event, deflate per event.
-pub const SIZE_MEASURES: [&str; 3] = ["raw", "zstd per event", "deflate per event"];
+/// A size measure of `sizes.csv`, per stratum and composed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SizeMeasure {
+    /// Raw encoded bytes.
+    Raw,
+    /// zstd, each event alone.
+    ZstdEvent,
+    /// zstd over the stream.
+    ZstdStream,
+    /// deflate, each event alone.
+    DeflateEvent,
+    /// deflate over the stream (context takeover).
+    DeflateStream,
+}
+
+impl SizeMeasure {
+    /// Every measure, in the order the strata tables list them.
+    pub const ALL: [SizeMeasure; 5] = [
+        SizeMeasure::Raw,
+        SizeMeasure::ZstdEvent,
+        SizeMeasure::ZstdStream,
+        SizeMeasure::DeflateEvent,
+        SizeMeasure::DeflateStream,
+    ];
+
+    /// The measures composed under the mix (each event alone, so they add
+    /// up over strata), in table order.
+    pub const COMPOSED: [SizeMeasure; 3] = [
+        SizeMeasure::Raw,
+        SizeMeasure::ZstdEvent,
+        SizeMeasure::DeflateEvent,
+    ];
+
+    /// Its name in tables.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SizeMeasure::Raw => "raw",
+            SizeMeasure::ZstdEvent => "zstd per event",
+            SizeMeasure::ZstdStream => "zstd stream",
+            SizeMeasure::DeflateEvent => "deflate per event",
+            SizeMeasure::DeflateStream => "deflate stream",
+        }
+    }
+
+    /// Whether it is a deflate measure (absent from older `sizes.csv`).
+    pub const fn is_deflate(self) -> bool {
+        matches!(self, SizeMeasure::DeflateEvent | SizeMeasure::DeflateStream)
+    }
+
+    /// Its bytes in a `sizes.csv` row (`None`: deflate not measured).
+    pub fn bytes(self, s: &Sizes) -> Option<f64> {
+        match self {
+            SizeMeasure::Raw => Some(s.bytes.raw),
+            SizeMeasure::ZstdEvent => Some(s.bytes.zstd_event),
+            SizeMeasure::ZstdStream => Some(s.bytes.zstd_stream),
+            SizeMeasure::DeflateEvent => s.deflate.map(|d| d.event),
+            SizeMeasure::DeflateStream => s.deflate.map(|d| d.stream),
+        }
+    }
+}
 
 /// The workloads whose times are composed.
-pub const TIME_WORKLOADS: [&str; 4] = [
-    Workload::Decode.name(),
-    Workload::DecodeId.name(),
-    Workload::Validate.name(),
-    Workload::Encode.name(),
+pub const TIME_WORKLOADS: [Workload; 4] = [
+    Workload::Decode,
+    Workload::DecodeId,
+    Workload::Validate,
+    Workload::Encode,
 ];
 
 /// What a figure the campaign did not measure says.
 pub const NOT_MEASURED: &str = "not measured in this campaign";
-
-/// The per-stratum sizes (% of json under the same measure) and the
-/// names of [`Campaign::stratum_pcts`](crate::model::campaign::Campaign::stratum_pcts)' five measures.
-pub const STRATUM_SIZES: [&str; 5] = [
-    "raw",
-    "zstd per event",
-    "zstd stream",
-    "deflate per event",
-    "deflate stream",
-];
 
 /// How the stream measures and transport were measured, for the text of
 /// every writer: on subset `mix` when the campaign has it.
@@ -138,9 +187,18 @@ impl StatedMix {
     }
 }
 
+/// One stratum's weight in a composed figure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weight {
+    /// The stratum (subset id).
+    pub stratum: String,
+    /// Its weight (the weights of a mix sum to 1).
+    pub weight: f64,
+}
+
 /// The mix's weights with kind 3 at `kind3` (when given) and the other
 /// strata rescaled to keep their relative shares, summing to 1.
-pub fn weights(mix: &Mix, kind3: Option<f64>) -> Vec<(String, f64)> {
+pub fn weights(mix: &Mix, kind3: Option<f64>) -> Vec<Weight> {
     let total: f64 = mix.strata.iter().map(|s| s.share).sum();
     let k3 = mix
         .strata
@@ -159,22 +217,25 @@ pub fn weights(mix: &Mix, kind3: Option<f64>) -> Vec<(String, f64)> {
             } else {
                 s.share * rest_scale
             };
-            (s.stratum.clone(), w)
+            Weight {
+                stratum: s.stratum.clone(),
+                weight: w,
+            }
         })
         .collect()
 }
 
 /// `sum of w_s * value(s)`; the strata without a value when any lacks one.
 pub fn compose(
-    weights: &[(String, f64)],
+    weights: &[Weight],
     value: impl Fn(&str) -> Option<f64>,
 ) -> Result<f64, Vec<String>> {
     let mut sum = 0.0;
     let mut missing = Vec::new();
-    for (s, w) in weights {
-        match value(s) {
-            Some(v) if v.is_finite() => sum += w * v,
-            _ => missing.push(s.clone()),
+    for Weight { stratum, weight } in weights {
+        match value(stratum) {
+            Some(v) if v.is_finite() => sum += weight * v,
+            _ => missing.push(stratum.clone()),
         }
     }
     if missing.is_empty() {
@@ -184,19 +245,20 @@ pub fn compose(
     }
 }
 
-/// Mean bytes per event of one size row for measure `m` of [`SIZE_MEASURES`].
-pub fn mean_bytes(s: &Sizes, m: usize) -> Option<f64> {
-    let bytes = match m {
-        0 => s.bytes[0],
-        1 => s.bytes[2],
-        _ => s.deflate?[0],
-    };
+/// Mean bytes per event of one size row under `m`.
+pub fn mean_bytes(s: &Sizes, m: SizeMeasure) -> Option<f64> {
+    let bytes = m.bytes(s)?;
     (s.events > 0.0).then(|| bytes / s.events)
 }
 
-/// Mean bytes per follow list for measure `m` of [`SIZE_MEASURES`].
-pub fn follow_mean(f: &FollowList, m: usize) -> Option<f64> {
-    let b = f.bytes[m];
+/// Mean bytes per follow list under `m` (a [`SizeMeasure::COMPOSED`] one).
+pub fn follow_mean(f: &FollowList, m: SizeMeasure) -> Option<f64> {
+    let b = match m {
+        SizeMeasure::Raw => f.raw,
+        SizeMeasure::ZstdEvent => f.zstd_event,
+        SizeMeasure::DeflateEvent => f.deflate_event,
+        SizeMeasure::ZstdStream | SizeMeasure::DeflateStream => return None,
+    };
     (f.events > 0.0 && b.is_finite()).then(|| b / f.events)
 }
 
@@ -239,13 +301,13 @@ impl SizeSource<'_> {
         m
     }
 
-    /// Composed mean bytes of `profile` for measure `m`; kind 3 from the
+    /// Composed mean bytes of `profile` under `m`; kind 3 from the
     /// follow lists at `follow` when given. `Err`: the strata not measured.
     pub fn composed(
         &self,
-        weights: &[(String, f64)],
+        weights: &[Weight],
         profile: &str,
-        m: usize,
+        m: SizeMeasure,
         follow: Option<i64>,
     ) -> Result<f64, Vec<String>> {
         compose(weights, |s| match follow {
@@ -257,9 +319,9 @@ impl SizeSource<'_> {
     /// [`Self::composed`] of `profile` over json's.
     pub fn ratio(
         &self,
-        weights: &[(String, f64)],
+        weights: &[Weight],
         profile: &str,
-        m: usize,
+        m: SizeMeasure,
         follow: Option<i64>,
     ) -> Result<f64, Vec<String>> {
         let json = self.composed(weights, crate::model::summary::BASELINE, m, follow)?;
@@ -267,22 +329,33 @@ impl SizeSource<'_> {
     }
 }
 
-/// Per run, each round's `(profile, json)` ns per event.
-pub type StratumRounds = Vec<Vec<(f64, f64)>>;
+/// One stratum of a composed time: its weight and, per run, each round's
+/// ns per event of the profile (`a`) and of json (`b`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StratumPasses {
+    /// The stratum's weight.
+    pub weight: f64,
+    /// Per run, its rounds.
+    pub runs: Vec<Vec<PassPair>>,
+}
 
-/// The composed time ratio of a profile to json, with its interval:
-/// per stratum its weight and, per run, each round's `(profile, json)` ns
-/// per event. The estimate composes each stratum's median of run medians;
-/// each bootstrap replicate resamples every stratum's runs, then rounds
-/// within them, on its own. `None` when a stratum has no round.
-pub fn composed_time(strata: &[(f64, StratumRounds)], seed: u64) -> Option<Interval> {
-    if strata.iter().any(|(_, runs)| runs.is_empty()) {
+/// The composed time ratio of a profile to json, with its interval. The
+/// estimate composes each stratum's median of run medians; each bootstrap
+/// replicate resamples every stratum's runs, then rounds within them, on
+/// its own. `None` when a stratum has no round.
+pub fn composed_time(strata: &[StratumPasses], seed: u64) -> Option<Interval> {
+    if strata.iter().any(|s| s.runs.is_empty()) {
         return None;
     }
-    let point = ratio_of(strata.iter().map(|(w, runs)| {
-        let (a, b): (Vec<f64>, Vec<f64>) = runs.iter().map(|r| run_medians(r)).unzip();
+    let point = ratio_of(strata.iter().map(|s| {
+        let (a, b): (Vec<f64>, Vec<f64>) = s
+            .runs
+            .iter()
+            .map(|r| run_medians(r))
+            .map(|m| (m.a, m.b))
+            .unzip();
         Part {
-            weight: *w,
+            weight: s.weight,
             profile: stats::median(&a),
             json: stats::median(&b),
         }
@@ -292,12 +365,12 @@ pub fn composed_time(strata: &[(f64, StratumRounds)], seed: u64) -> Option<Inter
         .map(|_| {
             let drawn: Vec<Part> = strata
                 .iter()
-                .map(|(w, runs)| {
-                    let (profile, json) = resample(runs, &mut rng);
+                .map(|s| {
+                    let m = resample(&s.runs, &mut rng);
                     Part {
-                        weight: *w,
-                        profile,
-                        json,
+                        weight: s.weight,
+                        profile: m.a,
+                        json: m.b,
                     }
                 })
                 .collect();
@@ -321,25 +394,32 @@ fn ratio_of(parts: impl Iterator<Item = Part>) -> f64 {
     a / b
 }
 
-fn run_medians(rounds: &[(f64, f64)]) -> (f64, f64) {
-    let (a, b): (Vec<f64>, Vec<f64>) = rounds.iter().copied().unzip();
-    (stats::median(&a), stats::median(&b))
+/// The medians of `a` and of `b` over `rounds`.
+fn run_medians(rounds: &[PassPair]) -> PassPair {
+    let (a, b): (Vec<f64>, Vec<f64>) = rounds.iter().map(|p| (p.a, p.b)).unzip();
+    PassPair {
+        a: stats::median(&a),
+        b: stats::median(&b),
+    }
 }
 
 /// One two-level resample (runs, then rounds) of one stratum: the medians
 /// of run medians of the profile and of json, from the same drawn rounds.
-fn resample(runs: &[Vec<(f64, f64)>], rng: &mut ChaCha8Rng) -> (f64, f64) {
+fn resample(runs: &[Vec<PassPair>], rng: &mut ChaCha8Rng) -> PassPair {
     let (mut a, mut b) = (Vec::new(), Vec::new());
     for _ in 0..runs.len() {
         let run = &runs[stats::uniform(rng, runs.len())];
-        let drawn: Vec<(f64, f64)> = (0..run.len())
+        let drawn: Vec<PassPair> = (0..run.len())
             .map(|_| run[stats::uniform(rng, run.len())])
             .collect();
-        let (x, y) = run_medians(&drawn);
-        a.push(x);
-        b.push(y);
+        let m = run_medians(&drawn);
+        a.push(m.a);
+        b.push(m.b);
     }
-    (stats::median(&a), stats::median(&b))
+    PassPair {
+        a: stats::median(&a),
+        b: stats::median(&b),
+    }
 }
 
 /// The composed figures of one host.
@@ -352,10 +432,34 @@ pub struct Composed {
     pub follow: Option<i64>,
     /// The strata json lacks: nothing is composed when any is listed.
     pub missing: Vec<String>,
-    /// Per profile, its composed size ratio to json per [`SIZE_MEASURES`].
-    pub sizes: Vec<(String, [Option<f64>; 3])>,
-    /// Per workload and profile, the composed time ratio `(est, lo, hi)`.
-    pub times: Vec<(String, String, Interval)>,
+    /// Per profile and [`SizeMeasure::COMPOSED`] measure, where composed:
+    /// its size ratio to json.
+    pub sizes: Vec<ComposedSize>,
+    /// Per [`TIME_WORKLOADS`] workload and profile, where composed: the
+    /// time ratio to json.
+    pub times: Vec<ComposedTime>,
+}
+
+/// One profile's composed size ratio to json under one measure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ComposedSize {
+    /// Profile id.
+    pub profile: String,
+    /// The measure.
+    pub measure: SizeMeasure,
+    /// Composed bytes over json's.
+    pub ratio: f64,
+}
+
+/// One profile's composed time ratio to json for one workload.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ComposedTime {
+    /// The workload.
+    pub workload: Workload,
+    /// Profile id.
+    pub profile: String,
+    /// The ratio with its interval.
+    pub ratio: Interval,
 }
 
 impl Composed {
@@ -373,15 +477,21 @@ impl Composed {
             .contains(&CRAWL_MEDIAN_TAGS)
             .then_some(CRAWL_MEDIAN_TAGS);
         let w = weights(&mix.mix, None);
-        let missing = match src.composed(&w, crate::model::summary::BASELINE, 0, None) {
-            Ok(_) => Vec::new(),
-            Err(m) => m,
-        };
+        let missing =
+            match src.composed(&w, crate::model::summary::BASELINE, SizeMeasure::Raw, None) {
+                Ok(_) => Vec::new(),
+                Err(m) => m,
+            };
         let sizes = profiles
             .iter()
-            .map(|p| {
-                let r = |m| src.ratio(&w, p, m, follow).ok();
-                (p.clone(), [r(0), r(1), r(2)])
+            .flat_map(|p| {
+                SizeMeasure::COMPOSED.into_iter().filter_map(|m| {
+                    Some(ComposedSize {
+                        profile: p.clone(),
+                        measure: m,
+                        ratio: src.ratio(&w, p, m, follow).ok()?,
+                    })
+                })
             })
             .collect();
         let times = if missing.is_empty() {
@@ -399,16 +509,19 @@ impl Composed {
     }
 
     /// The composed time ratio of `profile` for `workload`.
-    pub fn time(&self, workload: &str, profile: &str) -> Option<Interval> {
+    pub fn time(&self, workload: Workload, profile: &str) -> Option<Interval> {
         self.times
             .iter()
-            .find(|(w, p, _)| w == workload && p == profile)
-            .map(|t| t.2)
+            .find(|t| t.workload == workload && t.profile == profile)
+            .map(|t| t.ratio)
     }
 
-    /// The composed size ratios of `profile`.
-    pub fn size(&self, profile: &str) -> Option<[Option<f64>; 3]> {
-        self.sizes.iter().find(|(p, _)| p == profile).map(|s| s.1)
+    /// The composed size ratio of `profile` under `measure`.
+    pub fn size(&self, profile: &str, measure: SizeMeasure) -> Option<f64> {
+        self.sizes
+            .iter()
+            .find(|s| s.profile == profile && s.measure == measure)
+            .map(|s| s.ratio)
     }
 }
 
@@ -416,19 +529,27 @@ fn composed_times(
     rounds: &Rounds,
     host: &str,
     profiles: &[String],
-    w: &[(String, f64)],
-) -> Vec<(String, String, Interval)> {
-    let keys: Vec<(&str, &String)> = TIME_WORKLOADS
+    w: &[Weight],
+) -> Vec<ComposedTime> {
+    let keys: Vec<(Workload, &String)> = TIME_WORKLOADS
         .iter()
         .flat_map(|wl| profiles.iter().map(move |p| (*wl, p)))
         .collect();
-    stats::par_map(&keys, |(wl, p)| {
-        let strata: Vec<(f64, StratumRounds)> = w
+    stats::par_map(&keys, |&(workload, p)| {
+        let wl = workload.name();
+        let strata: Vec<StratumPasses> = w
             .iter()
-            .map(|(s, share)| (*share, rounds.passes(host, wl, s, p, "json")))
+            .map(|s| StratumPasses {
+                weight: s.weight,
+                runs: rounds.passes(host, wl, &s.stratum, p, "json"),
+            })
             .collect();
         let seed = stats::key_seed(&format!("composed|{host}|{wl}|{p}"));
-        composed_time(&strata, seed).map(|t| (wl.to_string(), (*p).clone(), t))
+        composed_time(&strata, seed).map(|ratio| ComposedTime {
+            workload,
+            profile: p.clone(),
+            ratio,
+        })
     })
     .into_iter()
     .flatten()
@@ -457,20 +578,34 @@ mod tests {
     fn kind3_share_rescales_the_others() {
         let m = mix(&[("kind-1", 0.6), (KIND3, 0.2), ("kind-other", 0.2)]);
         let w = weights(&m, Some(0.6));
-        let get = |s: &str| w.iter().find(|x| x.0 == s).unwrap().1;
+        let get = |s: &str| w.iter().find(|x| x.stratum == s).unwrap().weight;
         assert!((get(KIND3) - 0.6).abs() < 1e-12);
         assert!((get("kind-1") - 0.3).abs() < 1e-12);
         assert!((get("kind-other") - 0.1).abs() < 1e-12);
-        assert_eq!(weights(&m, None)[0].1, 0.6);
+        assert_eq!(weights(&m, None)[0].weight, 0.6);
     }
 
     #[test]
     fn compose_by_hand_and_names_missing_strata() {
-        let w = vec![("a".to_owned(), 0.25), ("b".to_owned(), 0.75)];
+        let weight = |s: &str, weight| Weight {
+            stratum: s.to_owned(),
+            weight,
+        };
+        let w = vec![weight("a", 0.25), weight("b", 0.75)];
         let v = compose(&w, |s| Some(if s == "a" { 100.0 } else { 20.0 }));
         assert_eq!(v, Ok(40.0));
         let v = compose(&w, |s| (s == "a").then_some(1.0));
         assert_eq!(v, Err(vec!["b".to_owned()]));
+    }
+
+    fn stratum(weight: f64, runs: Vec<Vec<(f64, f64)>>) -> StratumPasses {
+        StratumPasses {
+            weight,
+            runs: runs
+                .into_iter()
+                .map(|r| r.into_iter().map(|(a, b)| PassPair { a, b }).collect())
+                .collect(),
+        }
     }
 
     #[test]
@@ -478,17 +613,17 @@ mod tests {
         // Stratum a: profile 2 ns vs json 4 ns; stratum b: 30 vs 20.
         let a = vec![vec![(2.0, 4.0); 5], vec![(2.0, 4.0); 5]];
         let b = vec![vec![(30.0, 20.0); 5], vec![(30.0, 20.0); 5]];
-        let strata = [(0.5, a), (0.5, b)];
+        let strata = [stratum(0.5, a), stratum(0.5, b)];
         let Interval { est, lo, hi } = composed_time(&strata, 9).unwrap();
         assert!((est - 32.0 / 24.0).abs() < 1e-12);
         assert!((lo - est).abs() < 1e-12 && (hi - est).abs() < 1e-12);
         let noisy: Vec<Vec<(f64, f64)>> = (0..3)
             .map(|r| (0..9).map(|i| (10.0 + f64::from(i + r), 12.0)).collect())
             .collect();
-        let s = [(1.0, noisy)];
+        let s = [stratum(1.0, noisy)];
         assert_eq!(composed_time(&s, 4), composed_time(&s, 4));
         let Interval { est: e, lo, hi } = composed_time(&s, 4).unwrap();
         assert!(lo <= e && e <= hi && lo < hi);
-        assert!(composed_time(&[(1.0, Vec::new())], 4).is_none());
+        assert!(composed_time(&[stratum(1.0, Vec::new())], 4).is_none());
     }
 }

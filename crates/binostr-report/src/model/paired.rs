@@ -14,7 +14,7 @@ use anyhow::{Result, bail};
 use polars::prelude::*;
 
 use crate::interval::Interval;
-use crate::model::key::{Key, PairKey};
+use crate::model::key::{Group, Key, PairKey};
 use crate::model::stats::{self, Estimate};
 use crate::read::frame::{f64s, i64s, strs};
 use crate::read::records::{self, Run, Scan as _};
@@ -151,15 +151,41 @@ pub fn read(runs: &[Run]) -> Result<Vec<Paired>> {
     }))
 }
 
-/// (host, workload, subset, threads).
-type PassKey = (String, String, String, i64);
 /// Per run, per round, per profile: ns per event of one pass.
 type Passes = BTreeMap<String, BTreeMap<i64, BTreeMap<String, f64>>>;
 
 /// Every pass of `rounds.csv`, to pair any two profiles of a group.
 #[derive(Debug, Default)]
 pub struct Rounds {
-    passes: BTreeMap<PassKey, Passes>,
+    passes: BTreeMap<Group<String>, Passes>,
+}
+
+/// The ns per event of two profiles in one round.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PassPair {
+    /// The first profile's.
+    pub a: f64,
+    /// The second profile's.
+    pub b: f64,
+}
+
+/// One run's per-round ratios of two profiles.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunRatios {
+    /// Run id.
+    pub run: String,
+    /// Per round, the first profile's ns over the second's.
+    pub ratios: Vec<f64>,
+}
+
+/// The group of `host`, `workload`, `subset` and `threads`, owned.
+fn group(host: &str, workload: &str, subset: &str, threads: i64) -> Group<String> {
+    Group {
+        host: host.to_owned(),
+        workload: workload.to_owned(),
+        subset: subset.to_owned(),
+        threads,
+    }
 }
 
 impl Rounds {
@@ -175,7 +201,7 @@ impl Rounds {
         let round = i64s(&df, "round")?;
         let events = i64s(&df, "events")?;
         let ns = f64s(&df, "ns")?;
-        let mut passes: BTreeMap<PassKey, Passes> = BTreeMap::new();
+        let mut passes: BTreeMap<Group<String>, Passes> = BTreeMap::new();
         for i in 0..df.height() {
             if events[i] <= 0 || !(ns[i].is_finite() && ns[i] > 0.0) {
                 bail!(
@@ -188,12 +214,7 @@ impl Rounds {
                     ns[i]
                 );
             }
-            let key = (
-                host[i].clone(),
-                workload[i].clone(),
-                subset[i].clone(),
-                threads[i],
-            );
+            let key = group(&host[i], &workload[i], &subset[i], threads[i]);
             passes
                 .entry(key)
                 .or_default()
@@ -215,16 +236,20 @@ impl Rounds {
         subset: &str,
         a: &str,
         b: &str,
-    ) -> Vec<Vec<(f64, f64)>> {
-        let key = (host.to_owned(), workload.to_owned(), subset.to_owned(), 1);
-        let Some(runs) = self.passes.get(&key) else {
+    ) -> Vec<Vec<PassPair>> {
+        let Some(runs) = self.passes.get(&group(host, workload, subset, 1)) else {
             return Vec::new();
         };
         runs.values()
             .map(|rounds| {
                 rounds
                     .values()
-                    .filter_map(|p| Some((*p.get(a)?, *p.get(b)?)))
+                    .filter_map(|p| {
+                        Some(PassPair {
+                            a: *p.get(a)?,
+                            b: *p.get(b)?,
+                        })
+                    })
                     .collect::<Vec<_>>()
             })
             .filter(|r| !r.is_empty())
@@ -242,14 +267,8 @@ impl Rounds {
         threads: i64,
         a: &str,
         b: &str,
-    ) -> Vec<(String, Vec<f64>)> {
-        let key = (
-            host.to_owned(),
-            workload.to_owned(),
-            subset.to_owned(),
-            threads,
-        );
-        let Some(runs) = self.passes.get(&key) else {
+    ) -> Vec<RunRatios> {
+        let Some(runs) = self.passes.get(&group(host, workload, subset, threads)) else {
             return Vec::new();
         };
         runs.iter()
@@ -258,7 +277,10 @@ impl Rounds {
                     .values()
                     .filter_map(|p| Some(p.get(a)? / p.get(b)?))
                     .collect();
-                (!ratios.is_empty()).then(|| (run.clone(), ratios))
+                (!ratios.is_empty()).then(|| RunRatios {
+                    run: run.clone(),
+                    ratios,
+                })
             })
             .collect()
     }

@@ -7,7 +7,7 @@ use binostr_records::Workload;
 use crate::interval::Interval;
 use crate::model::campaign::Campaign;
 use crate::model::summary::{REFERENCE, ratio_order};
-use crate::read::transport::{MODES, Transport, WORKLOADS};
+use crate::read::transport::{Mode, PerMode, Transport};
 
 /// One profile's `filter` row on one host.
 #[derive(Clone, Debug)]
@@ -65,36 +65,44 @@ pub fn filter_rows(c: &Campaign, host: &str) -> Vec<FilterRow> {
     rows
 }
 
-/// The `filter-event` reference: ns and instructions per event scanned.
-pub fn filter_reference(c: &Campaign, host: &str) -> Option<(f64, Option<f64>)> {
+/// The `filter-event` reference (matching alone, on decoded events).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FilterReference {
+    /// ns per event scanned.
+    pub ns: f64,
+    /// Instructions per event scanned, when counted.
+    pub instr: Option<f64>,
+}
+
+/// The `filter-event` reference of `host`.
+pub fn filter_reference(c: &Campaign, host: &str) -> Option<FilterReference> {
     let ns = c.ns(host, Workload::FilterEvent.name(), REFERENCE)?;
     let instr = c
         .instructions(host, Workload::FilterEvent.name(), REFERENCE)
         .map(|i| i.per_event);
-    Some((ns, instr))
+    Some(FilterReference { ns, instr })
 }
 
-/// One profile's transport row on one host, per mode in [`MODES`] order.
+/// One profile's transport row on one host, per [`Mode`].
 #[derive(Clone, Debug)]
 pub struct TransportRow {
     /// Profile id.
     pub profile: String,
     /// Relay → client socket bytes per event (`transport.csv`, check
     /// `decode`).
-    pub bytes: [Option<f64>; 3],
+    pub bytes: PerMode<Option<f64>>,
     /// Those bytes as % of json's in the same mode.
-    pub pct_json: [Option<f64>; 3],
+    pub pct_json: PerMode<Option<f64>>,
     /// Timed ns per event of one REQ → EOSE exchange (`transport-*`).
-    pub ns: [Option<f64>; 3],
+    pub ns: PerMode<Option<f64>>,
     /// Its paired ratio to json in the same mode.
-    pub vs_json: [Option<Interval>; 3],
+    pub vs_json: PerMode<Option<Interval>>,
 }
 
-fn side<'a>(c: &'a Campaign, host: &str, profile: &str, mode: &str) -> Option<&'a Transport> {
-    c.side
-        .transport
-        .iter()
-        .find(|t| t.host == host && t.profile == profile && t.mode == mode && t.check == "decode")
+fn side<'a>(c: &'a Campaign, host: &str, profile: &str, mode: Mode) -> Option<&'a Transport> {
+    c.side.transport.iter().find(|t| {
+        t.host == host && t.profile == profile && t.mode == mode.name() && t.check == "decode"
+    })
 }
 
 /// Every profile's transport row on `host`, fewest uncompressed bytes first.
@@ -107,24 +115,24 @@ pub fn transport_rows(c: &Campaign, host: &str) -> Vec<TransportRow> {
         .map(|t| t.profile.clone())
         .collect();
     profiles.extend(c.profiles(host).into_iter().filter(|p| {
-        WORKLOADS
+        Mode::ALL
             .iter()
-            .any(|(_, w)| c.ns_where_measured(host, w, p).is_some())
+            .any(|m| c.ns_where_measured(host, m.workload().name(), p).is_some())
     }));
     profiles.sort();
     profiles.dedup();
-    let bytes = |p: &str, m: &str| side(c, host, p, m).map(|t| t.s2c_bytes_per_event);
+    let bytes = |p: &str, m: Mode| side(c, host, p, m).map(|t| t.s2c_bytes_per_event);
     let mut rows: Vec<TransportRow> = profiles
         .into_iter()
         .map(|p| {
-            let bytes_of = MODES.map(|m| bytes(&p, m));
-            let pct_json = std::array::from_fn(|i| {
-                Some(100.0 * bytes_of[i]? / bytes(crate::model::summary::BASELINE, MODES[i])?)
+            let bytes_of = PerMode::from_fn(|m| bytes(&p, m));
+            let pct_json = PerMode::from_fn(|m| {
+                Some(100.0 * (*bytes_of.get(m))? / bytes(crate::model::summary::BASELINE, m)?)
             });
             TransportRow {
-                ns: WORKLOADS.map(|(_, w)| c.ns_where_measured(host, w, &p)),
-                vs_json: WORKLOADS.map(|(_, w)| {
-                    c.paired_where_measured(host, w, &p, "json")
+                ns: PerMode::from_fn(|m| c.ns_where_measured(host, m.workload().name(), &p)),
+                vs_json: PerMode::from_fn(|m| {
+                    c.paired_where_measured(host, m.workload().name(), &p, "json")
                         .map(crate::model::paired::Paired::interval)
                 }),
                 bytes: bytes_of,
@@ -134,7 +142,7 @@ pub fn transport_rows(c: &Campaign, host: &str) -> Vec<TransportRow> {
         })
         .collect();
     rows.sort_by(|a, b| {
-        let key = |r: &TransportRow| r.bytes[0].unwrap_or(f64::INFINITY);
+        let key = |r: &TransportRow| r.bytes.none.unwrap_or(f64::INFINITY);
         key(a).total_cmp(&key(b)).then(a.profile.cmp(&b.profile))
     });
     rows
@@ -142,7 +150,11 @@ pub fn transport_rows(c: &Campaign, host: &str) -> Vec<TransportRow> {
 
 /// The `transport.csv` rows of `host`, by profile then mode order then check.
 pub fn loop_rows<'a>(c: &'a Campaign, host: &str) -> Vec<&'a Transport> {
-    let mode = |m: &str| MODES.iter().position(|x| *x == m).unwrap_or(MODES.len());
+    // Known modes in `Mode` order, then any other, as one.
+    let mode = |m: &str| {
+        let known = Mode::from_name(m);
+        (known.is_none(), known)
+    };
     let mut rows: Vec<&Transport> = c.side.transport.iter().filter(|t| t.host == host).collect();
     rows.sort_by(|a, b| {
         (&a.profile, mode(&a.mode), &a.check).cmp(&(&b.profile, mode(&b.mode), &b.check))
@@ -150,20 +162,29 @@ pub fn loop_rows<'a>(c: &'a Campaign, host: &str) -> Vec<&'a Transport> {
     rows
 }
 
+/// A profile and its relay → client bytes per event.
+#[derive(Clone, Debug)]
+pub struct ProfileBytes {
+    /// Profile id.
+    pub profile: String,
+    /// Bytes per event.
+    pub bytes: f64,
+}
+
 /// The paper's headline: json with deflate against the binary profile with
 /// the fewest bytes on the wire, without and with deflate.
 #[derive(Clone, Debug)]
 pub struct Headline {
     /// json's relay → client bytes per event, per mode.
-    pub json: [f64; 3],
-    /// The fewest-bytes binary profile in each mode, and its bytes per event.
-    pub best: [(String, f64); 3],
+    pub json: PerMode<f64>,
+    /// The fewest-bytes binary profile in each mode.
+    pub best: PerMode<ProfileBytes>,
 }
 
 impl Headline {
-    /// `best[i]`'s bytes as % of json's in the same mode.
-    pub fn pct_of_json(&self, i: usize) -> f64 {
-        100.0 * self.best[i].1 / self.json[i]
+    /// The best bytes of `mode` as % of json's in the same mode.
+    pub fn pct_of_json(&self, mode: Mode) -> f64 {
+        100.0 * self.best.get(mode).bytes / self.json.get(mode)
     }
 }
 
@@ -182,20 +203,24 @@ pub fn headline(c: &Campaign, host: &str) -> Option<Headline> {
     let json_row = rows
         .iter()
         .find(|r| r.profile == crate::model::summary::BASELINE)?;
-    let json = [json_row.bytes[0]?, json_row.bytes[1]?, json_row.bytes[2]?];
+    let json = json_row.bytes.all()?;
     let binary: Vec<&TransportRow> = rows
         .iter()
         .filter(|r| !c.registry.is_empty() && !is_json_text(c, &r.profile))
         .collect();
-    let best = |i: usize| {
+    let best = |m: Mode| {
         binary
             .iter()
-            .filter_map(|r| Some((r.bytes[i]?, r.profile.clone())))
-            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
-            .map(|(b, p)| (p, b))
+            .filter_map(|r| {
+                Some(ProfileBytes {
+                    profile: r.profile.clone(),
+                    bytes: (*r.bytes.get(m))?,
+                })
+            })
+            .min_by(|a, b| a.bytes.total_cmp(&b.bytes).then(a.profile.cmp(&b.profile)))
     };
     Some(Headline {
         json,
-        best: [best(0)?, best(1)?, best(2)?],
+        best: PerMode::from_fn(best).all()?,
     })
 }

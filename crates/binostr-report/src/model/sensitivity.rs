@@ -5,7 +5,8 @@
 use std::collections::BTreeMap;
 
 use crate::fmt::fixed;
-use crate::model::mix::{KIND3, Mix, SizeSource, weights};
+use crate::model::claims::ProfileRatio;
+use crate::model::mix::{KIND3, Mix, SizeMeasure, SizeSource, weights};
 
 /// The kind-3 shares of the grid besides the mix's own.
 pub const KIND3_OTHER_SHARES: [f64; 5] = [0.0, 0.02, 0.06, 0.08, 0.10];
@@ -20,9 +21,8 @@ pub fn kind3_shares(mix: &Mix) -> Vec<f64> {
     shares
 }
 
-/// The measures of the grid, as indices of [`crate::model::mix::SIZE_MEASURES`]:
-/// raw and zstd per event.
-pub const MEASURES: [usize; 2] = [0, 1];
+/// The measures of the grid: raw and zstd per event.
+pub const MEASURES: [SizeMeasure; 2] = [SizeMeasure::Raw, SizeMeasure::ZstdEvent];
 
 /// One grid cell: every profile's composed ratio to json, ascending.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,21 +31,24 @@ pub struct Cell {
     pub share: f64,
     /// Follow-list median p tags.
     pub median_tags: i64,
-    /// (profile, ratio to json), smallest first.
-    pub ratios: Vec<(String, f64)>,
+    /// Each profile's ratio to json, smallest first.
+    pub ratios: Vec<ProfileRatio>,
 }
 
 impl Cell {
     /// The ratio of `profile` in this cell.
     pub fn ratio(&self, profile: &str) -> Option<f64> {
-        self.ratios.iter().find(|r| r.0 == profile).map(|r| r.1)
+        self.ratios
+            .iter()
+            .find(|r| r.profile == profile)
+            .map(|r| r.ratio)
     }
 
     /// The 1-based rank of `profile` (1 = smallest).
     pub fn rank(&self, profile: &str) -> Option<usize> {
         self.ratios
             .iter()
-            .position(|r| r.0 == profile)
+            .position(|r| r.profile == profile)
             .map(|i| i + 1)
     }
 }
@@ -68,8 +71,8 @@ pub struct Span {
 /// The grid of one measure.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Grid {
-    /// Index into [`crate::model::mix::SIZE_MEASURES`].
-    pub measure: usize,
+    /// The measure (one of [`MEASURES`]).
+    pub measure: SizeMeasure,
     /// Kind-3 shares (rows), ascending.
     pub shares: Vec<f64>,
     /// The mix's own kind-3 share, one of `shares`.
@@ -82,7 +85,12 @@ pub struct Grid {
 
 /// The grid of `measure` for every profile that has every stratum and every
 /// follow-list median; `None` without follow lists or strata.
-pub fn grid(src: &SizeSource, mix: &Mix, profiles: &[String], measure: usize) -> Option<Grid> {
+pub fn grid(
+    src: &SizeSource,
+    mix: &Mix,
+    profiles: &[String],
+    measure: SizeMeasure,
+) -> Option<Grid> {
     let medians = src.follow_medians();
     if medians.is_empty() {
         return None;
@@ -92,11 +100,20 @@ pub fn grid(src: &SizeSource, mix: &Mix, profiles: &[String], measure: usize) ->
     for &share in &shares {
         let w = weights(mix, Some(share));
         for &t in &medians {
-            let mut ratios: Vec<(String, f64)> = profiles
+            let mut ratios: Vec<ProfileRatio> = profiles
                 .iter()
-                .filter_map(|p| Some((p.clone(), src.ratio(&w, p, measure, Some(t)).ok()?)))
+                .filter_map(|p| {
+                    Some(ProfileRatio {
+                        profile: p.clone(),
+                        ratio: src.ratio(&w, p, measure, Some(t)).ok()?,
+                    })
+                })
                 .collect();
-            ratios.sort_by(|a, b| a.1.total_cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+            ratios.sort_by(|a, b| {
+                a.ratio
+                    .total_cmp(&b.ratio)
+                    .then_with(|| a.profile.cmp(&b.profile))
+            });
             cells.push(Cell {
                 share,
                 median_tags: t,
@@ -118,7 +135,7 @@ impl Grid {
     /// Per profile: lowest and highest ratio, best and worst rank.
     pub fn spans(&self) -> Vec<Span> {
         let mut out = Vec::new();
-        for (p, _) in &self.cells[0].ratios {
+        for ProfileRatio { profile: p, .. } in &self.cells[0].ratios {
             let r: Vec<f64> = self.cells.iter().filter_map(|c| c.ratio(p)).collect();
             let k: Vec<usize> = self.cells.iter().filter_map(|c| c.rank(p)).collect();
             let lo = r.iter().copied().fold(f64::INFINITY, f64::min);
@@ -142,7 +159,8 @@ impl Grid {
         let mut out = Vec::new();
         let mut leaders: BTreeMap<&str, usize> = BTreeMap::new();
         for c in &self.cells {
-            *leaders.entry(c.ratios[0].0.as_str()).or_default() += 1;
+            // The smallest of the cell (ratios are sorted).
+            *leaders.entry(c.ratios[0].profile.as_str()).or_default() += 1;
         }
         let n = self.cells.len();
         if leaders.len() == 1 {
@@ -185,7 +203,11 @@ impl Grid {
     }
 
     fn order_sentence(&self) -> String {
-        let first: Vec<&str> = self.cells[0].ratios.iter().map(|r| r.0.as_str()).collect();
+        let first: Vec<&str> = self.cells[0]
+            .ratios
+            .iter()
+            .map(|r| r.profile.as_str())
+            .collect();
         let mut swaps = Vec::new();
         for (i, a) in first.iter().enumerate() {
             for b in &first[i + 1..] {
@@ -218,14 +240,20 @@ mod tests {
         Cell {
             share,
             median_tags: 100,
-            ratios: ratios.iter().map(|(p, r)| ((*p).to_owned(), *r)).collect(),
+            ratios: ratios
+                .iter()
+                .map(|(p, r)| ProfileRatio {
+                    profile: (*p).to_owned(),
+                    ratio: *r,
+                })
+                .collect(),
         }
     }
 
     #[test]
     fn a_stable_leader_survives_and_a_swap_is_named() {
         let g = Grid {
-            measure: 0,
+            measure: SizeMeasure::Raw,
             shares: vec![0.0, 0.1],
             mix_share: 0.1,
             medians: vec![100],
@@ -272,7 +300,7 @@ mod tests {
     #[test]
     fn a_changing_leader_is_reported() {
         let g = Grid {
-            measure: 1,
+            measure: SizeMeasure::ZstdEvent,
             shares: vec![0.0, 0.1],
             mix_share: 0.1,
             medians: vec![100],

@@ -17,6 +17,41 @@ pub const RESAMPLES: usize = 2000;
 /// The fixed seed all bootstrap streams derive from (ASCII "binostr").
 pub const SEED: u64 = 0x0062_696e_6f73_7472;
 
+/// The least and the greatest of some values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MinMax<T> {
+    /// The least.
+    pub min: T,
+    /// The greatest.
+    pub max: T,
+}
+
+impl<T: Copy + Ord> MinMax<T> {
+    /// The least and greatest of `values`; `None` without any.
+    pub fn of(values: impl IntoIterator<Item = T>) -> Option<Self> {
+        values.into_iter().fold(None, |m, v| {
+            Some(match m {
+                None => MinMax { min: v, max: v },
+                Some(MinMax { min, max }) => MinMax {
+                    min: min.min(v),
+                    max: max.max(v),
+                },
+            })
+        })
+    }
+}
+
+impl<T: PartialEq + std::fmt::Display> MinMax<T> {
+    /// `min`, or `min to max` when they differ.
+    pub fn text(&self) -> String {
+        if self.min == self.max {
+            self.min.to_string()
+        } else {
+            format!("{} to {}", self.min, self.max)
+        }
+    }
+}
+
 /// The median of `xs` (mean of the two middle values for an even count);
 /// `NaN` when `xs` is empty.
 pub fn median(xs: &[f64]) -> f64 {

@@ -8,7 +8,7 @@ use anyhow::{Result, bail};
 use polars::prelude::*;
 
 use crate::interval::{Ci, Interval};
-use crate::model::key::Key;
+use crate::model::key::{Group, Key};
 use crate::model::paired::{Paired, TO_JSON};
 use crate::model::stats;
 use crate::read::frame::{f64s, i64s, strs};
@@ -80,9 +80,14 @@ impl Row {
 }
 
 impl Row {
-    /// `(host, workload, subset, threads)`: the group `rank` orders.
-    pub fn group(&self) -> (&str, &str, &str, i64) {
-        (&self.host, &self.workload, &self.subset, self.threads)
+    /// The group `rank` orders.
+    pub fn group(&self) -> Group<&str> {
+        Group {
+            host: &self.host,
+            workload: &self.workload,
+            subset: &self.subset,
+            threads: self.threads,
+        }
     }
 }
 

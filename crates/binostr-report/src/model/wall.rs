@@ -69,8 +69,17 @@ pub struct Wall {
     pub label: String,
     /// First run's start to last run's finish, in minutes.
     pub minutes: f64,
-    /// Per run: its id and its start-to-finish minutes.
-    pub runs: Vec<(String, f64)>,
+    /// Per run, its start-to-finish minutes.
+    pub runs: Vec<RunWall>,
+}
+
+/// One run's wall time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunWall {
+    /// The run id.
+    pub id: String,
+    /// Start to finish, in minutes.
+    pub minutes: f64,
 }
 
 /// The wall time of `runs` of `label`; `None` when a run lacks a
@@ -89,7 +98,10 @@ pub fn wall(label: &str, runs: &[Run]) -> Option<Wall> {
         minutes: (last - first) / 60.0,
         runs: spans
             .into_iter()
-            .map(|(id, s, e)| (id, (e - s) / 60.0))
+            .map(|(id, s, e)| RunWall {
+                id,
+                minutes: (e - s) / 60.0,
+            })
             .collect(),
     })
 }

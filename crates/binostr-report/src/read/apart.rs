@@ -13,11 +13,17 @@ use crate::read::records::Run;
 /// `campaign.json`'s `corpus.apart` entry.
 pub use binostr_records::Apart as ApartRecord;
 
-/// The `run-K/apart-ID/` directories of `runs`, sorted by ID, each as the
-/// runs it has (a [`Run`] whose `dir` is the apart directory).
-pub fn dirs(runs: &[Run]) -> Result<Vec<(String, Vec<Run>)>> {
-    let mut ids: Vec<String> = Vec::new();
-    let mut by_id: Vec<(String, Vec<Run>)> = Vec::new();
+/// One profile's `run-K/apart-ID/` directories.
+pub struct ApartDirs {
+    /// The ID (profile id).
+    pub id: String,
+    /// Its runs: each a [`Run`] whose `dir` is the apart directory.
+    pub runs: Vec<Run>,
+}
+
+/// The `run-K/apart-ID/` directories of `runs`, sorted by ID.
+pub fn dirs(runs: &[Run]) -> Result<Vec<ApartDirs>> {
+    let mut by_id: Vec<ApartDirs> = Vec::new();
     for run in runs {
         let entries =
             fs::read_dir(&run.dir).with_context(|| format!("reading {}", run.dir.display()))?;
@@ -34,15 +40,15 @@ pub fn dirs(runs: &[Run]) -> Result<Vec<(String, Vec<Run>)>> {
                 dir: entry.path(),
                 ..run.clone()
             };
-            match ids.iter().position(|x| x == id) {
-                Some(i) => by_id[i].1.push(sub),
-                None => {
-                    ids.push(id.to_owned());
-                    by_id.push((id.to_owned(), vec![sub]));
-                }
+            match by_id.iter_mut().find(|d| d.id == id) {
+                Some(d) => d.runs.push(sub),
+                None => by_id.push(ApartDirs {
+                    id: id.to_owned(),
+                    runs: vec![sub],
+                }),
             }
         }
     }
-    by_id.sort_by(|a, b| a.0.cmp(&b.0));
+    by_id.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(by_id)
 }

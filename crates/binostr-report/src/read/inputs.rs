@@ -57,8 +57,21 @@ pub struct Source {
     pub sha256: String,
 }
 
-/// Plots as file stem and SVG text.
-type Plots = Vec<(String, String)>;
+/// One plot of `summary/plots/`.
+pub struct Plot {
+    /// Its file stem.
+    pub name: String,
+    /// Its SVG text.
+    pub svg: String,
+}
+
+/// One run's `observed` object.
+pub struct Observed {
+    /// The run id.
+    pub run: String,
+    /// Its `observed` object.
+    pub observed: serde_json::Value,
+}
 
 /// Everything the page reads besides the campaign.
 pub struct Inputs {
@@ -66,14 +79,14 @@ pub struct Inputs {
     pub registry: Vec<RegistryEntry>,
     /// Interop checks, by file then row.
     pub checks: Vec<InteropCheck>,
-    /// `summary/plots/*.svg`: file stem and SVG text, by name.
-    pub plots: Vec<(String, String)>,
+    /// `summary/plots/*.svg`, in reading order.
+    pub plots: Vec<Plot>,
     /// The key that signed `manifest.event.json`, when it exists.
     pub signer: Option<String>,
     /// The run contract of the first run (JSON), and each run's `observed`.
     pub contract: serde_json::Value,
-    /// Per run: id and its `observed` object.
-    pub observed: Vec<(String, serde_json::Value)>,
+    /// Per run, its `observed` object.
+    pub observed: Vec<Observed>,
     /// `campaign.json`'s `corpus`.
     pub corpus: serde_json::Value,
     /// Every file read, sorted by path.
@@ -202,7 +215,7 @@ fn interop_checks(root: &Path) -> Result<(Vec<PathBuf>, Vec<InteropCheck>)> {
 
 /// `summary/plots/*.svg` of the campaign in `dir`, and their stems and text
 /// in reading order; an error when aggregate has not drawn them.
-fn plots(dir: &Path, label: &str) -> Result<(Vec<PathBuf>, Plots)> {
+fn plots(dir: &Path, label: &str) -> Result<(Vec<PathBuf>, Vec<Plot>)> {
     let plot_dir = dir.join("summary/plots");
     if !plot_dir.is_dir() {
         bail!(
@@ -219,11 +232,14 @@ fn plots(dir: &Path, label: &str) -> Result<(Vec<PathBuf>, Plots)> {
     let mut plots = Vec::new();
     for p in &svgs {
         let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
-        plots.push((stem.to_owned(), read_text(p)?));
+        plots.push(Plot {
+            name: stem.to_owned(),
+            svg: read_text(p)?,
+        });
     }
-    plots.sort_by_key(|(name, _)| {
-        let rank = PLOT_ORDER.iter().position(|p| name.starts_with(p));
-        (rank.unwrap_or(PLOT_ORDER.len()), name.clone())
+    plots.sort_by_key(|plot| {
+        let rank = PLOT_ORDER.iter().position(|p| plot.name.starts_with(p));
+        (rank.unwrap_or(PLOT_ORDER.len()), plot.name.clone())
     });
     Ok((svgs, plots))
 }
@@ -242,9 +258,7 @@ fn signer(dir: &Path) -> Result<Option<String>> {
 }
 
 /// The first run's contract, and each run's id and `observed` object.
-fn contract_and_observed(
-    runs: &[Run],
-) -> Result<(serde_json::Value, Vec<(String, serde_json::Value)>)> {
+fn contract_and_observed(runs: &[Run]) -> Result<(serde_json::Value, Vec<Observed>)> {
     let first = runs.first().context("no complete run")?;
     let contract = json(&first.dir.join(binostr_records::files::CONTRACT))?
         .get("contract")
@@ -256,7 +270,10 @@ fn contract_and_observed(
             .get("observed")
             .cloned()
             .unwrap_or(serde_json::Value::Null);
-        observed.push((run.id(), o));
+        observed.push(Observed {
+            run: run.id(),
+            observed: o,
+        });
     }
     Ok((contract, observed))
 }

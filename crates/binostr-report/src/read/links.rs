@@ -11,7 +11,7 @@ use binostr_records::csv::{ColumnType, LINKS, Layout};
 
 use crate::interval::Interval;
 use crate::read::side::ProfileTable;
-use crate::read::transport::MODES;
+use crate::read::transport::Mode;
 
 /// The directory of the links results, relative to the repository root.
 pub const DIR: &str = "results/links";
@@ -23,8 +23,8 @@ pub struct LinkRow {
     pub line: usize,
     /// Profile id.
     pub profile: String,
-    /// `none`, `deflate` or `deflate-ctx`.
-    pub mode: String,
+    /// The compression mode.
+    pub mode: Mode,
     /// The deflater (`zlib-1`, `zlib-rs-1`); empty for `none`.
     pub deflate_impl: String,
     /// Link name (`unshaped`, `10mbit`).
@@ -39,24 +39,32 @@ pub struct LinkRow {
     pub events: i64,
     /// Timed rounds.
     pub rounds: i64,
-    /// Socket bytes relay → client and client → relay of one exchange.
-    pub bytes: (i64, i64),
+    /// Socket bytes relay → client of one exchange.
+    pub s2c_bytes: i64,
+    /// Socket bytes client → relay of one exchange.
+    pub c2s_bytes: i64,
     /// REQ → EOSE seconds.
     pub req_eose_s: Interval,
     /// Per-round time ratio to json in the same mode (`None` for json).
     pub time_vs_json: Option<Interval>,
     /// Per-round time ratio to json with deflate (`None` for it).
     pub time_vs_json_deflate: Option<Interval>,
-    /// Relay and client CPU ns per event of the exchange.
-    pub cpu_ns: (f64, f64),
+    /// Relay CPU ns per event of the exchange.
+    pub relay_cpu_ns: f64,
+    /// Client CPU ns per event of the exchange.
+    pub client_cpu_ns: f64,
     /// Events published one at a time per round (EVENT → OK).
     pub published: i64,
     /// EVENT → OK seconds per event.
     pub event_ok_s: Option<Interval>,
-    /// Mean socket bytes of one EVENT and of its OK.
-    pub event_bytes: (f64, f64),
-    /// Relay and client CPU ns per published event.
-    pub event_cpu_ns: (f64, f64),
+    /// Mean socket bytes of one EVENT (client → relay).
+    pub event_c2s_bytes: f64,
+    /// Mean socket bytes of its OK (relay → client).
+    pub ok_s2c_bytes: f64,
+    /// Relay CPU ns per published event.
+    pub event_relay_cpu_ns: f64,
+    /// Client CPU ns per published event.
+    pub event_client_cpu_ns: f64,
 }
 
 /// `links.csv` under `root`; empty (with a warning) when absent. A header
@@ -120,14 +128,14 @@ fn no_duplicates(path: &Path, rows: &[LinkRow]) -> Result<()> {
         } else {
             r.deflate_impl.as_str()
         };
-        let key = (&r.profile, &r.mode, deflater, &r.link, r.rtt_ms.to_bits());
+        let key = (&r.profile, r.mode, deflater, &r.link, r.rtt_ms.to_bits());
         if let Some(first) = seen.insert(key, r.line) {
             bail!(
                 "{}: line {} repeats line {first} ({} {} {deflater} {} rtt {} ms)",
                 path.display(),
                 r.line,
                 r.profile,
-                r.mode,
+                r.mode.name(),
                 r.link,
                 r.rtt_ms
             );
@@ -215,10 +223,11 @@ fn column_type(layout: &Layout, name: &str) -> Option<ColumnType> {
 }
 
 fn parse_row(c: &Cells) -> Result<LinkRow> {
-    let mode = c.text("mode")?;
-    if !MODES.contains(&mode.as_str()) {
-        return c.fail(&format!("mode {mode:?} is none of {}", MODES.join(", ")));
-    }
+    let name = c.text("mode")?;
+    let Some(mode) = Mode::from_name(&name) else {
+        let names: Vec<&str> = Mode::ALL.iter().map(|m| m.name()).collect();
+        return c.fail(&format!("mode {name:?} is none of {}", names.join(", ")));
+    };
     let modelled = match c.text("rtt_source")?.as_str() {
         "measured" => false,
         "modelled" => true,
@@ -238,21 +247,19 @@ fn parse_row(c: &Cells) -> Result<LinkRow> {
         modelled,
         events: c.int("events")?,
         rounds: c.int("rounds")?,
-        bytes: (c.int("s2c_bytes")?, c.int("c2s_bytes")?),
+        s2c_bytes: c.int("s2c_bytes")?,
+        c2s_bytes: c.int("c2s_bytes")?,
         req_eose_s,
         time_vs_json: c.triple("time_vs_json")?,
         time_vs_json_deflate: c.triple("time_vs_json_deflate")?,
-        cpu_ns: (
-            c.real("relay_cpu_ns_per_event")?,
-            c.real("client_cpu_ns_per_event")?,
-        ),
+        relay_cpu_ns: c.real("relay_cpu_ns_per_event")?,
+        client_cpu_ns: c.real("client_cpu_ns_per_event")?,
         published: c.int("published")?,
         event_ok_s: c.triple("event_ok_s")?,
-        event_bytes: (c.real("event_c2s_bytes")?, c.real("ok_s2c_bytes")?),
-        event_cpu_ns: (
-            c.real("event_relay_cpu_ns")?,
-            c.real("event_client_cpu_ns")?,
-        ),
+        event_c2s_bytes: c.real("event_c2s_bytes")?,
+        ok_s2c_bytes: c.real("ok_s2c_bytes")?,
+        event_relay_cpu_ns: c.real("event_relay_cpu_ns")?,
+        event_client_cpu_ns: c.real("event_client_cpu_ns")?,
     })
 }
 

@@ -12,78 +12,10 @@ use serde::Deserialize;
 use binostr_records::csv::Layout;
 use binostr_records::robustness::{self, RunReport};
 
-use crate::read::frame::{f64s, strs};
+use crate::interval::Ci;
+use crate::read::frame::{KeyedValues, f64s, medians, strs};
 use crate::read::records::{self, Run, Scan as _};
-
-/// The host and key cells of one group, and its value medians.
-pub type KeyedValues = (Vec<String>, Vec<f64>);
-
-/// Text key columns and per-run medians of the value columns of `table`, one
-/// row per host and key, sorted by host then key; `None` when no run has it.
-pub fn medians(
-    table: &Layout,
-    runs: &[Run],
-    keys: &[&str],
-    values: &[&str],
-) -> Result<Option<Vec<KeyedValues>>> {
-    medians_of(table.scan(runs)?, keys, values)
-}
-
-/// [`medians`] of an already scanned table (`None`: no run has it). A
-/// group whose values are all missing has a `NaN` median.
-pub fn medians_of(
-    lf: Option<LazyFrame>,
-    keys: &[&str],
-    values: &[&str],
-) -> Result<Option<Vec<KeyedValues>>> {
-    let Some(lf) = lf else {
-        return Ok(None);
-    };
-    let mut group = vec![col("host")];
-    group.extend(keys.iter().map(|k| col(*k)));
-    let mut sort: Vec<&str> = vec!["host"];
-    sort.extend(keys);
-    let df = lf
-        .group_by(group)
-        .agg(
-            values
-                .iter()
-                .map(|v| col(*v).cast(DataType::Float64).median())
-                .collect::<Vec<_>>(),
-        )
-        .sort(sort.clone(), SortMultipleOptions::default())
-        .collect()?;
-    let key_cols: Vec<Vec<String>> = sort.iter().map(|k| strs(&df, k)).collect::<Result<_>>()?;
-    let value_cols: Vec<Vec<f64>> = values.iter().map(|v| f64s(&df, v)).collect::<Result<_>>()?;
-    Ok(Some(
-        (0..df.height())
-            .map(|i| {
-                (
-                    key_cols.iter().map(|c| c[i].clone()).collect(),
-                    value_cols.iter().map(|c| c[i]).collect(),
-                )
-            })
-            .collect(),
-    ))
-}
-
-/// Encoded sizes of one profile and subset on one host (medians over runs).
-#[derive(Clone, Debug)]
-pub struct Sizes {
-    /// Host id.
-    pub host: String,
-    /// Profile id.
-    pub profile: String,
-    /// Corpus subset.
-    pub subset: String,
-    /// Events in the subset.
-    pub events: f64,
-    /// Bytes: raw, framed, zstd per event, zstd stream, zstd with dictionary.
-    pub bytes: [f64; 5],
-    /// Permessage-deflate bytes: each framed event alone, and one context
-    /// over them; `None` in campaigns whose `sizes.csv` predates them.
-    pub deflate: Option<[f64; 2]>,
-}
+use crate::read::sizes::{FollowList, Sizes, read_follow_lists, read_sizes};
 
 /// Per-event latency percentiles of one workload and profile on one host.
 #[derive(Clone, Debug)]
@@ -94,8 +26,23 @@ pub struct Latency {
     pub workload: String,
     /// Profile id.
     pub profile: String,
-    /// p50, p90, p99, p99.9 and max in ns.
-    pub ns: [f64; 5],
+    /// The percentiles, ns.
+    pub ns: LatencyNs,
+}
+
+/// Per-event latency percentiles, ns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LatencyNs {
+    /// p50.
+    pub p50: f64,
+    /// p90.
+    pub p90: f64,
+    /// p99.
+    pub p99: f64,
+    /// p99.9.
+    pub p999: f64,
+    /// The greatest.
+    pub max: f64,
 }
 
 /// Allocations per event of one workload and profile on one host.
@@ -147,52 +94,46 @@ impl Side {
     /// Reads and aggregates the side measurements of `runs`.
     pub fn read(runs: &[Run]) -> Result<Self> {
         let sizes = read_sizes(runs)?;
-        let latency = medians(
+        let per_workload = |table: &Layout, values: &[&str]| -> Result<Vec<KeyedValues>> {
+            Ok(medians(table, runs, &["workload", "profile"], values)?.unwrap_or_default())
+        };
+        let latency = per_workload(
             &records::LATENCY,
-            runs,
-            &["workload", "profile"],
             &["p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"],
         )?
-        .unwrap_or_default()
         .into_iter()
-        .map(|(k, v)| Latency {
-            host: k[0].clone(),
-            workload: k[1].clone(),
-            profile: k[2].clone(),
-            ns: [v[0], v[1], v[2], v[3], v[4]],
+        .map(|g| Latency {
+            workload: g.key("workload"),
+            profile: g.key("profile"),
+            ns: LatencyNs {
+                p50: g.value("p50_ns"),
+                p90: g.value("p90_ns"),
+                p99: g.value("p99_ns"),
+                p999: g.value("p999_ns"),
+                max: g.value("max_ns"),
+            },
+            host: g.host,
         })
         .collect();
-        let alloc = medians(
-            &records::ALLOC,
-            runs,
-            &["workload", "profile"],
-            &["events", "allocs", "alloc_bytes"],
-        )?
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(k, v)| Alloc {
-            host: k[0].clone(),
-            workload: k[1].clone(),
-            profile: k[2].clone(),
-            allocs_per_event: v[1] / v[0],
-            bytes_per_event: v[2] / v[0],
-        })
-        .collect();
-        let rss = medians(
-            &records::RSS,
-            runs,
-            &["workload", "profile"],
-            &["baseline_kib", "peak_kib"],
-        )?
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(k, v)| Rss {
-            host: k[0].clone(),
-            workload: k[1].clone(),
-            profile: k[2].clone(),
-            growth_kib: v[1] - v[0],
-        })
-        .collect();
+        let alloc = per_workload(&records::ALLOC, &["events", "allocs", "alloc_bytes"])?
+            .into_iter()
+            .map(|g| Alloc {
+                workload: g.key("workload"),
+                profile: g.key("profile"),
+                allocs_per_event: g.value("allocs") / g.value("events"),
+                bytes_per_event: g.value("alloc_bytes") / g.value("events"),
+                host: g.host,
+            })
+            .collect();
+        let rss = per_workload(&records::RSS, &["baseline_kib", "peak_kib"])?
+            .into_iter()
+            .map(|g| Rss {
+                workload: g.key("workload"),
+                profile: g.key("profile"),
+                growth_kib: g.value("peak_kib") - g.value("baseline_kib"),
+                host: g.host,
+            })
+            .collect();
         Ok(Side {
             sizes,
             latency,
@@ -202,77 +143,6 @@ impl Side {
             follow_lists: read_follow_lists(runs)?,
         })
     }
-}
-
-/// The value columns of `sizes.csv`.
-pub const SIZE_COLUMNS: [&str; 8] = [
-    "events",
-    "raw_bytes",
-    "framed_bytes",
-    "zstd_event_bytes",
-    "zstd_stream_bytes",
-    "zstd_dict_bytes",
-    "deflate_event_bytes",
-    "deflate_stream_bytes",
-];
-
-/// `sizes.csv` of `runs` as medians over runs; files without the deflate
-/// columns are read with `deflate: None`.
-pub fn read_sizes(runs: &[Run]) -> Result<Vec<Sizes>> {
-    let lf = records::SIZES.scan(runs)?;
-    Ok(medians_of(lf, &["profile", "subset"], &SIZE_COLUMNS)?
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(k, v)| Sizes {
-            host: k[0].clone(),
-            profile: k[1].clone(),
-            subset: k[2].clone(),
-            events: v[0],
-            bytes: [v[1], v[2], v[3], v[4], v[5]],
-            deflate: (v[6].is_finite() && v[7].is_finite()).then_some([v[6], v[7]]),
-        })
-        .collect())
-}
-
-/// One profile's generated follow lists at one p-tag median (medians over
-/// runs of `follow-lists.csv`).
-#[derive(Clone, Debug)]
-pub struct FollowList {
-    /// Host id.
-    pub host: String,
-    /// Profile id.
-    pub profile: String,
-    /// The follow lists' median p-tag count.
-    pub median_tags: i64,
-    /// Follow lists.
-    pub events: f64,
-    /// Bytes: raw, zstd per event, deflate per event.
-    pub bytes: [f64; 3],
-}
-
-/// `follow-lists.csv` of `runs` (empty when no run has it).
-pub fn read_follow_lists(runs: &[Run]) -> Result<Vec<FollowList>> {
-    let values = [
-        "events",
-        "raw_bytes",
-        "zstd_event_bytes",
-        "deflate_event_bytes",
-    ];
-    let lf = records::FOLLOW_LISTS.scan_optional(runs)?;
-    let lf = lf.map(|l| l.with_column(col("median_tags").cast(DataType::String)));
-    medians_of(lf, &["profile", "median_tags"], &values)?
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(k, v)| {
-            Ok(FollowList {
-                host: k[0].clone(),
-                profile: k[1].clone(),
-                median_tags: k[2].parse()?,
-                events: v[0],
-                bytes: [v[1], v[2], v[3]],
-            })
-        })
-        .collect()
 }
 
 /// `results/robustness/robustness.json` under `root`, as `binostr torture
@@ -387,7 +257,8 @@ pub struct Reference {
     /// Median over rounds of ours (after) over the reference.
     pub new_over_ref: f64,
     /// Its bootstrap 95 % CI over rounds.
-    pub new_over_ref_ci: [f64; 2],
+    #[serde(deserialize_with = "ci")]
+    pub new_over_ref_ci: Ci,
     /// Our median ns/event before the work; this and the other `base` and
     /// `new_over_base` fields are absent for variants that did not exist
     /// before.
@@ -395,11 +266,24 @@ pub struct Reference {
     /// Median over rounds of ours (before) over the reference.
     pub base_over_ref: Option<f64>,
     /// Its bootstrap 95 % CI over rounds.
-    pub base_over_ref_ci: Option<[f64; 2]>,
+    #[serde(default, deserialize_with = "opt_ci")]
+    pub base_over_ref_ci: Option<Ci>,
     /// Median over rounds of ours after over ours before.
     pub new_over_base: Option<f64>,
     /// Its bootstrap 95 % CI over rounds.
-    pub new_over_base_ci: Option<[f64; 2]>,
+    #[serde(default, deserialize_with = "opt_ci")]
+    pub new_over_base_ci: Option<Ci>,
+}
+
+/// A CI written `[lo, hi]`.
+fn ci<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Ci, D::Error> {
+    let [lo, hi] = <[f64; 2]>::deserialize(d)?;
+    Ok(Ci { lo, hi })
+}
+
+/// An optional CI written `[lo, hi]` or `null`.
+fn opt_ci<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Ci>, D::Error> {
+    Ok(Option::<[f64; 2]>::deserialize(d)?.map(|[lo, hi]| Ci { lo, hi }))
 }
 
 /// Reads [`REFERENCE_FILE`] under `root`; empty (with a warning) when absent.
@@ -487,6 +371,12 @@ impl ProfileTable {
         Ok(Self { header, rows })
     }
 
+    /// The profile of `row`: its first cell (the header starts with
+    /// `profile`, as [`ProfileTable::read`] requires).
+    pub fn profile(row: &[String]) -> &str {
+        row.first().map_or("", String::as_str)
+    }
+
     /// The cell of `column` in `row`.
     pub fn cell<'a>(&self, row: &'a [String], column: &str) -> Option<&'a str> {
         let i = self.header.iter().position(|h| h == column)?;
@@ -558,8 +448,19 @@ pub fn read_evolution_ranges(root: &Path) -> Result<Vec<String>> {
 pub struct Valid {
     /// Events in `cases.csv`.
     pub cases: usize,
-    /// `refusals.csv`: profile, case and the encoder's reason, in file order.
-    pub refusals: Vec<[String; 3]>,
+    /// `refusals.csv`, in file order.
+    pub refusals: Vec<Refusal>,
+}
+
+/// One row of `refusals.csv`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refusal {
+    /// Profile id.
+    pub profile: String,
+    /// The case refused.
+    pub case: String,
+    /// The encoder's reason.
+    pub reason: String,
 }
 
 impl Valid {
@@ -567,8 +468,8 @@ impl Valid {
     pub fn refused_by(&self, profile: &str) -> Vec<&str> {
         self.refusals
             .iter()
-            .filter(|r| r[0] == profile)
-            .map(|r| r[1].as_str())
+            .filter(|r| r.profile == profile)
+            .map(|r| r.case.as_str())
             .collect()
     }
 }
@@ -601,7 +502,11 @@ pub fn read_valid(root: &Path, warnings: &mut Vec<String>) -> Result<Option<Vali
         .iter()
         .map(|r| {
             let cell = |c: &str| table.cell(r, c).unwrap_or_default().to_owned();
-            [cell("profile"), cell("case"), cell("reason")]
+            Refusal {
+                profile: cell("profile"),
+                case: cell("case"),
+                reason: cell("reason"),
+            }
         })
         .collect();
     Ok(Some(Valid { cases, refusals }))

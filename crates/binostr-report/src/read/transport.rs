@@ -10,15 +10,100 @@ use binostr_records::Workload;
 use crate::read::frame::{f64s, i64s, strs};
 use crate::read::records::{self, Run, Scan as _};
 
-/// The compression modes in the order tables list them.
-pub const MODES: [&str; 3] = ["none", "deflate", "deflate-ctx"];
+/// A compression mode of the WebSocket loop (`transport.csv`'s `mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Mode {
+    /// Plain WebSocket, no compression.
+    None,
+    /// permessage-deflate without context takeover.
+    Deflate,
+    /// permessage-deflate with context takeover.
+    DeflateCtx,
+}
 
-/// The timed campaign workload of each mode (`transport-*` groups).
-pub const WORKLOADS: [(&str, &str); 3] = [
-    ("none", Workload::TransportPlain.name()),
-    ("deflate", Workload::TransportDeflate.name()),
-    ("deflate-ctx", Workload::TransportDeflateCtx.name()),
-];
+impl Mode {
+    /// Every mode, in the order tables list them.
+    pub const ALL: [Mode; 3] = [Mode::None, Mode::Deflate, Mode::DeflateCtx];
+
+    /// Its name in `transport.csv` and `links.csv`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mode::None => "none",
+            Mode::Deflate => "deflate",
+            Mode::DeflateCtx => "deflate-ctx",
+        }
+    }
+
+    /// The mode named `name`.
+    pub fn from_name(name: &str) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// Its timed campaign workload (`transport-*` groups).
+    pub const fn workload(self) -> Workload {
+        match self {
+            Mode::None => Workload::TransportPlain,
+            Mode::Deflate => Workload::TransportDeflate,
+            Mode::DeflateCtx => Workload::TransportDeflateCtx,
+        }
+    }
+}
+
+/// One value per [`Mode`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PerMode<T> {
+    /// [`Mode::None`].
+    pub none: T,
+    /// [`Mode::Deflate`].
+    pub deflate: T,
+    /// [`Mode::DeflateCtx`].
+    pub deflate_ctx: T,
+}
+
+impl<T> PerMode<T> {
+    /// `f` of each mode.
+    pub fn from_fn(mut f: impl FnMut(Mode) -> T) -> Self {
+        PerMode {
+            none: f(Mode::None),
+            deflate: f(Mode::Deflate),
+            deflate_ctx: f(Mode::DeflateCtx),
+        }
+    }
+
+    /// The value of `mode`.
+    pub fn get(&self, mode: Mode) -> &T {
+        match mode {
+            Mode::None => &self.none,
+            Mode::Deflate => &self.deflate,
+            Mode::DeflateCtx => &self.deflate_ctx,
+        }
+    }
+
+    /// The value of `mode`, to change.
+    pub fn get_mut(&mut self, mode: Mode) -> &mut T {
+        match mode {
+            Mode::None => &mut self.none,
+            Mode::Deflate => &mut self.deflate,
+            Mode::DeflateCtx => &mut self.deflate_ctx,
+        }
+    }
+
+    /// Each mode with its value, in [`Mode::ALL`] order.
+    pub fn iter(&self) -> impl Iterator<Item = (Mode, &T)> {
+        Mode::ALL.into_iter().map(move |m| (m, self.get(m)))
+    }
+}
+
+impl<T> PerMode<Option<T>> {
+    /// Every mode's value, when each has one.
+    pub fn all(self) -> Option<PerMode<T>> {
+        Some(PerMode {
+            none: self.none?,
+            deflate: self.deflate?,
+            deflate_ctx: self.deflate_ctx?,
+        })
+    }
+}
 
 /// One profile, mode and check on one host.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,12 +130,16 @@ pub struct Transport {
     /// Median over runs of the per-round events/s ratio to json (NaN for
     /// json).
     pub speed_vs_json: f64,
-    /// Median over runs of the p50 and p99 send → receive time per event
+    /// Median over runs of the p50 send → receive time per event, ns
     /// (`latency_*` columns: mostly queueing behind earlier events of the
-    /// same REQ, docs/TRANSPORT.md), ns.
-    pub latency_ns: [f64; 2],
-    /// Median over runs of relay and client CPU ns per event.
-    pub cpu_ns: [f64; 2],
+    /// same REQ, docs/TRANSPORT.md).
+    pub latency_p50_ns: f64,
+    /// The same at p99.
+    pub latency_p99_ns: f64,
+    /// Median over runs of the relay's CPU ns per event.
+    pub relay_cpu_ns: f64,
+    /// Median over runs of the client's CPU ns per event.
+    pub client_cpu_ns: f64,
 }
 
 /// The transport rows of `runs`, sorted by host, profile, mode, check;
@@ -112,8 +201,10 @@ pub fn read(runs: &[Run]) -> Result<Vec<Transport>> {
                 c2s_bytes_per_event: c2s_min[i] as f64 / events as f64,
                 events_per_s: eps[i],
                 speed_vs_json: vs_json[i],
-                latency_ns: [p50[i], p99[i]],
-                cpu_ns: [relay[i], client[i]],
+                latency_p50_ns: p50[i],
+                latency_p99_ns: p99[i],
+                relay_cpu_ns: relay[i],
+                client_cpu_ns: client[i],
             })
         })
         .collect()

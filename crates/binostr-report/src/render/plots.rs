@@ -18,11 +18,14 @@ use binostr_records::Workload;
 use crate::interval::{Ci, Interval};
 use crate::model::campaign::Campaign;
 use crate::model::summary::{REFERENCE, Row, ratio_order};
+use crate::read::side::LatencyNs;
+use crate::read::sizes::SizeBytes;
+use crate::read::transport::Mode;
 
 mod heat;
 mod links;
 
-use heat::Heat;
+use heat::{Heat, HeatCell};
 
 const FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 const FAMILY: &str = "sans-serif";
@@ -64,7 +67,24 @@ struct Bars {
     categories: Vec<String>,
     series: Vec<Series>,
     log_x: bool,
-    marker: Option<(String, f64)>,
+    marker: Option<Marker>,
+}
+
+/// A vertical reference line across the bars.
+struct Marker {
+    /// Its legend.
+    label: String,
+    /// Where it stands on the x axis.
+    x: f64,
+}
+
+impl Marker {
+    fn new(label: impl Into<String>, x: f64) -> Self {
+        Marker {
+            label: label.into(),
+            x,
+        }
+    }
 }
 
 impl Bars {
@@ -121,7 +141,7 @@ impl Bars {
         for (s, series) in self.series.iter().enumerate() {
             self.draw_series(&mut chart, s, series, (x0, x1))?;
         }
-        if let Some((name, v)) = &self.marker {
+        if let Some(Marker { label: name, x: v }) = &self.marker {
             let x = t(*v);
             chart
                 .draw_series(std::iter::once(PathElement::new(
@@ -155,7 +175,7 @@ impl Bars {
                 .chain(s.whiskers.iter().flatten().map(|w| w.hi))
         });
         let values: Vec<f64> = values
-            .chain(self.marker.iter().map(|m| m.1))
+            .chain(self.marker.iter().map(|m| m.x))
             .filter(|v| v.is_finite() && *v > 0.0)
             .collect();
         let hi = values.iter().copied().fold(1.0, f64::max);
@@ -309,7 +329,7 @@ fn single(c: &Campaign, workload: &str, what: &str, marker: Option<(&str, &str)>
         log_x: false,
         marker: marker.and_then(|(w, label)| {
             c.ns(host, w, REFERENCE)
-                .map(|v| (format!("{label} ({v:.0} ns)"), v))
+                .map(|v| Marker::new(format!("{label} ({v:.0} ns)"), v))
         }),
     })
 }
@@ -347,7 +367,7 @@ fn ratios(c: &Campaign) -> Option<Bars> {
             series(Workload::Encode.name()),
         ],
         log_x: false,
-        marker: Some(("json".to_owned(), 1.0)),
+        marker: Some(Marker::new("json", 1.0)),
     })
 }
 
@@ -371,13 +391,17 @@ fn sizes(c: &Campaign) -> Option<Bars> {
         return None;
     }
     s.sort_by(|a, b| {
-        a.bytes[0]
-            .total_cmp(&b.bytes[0])
+        a.bytes
+            .raw
+            .total_cmp(&b.bytes.raw)
             .then(a.profile.cmp(&b.profile))
     });
-    let series = |name: &str, i: usize| Series {
+    let series = |name: &str, column: fn(&SizeBytes) -> f64| Series {
         name: name.to_owned(),
-        values: s.iter().map(|x| Some(x.bytes[i] / x.events)).collect(),
+        values: s
+            .iter()
+            .map(|x| Some(column(&x.bytes) / x.events))
+            .collect(),
         whiskers: vec![None; s.len()],
     };
     Some(Bars {
@@ -385,9 +409,9 @@ fn sizes(c: &Campaign) -> Option<Bars> {
         x_desc: "bytes per event".to_owned(),
         categories: s.iter().map(|x| x.profile.clone()).collect(),
         series: vec![
-            series("raw", 0),
-            series("framed", 1),
-            series("zstd (per event)", 2),
+            series("raw", |b| b.raw),
+            series("framed", |b| b.framed),
+            series("zstd (per event)", |b| b.zstd_event),
         ],
         log_x: false,
         marker: None,
@@ -399,9 +423,9 @@ fn transport(c: &Campaign) -> Option<Bars> {
     if rows.is_empty() {
         return None;
     }
-    let series = |name: &str, i: usize| Series {
-        name: name.to_owned(),
-        values: rows.iter().map(|r| r.bytes[i]).collect(),
+    let series = |m: Mode| Series {
+        name: m.name().to_owned(),
+        values: rows.iter().map(|r| *r.bytes.get(m)).collect(),
         whiskers: vec![None; rows.len()],
     };
     Some(Bars {
@@ -411,11 +435,7 @@ fn transport(c: &Campaign) -> Option<Bars> {
         ),
         x_desc: "relay-to-client socket bytes per event (frame headers included)".to_owned(),
         categories: rows.iter().map(|r| r.profile.clone()).collect(),
-        series: crate::read::transport::MODES
-            .iter()
-            .enumerate()
-            .map(|(i, m)| series(m, i))
-            .collect(),
+        series: Mode::ALL.into_iter().map(series).collect(),
         log_x: false,
         marker: None,
     })
@@ -445,7 +465,7 @@ fn filter(c: &Campaign) -> Option<Bars> {
         }],
         log_x: false,
         marker: crate::model::relay::filter_reference(c, host)
-            .map(|(v, _)| (format!("filter-event ({v:.1} ns)"), v)),
+            .map(|r| Marker::new(format!("filter-event ({:.1} ns)", r.ns), r.ns)),
     })
 }
 
@@ -488,7 +508,7 @@ fn select(c: &Campaign) -> Option<Bars> {
         log_x: false,
         marker: c
             .ns(host, Workload::SelectRawOffset.name(), REFERENCE)
-            .map(|v| (format!("select-raw-offset ({v:.1} ns)"), v)),
+            .map(|v| Marker::new(format!("select-raw-offset ({v:.1} ns)"), v)),
     })
 }
 
@@ -512,10 +532,14 @@ fn latency(c: &Campaign) -> Vec<(String, Bars)> {
                 .iter()
                 .filter(|l| l.host == host && l.workload == w)
                 .collect();
-            l.sort_by(|a, b| a.ns[0].total_cmp(&b.ns[0]).then(a.profile.cmp(&b.profile)));
-            let series = |name: &str, i: usize| Series {
+            l.sort_by(|a, b| {
+                a.ns.p50
+                    .total_cmp(&b.ns.p50)
+                    .then(a.profile.cmp(&b.profile))
+            });
+            let series = |name: &str, at: fn(&LatencyNs) -> f64| Series {
                 name: name.to_owned(),
-                values: l.iter().map(|x| Some(x.ns[i])).collect(),
+                values: l.iter().map(|x| Some(at(&x.ns))).collect(),
                 whiskers: vec![None; l.len()],
             };
             let bars = Bars {
@@ -523,10 +547,10 @@ fn latency(c: &Campaign) -> Vec<(String, Bars)> {
                 x_desc: "ns per event (log scale; timer overhead subtracted)".to_owned(),
                 categories: l.iter().map(|x| x.profile.clone()).collect(),
                 series: vec![
-                    series("p50", 0),
-                    series("p90", 1),
-                    series("p99", 2),
-                    series("p99.9", 3),
+                    series("p50", |n| n.p50),
+                    series("p90", |n| n.p90),
+                    series("p99", |n| n.p99),
+                    series("p99.9", |n| n.p999),
                 ],
                 log_x: true,
                 marker: None,
@@ -552,9 +576,10 @@ fn robustness(c: &Campaign) -> Option<Heat> {
                 classes
                     .iter()
                     .map(|k| {
-                        s.classes
-                            .get(k)
-                            .map(|x| (x.failures(*k, s.ours), x.cases()))
+                        s.classes.get(k).map(|x| HeatCell {
+                            failures: x.failures(*k, s.ours),
+                            cases: x.cases(),
+                        })
                     })
                     .collect()
             })
@@ -567,7 +592,7 @@ fn robustness(c: &Campaign) -> Option<Heat> {
 /// json's at kind-3 shares 0 %, the mix's and 10 %, each at the crawl's
 /// median, whiskers over every follow-list median.
 fn sensitivity(c: &Campaign, g: &crate::model::sensitivity::Grid) -> Bars {
-    use crate::model::mix::{CRAWL_MEDIAN_TAGS, SIZE_MEASURES};
+    use crate::model::mix::CRAWL_MEDIAN_TAGS;
     let at = |share: f64, t: i64| {
         g.cells
             .iter()
@@ -604,7 +629,7 @@ fn sensitivity(c: &Campaign, g: &crate::model::sensitivity::Grid) -> Bars {
             c,
             &format!(
                 "Composed {} size, % of json: bars at {base} p tags, whiskers {}-{} tags",
-                SIZE_MEASURES[g.measure],
+                g.measure.name(),
                 g.medians[0],
                 g.medians[g.medians.len() - 1]
             ),
@@ -613,7 +638,7 @@ fn sensitivity(c: &Campaign, g: &crate::model::sensitivity::Grid) -> Bars {
         categories,
         series,
         log_x: false,
-        marker: Some(("json".to_owned(), 100.0)),
+        marker: Some(Marker::new("json", 100.0)),
     }
 }
 
@@ -655,7 +680,7 @@ pub fn write_all(c: &Campaign, dir: &Path) -> Result<Vec<PathBuf>> {
         plots.push((name, Plot::Bars(b)));
     }
     for g in &c.grids {
-        let name = crate::model::mix::SIZE_MEASURES[g.measure].replace(' ', "-");
+        let name = g.measure.name().replace(' ', "-");
         plots.push((format!("sensitivity-{name}"), Plot::Bars(sensitivity(c, g))));
     }
     if let Some(h) = robustness(c) {

@@ -3,7 +3,8 @@
 
 use binostr_records::Workload;
 
-use crate::model::campaign::SizeMeasure;
+use crate::model::mix::SizeMeasure;
+use crate::read::transport::Mode;
 
 /// Which way a criterion improves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,8 +21,8 @@ pub enum Measure {
     /// A size of subset `all`, % of json's under the same measure (exact).
     SizePct(SizeMeasure),
     /// Relay → client socket bytes of the timed exchange (`transport.csv`)
-    /// in a mode of [`crate::read::transport::MODES`], % of json's (exact).
-    SocketPct(&'static str),
+    /// in one mode, % of json's (exact).
+    SocketPct(Mode),
     /// The paired ratio to json of a workload (95% CI), one thread, subset
     /// `all` (or `mix`, where the workload ran only there). `filter` takes
     /// the profile's `filter-checked` or `filter-preverified` row.
@@ -116,12 +117,12 @@ pub const ROLES: [Role; 5] = [
             lower(
                 "socket",
                 "socket bytes (deflate)",
-                Measure::SocketPct("deflate"),
+                Measure::SocketPct(Mode::Deflate),
             ),
             lower(
                 "socket-ctx",
                 "socket bytes (deflate+ctx)",
-                Measure::SocketPct("deflate-ctx"),
+                Measure::SocketPct(Mode::DeflateCtx),
             ),
             lower(
                 "exchange",

@@ -331,7 +331,7 @@ fn mix_spans(c: &Campaign, role: &Role, profile: &str) -> Vec<MixSpan> {
         let Measure::SizePct(m) = k.measure else {
             continue;
         };
-        let Some(grid) = c.grids.iter().find(|g| Some(g.measure) == m.composed()) else {
+        let Some(grid) = c.grids.iter().find(|g| g.measure == m) else {
             continue;
         };
         let ratios: Vec<f64> = grid.cells.iter().filter_map(|x| x.ratio(profile)).collect();

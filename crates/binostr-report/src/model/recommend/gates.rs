@@ -7,14 +7,15 @@ use binostr_records::Workload;
 use binostr_records::robustness::Outcome;
 
 use crate::model::campaign::Campaign;
-use crate::model::languages::{LANGUAGES, MatrixRow};
+use crate::model::languages::{MatrixRow, RUST};
 use crate::model::relay::is_json_text;
 use crate::model::summary::BASELINE;
+use crate::read::transport::PerMode;
 
 /// Role-independent facts per profile.
 pub(super) struct Facts {
     pub(super) profiles: Vec<String>,
-    pub(super) socket: BTreeMap<String, [Option<f64>; 3]>,
+    pub(super) socket: BTreeMap<String, PerMode<Option<f64>>>,
     pub(super) languages: BTreeMap<String, BTreeMap<String, f64>>,
     pub(super) gates: BTreeMap<String, Vec<String>>,
 }
@@ -28,12 +29,12 @@ impl Facts {
         profiles.dedup();
         let mut languages: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
         for row in matrix {
-            for (lang, cell) in LANGUAGES.iter().zip(&row.cells) {
-                if let Some(f) = cell {
+            for cell in &row.cells {
+                if let Some(f) = &cell.fastest {
                     languages
                         .entry(row.format.clone())
                         .or_default()
-                        .insert((*lang).to_owned(), f.ns);
+                        .insert(cell.language.to_owned(), f.ns);
                 }
             }
         }
@@ -42,7 +43,7 @@ impl Facts {
                 languages
                     .entry(p.clone())
                     .or_default()
-                    .entry("rust".to_owned())
+                    .entry(RUST.to_owned())
                     .or_insert(f64::NAN);
             }
         }

@@ -8,7 +8,6 @@ use super::criteria::Measure;
 use super::gates::Facts;
 use crate::model::campaign::Campaign;
 use crate::model::summary::BASELINE;
-use crate::read::transport::MODES;
 
 /// `profile`'s value of `m`, `None` when not measured.
 pub(super) fn value(c: &Campaign, facts: &Facts, profile: &str, m: Measure) -> Option<Value> {
@@ -19,8 +18,7 @@ pub(super) fn value(c: &Campaign, facts: &Facts, profile: &str, m: Measure) -> O
             Some(Value::point(v / 100.0, Kind::Exact).on("subset all"))
         }
         Measure::SocketPct(mode) => {
-            let i = MODES.iter().position(|m| *m == mode)?;
-            let v = facts.socket.get(profile)?[i]?;
+            let v = (*facts.socket.get(profile)?.get(mode))?;
             Some(Value::point(v / 100.0, Kind::Exact).on("the timed exchange"))
         }
         Measure::Paired(w) => {

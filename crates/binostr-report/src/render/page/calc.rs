@@ -19,25 +19,37 @@ use crate::interval::Interval;
 use crate::model::calculator::{self, Calculator, Origin, SocketStream, StratumSizes};
 use crate::model::campaign::Campaign;
 use crate::model::summary::BASELINE;
-use crate::read::transport;
+use crate::read::transport::Mode;
 
-/// The workloads a relay mode spends CPU on, per event received.
-pub const MODES: [(&str, &[&str], &str); 3] = [
-    (
-        "forward",
-        &[Workload::Decode.name()],
-        "decodes each event to match subscriptions; no id or signature check",
-    ),
-    (
-        Workload::Validate.name(),
-        &[Workload::Validate.name()],
-        "bounded decode, structural checks, id and BIP-340 signature",
-    ),
-    (
-        "store",
-        &[Workload::Validate.name(), Workload::Encode.name()],
-        "validates, then re-encodes the event into its stored form",
-    ),
+/// What a relay does with each event received, and the workloads it
+/// spends CPU on.
+#[derive(Clone, Copy, Debug)]
+pub struct RelayMode {
+    /// The mode's id.
+    pub id: &'static str,
+    /// The workloads timed per event.
+    pub workloads: &'static [&'static str],
+    /// What it does, in words.
+    pub what: &'static str,
+}
+
+/// The relay modes the reader can choose.
+pub const MODES: [RelayMode; 3] = [
+    RelayMode {
+        id: "forward",
+        workloads: &[Workload::Decode.name()],
+        what: "decodes each event to match subscriptions; no id or signature check",
+    },
+    RelayMode {
+        id: Workload::Validate.name(),
+        workloads: &[Workload::Validate.name()],
+        what: "bounded decode, structural checks, id and BIP-340 signature",
+    },
+    RelayMode {
+        id: "store",
+        workloads: &[Workload::Validate.name(), Workload::Encode.name()],
+        what: "validates, then re-encodes the event into its stored form",
+    },
 ];
 
 /// Where a compressed size comes from.
@@ -76,11 +88,11 @@ const fn sizes(id: &'static str, length: bool, what: &'static str) -> Compressio
     }
 }
 
-const fn socket(id: &'static str, mode: &'static str, what: &'static str) -> Compression {
+const fn socket(id: &'static str, mode: Mode, what: &'static str) -> Compression {
     Compression {
         id,
         source: Source::Socket,
-        column: mode,
+        column: mode.name(),
         length: false,
         what,
     }
@@ -115,17 +127,17 @@ pub const COMPRESSIONS: [Compression; 8] = [
     ),
     socket(
         "socket-deflate-ctx",
-        "deflate-ctx",
+        Mode::DeflateCtx,
         "permessage-deflate with context takeover, socket bytes (transport.csv)",
     ),
     socket(
         "socket-deflate",
-        "deflate",
+        Mode::Deflate,
         "permessage-deflate without context takeover, socket bytes (transport.csv)",
     ),
     socket(
         "socket-none",
-        "none",
+        Mode::None,
         "plain WebSocket, no compression, socket bytes (transport.csv)",
     ),
 ];
@@ -147,16 +159,15 @@ fn column(s: &StratumSizes, column: &str) -> Option<f64> {
 fn available(calc: &Calculator, comp: &Compression) -> bool {
     match comp.source {
         Source::Sizes => calc.strata.iter().any(|s| {
-            calc.sizes
-                .get(&(BASELINE.to_owned(), s.subset.clone()))
+            calc.size(BASELINE, &s.subset)
                 .and_then(|z| column(z, comp.column))
                 .is_some()
         }),
         Source::Socket => {
-            let i = transport::MODES.iter().position(|m| *m == comp.column);
+            let mode = Mode::from_name(comp.column);
             calc.socket
                 .get(BASELINE)
-                .is_some_and(|b| i.and_then(|i| b[i]).is_some())
+                .is_some_and(|b| mode.and_then(|m| *b.get(m)).is_some())
         }
     }
 }
@@ -257,7 +268,10 @@ fn socket_note(calc: &Calculator) -> String {
 /// The calculator's data for `profiles` on the primary host.
 pub fn data(c: &Campaign, calc: &Calculator, profiles: &[String]) -> Value {
     let host = c.primary_host();
-    let mut workloads: Vec<&str> = MODES.iter().flat_map(|m| m.1.iter().copied()).collect();
+    let mut workloads: Vec<&str> = MODES
+        .iter()
+        .flat_map(|m| m.workloads.iter().copied())
+        .collect();
     workloads.push(Workload::Compress.name());
     workloads.sort_unstable();
     workloads.dedup();
@@ -289,7 +303,7 @@ pub fn data(c: &Campaign, calc: &Calculator, profiles: &[String]) -> Value {
                     cell.insert((*w).to_owned(), Value::Object(t));
                 }
             }
-            if let Some(s) = calc.sizes.get(&(p.clone(), subset.clone())) {
+            if let Some(s) = calc.size(p, subset) {
                 cell.insert(
                     "sizes".into(),
                     json!({
@@ -313,24 +327,23 @@ pub fn data(c: &Campaign, calc: &Calculator, profiles: &[String]) -> Value {
         .iter()
         .filter(|(p, _)| profiles.contains(p))
         .map(|(p, b)| {
-            let modes: Map<String, Value> = transport::MODES
+            let modes: Map<String, Value> = b
                 .iter()
-                .zip(b)
-                .map(|(m, x)| ((*m).to_owned(), x.map_or(Value::Null, |x| json!(x))))
+                .map(|(m, x)| (m.name().to_owned(), x.map_or(Value::Null, |x| json!(x))))
                 .collect();
             (p.clone(), Value::Object(modes))
         })
         .collect();
     let ties: Map<String, Value> = MODES
         .iter()
-        .map(|(id, w, _)| {
+        .map(|m| {
             let groups: Vec<&Vec<String>> = calc
                 .ties
                 .iter()
-                .filter(|(workload, _)| w.contains(&workload.as_str()))
-                .map(|(_, g)| g)
+                .filter(|t| m.workloads.contains(&t.workload.as_str()))
+                .map(|t| &t.profiles)
                 .collect();
-            ((*id).to_owned(), json!(groups))
+            (m.id.to_owned(), json!(groups))
         })
         .collect();
     json!({
@@ -348,8 +361,8 @@ pub fn data(c: &Campaign, calc: &Calculator, profiles: &[String]) -> Value {
             "share": json_number(s.share_pct, 4),
             "gap": gap(calc, &s.origin),
         })).collect::<Vec<_>>(),
-        "modes": MODES.iter().map(|(id, w, what)| json!({
-            "id": id, "workloads": w, "what": what,
+        "modes": MODES.iter().map(|m| json!({
+            "id": m.id, "workloads": m.workloads, "what": m.what,
         })).collect::<Vec<_>>(),
         "compressions": COMPRESSIONS.iter().map(|c| json!({
             "id": c.id,
@@ -375,14 +388,25 @@ pub fn embed(v: &Value) -> String {
         .replace('&', "\\u0026")
 }
 
-/// The calculator's section (form, table, formulas) and its embedded data.
-pub fn section(c: &Campaign, profiles: &[String]) -> Result<(String, String)> {
+/// The calculator's part of the page.
+pub struct Section {
+    /// Its section: form, table, formulas.
+    pub html: String,
+    /// Its data, as [`embed`] writes it.
+    pub data: String,
+}
+
+/// The calculator's section and its embedded data.
+pub fn section(c: &Campaign, profiles: &[String]) -> Result<Section> {
     let calc = calculator::build(c, profiles)?;
     let mut out = String::new();
     form(&mut out, &calc);
     table(&mut out, c.primary_host(), profiles);
     formulas(&mut out, &calc);
-    Ok((out, embed(&data(c, &calc, profiles))))
+    Ok(Section {
+        html: out,
+        data: embed(&data(c, &calc, profiles)),
+    })
 }
 
 /// The calculator's inputs: the mix, the traffic and the relay mode.
@@ -434,7 +458,12 @@ fn form(out: &mut String, calc: &Calculator) {
         num("price_per_gb")
     );
     out.push_str("<fieldset><legend>The relay</legend>\n");
-    for (id, workloads, what) in MODES {
+    for RelayMode {
+        id,
+        workloads,
+        what,
+    } in MODES
+    {
         let checked = if d["mode"] == id { " checked" } else { "" };
         let _ = writeln!(
             out,

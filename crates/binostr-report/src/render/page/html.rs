@@ -139,26 +139,63 @@ pub fn group_digits(s: &str) -> String {
     out
 }
 
-/// A sortable table: columns (title, sort kind, tooltip), rows of cells and
-/// each row's `data-subset` (`None` for tables without a subset filter).
+/// A table column's header.
+pub struct Column {
+    /// Its title.
+    pub title: String,
+    /// How it sorts.
+    pub sort: Sort,
+    /// Its tooltip (none when empty).
+    pub tip: String,
+}
+
+impl Column {
+    /// A column of `title`, sorting by `sort`, with tooltip `tip`.
+    pub fn new(title: impl Into<String>, sort: Sort, tip: impl Into<String>) -> Self {
+        Column {
+            title: title.into(),
+            sort,
+            tip: tip.into(),
+        }
+    }
+
+    /// A column sorting by text.
+    pub fn text(title: impl Into<String>, tip: impl Into<String>) -> Self {
+        Column::new(title, Sort::Text, tip)
+    }
+
+    /// A column sorting by number.
+    pub fn num(title: impl Into<String>, tip: impl Into<String>) -> Self {
+        Column::new(title, Sort::Num, tip)
+    }
+}
+
+/// One table row.
+pub struct TableRow {
+    /// Its `data-subset` (`None` for tables without a subset filter).
+    pub subset: Option<String>,
+    /// Its `data-profile`.
+    pub profile: String,
+    /// Its cells, one per column.
+    pub cells: Vec<Cell>,
+}
+
+/// A sortable table: column headers and rows of cells.
 pub struct Table {
     /// The `id` attribute.
     pub id: String,
     /// Column headers.
-    pub columns: Vec<(String, Sort, String)>,
-    /// Rows: subset (for the filter) and cells.
-    pub rows: Vec<(Option<String>, String, Vec<Cell>)>,
+    pub columns: Vec<Column>,
+    /// Rows.
+    pub rows: Vec<TableRow>,
 }
 
 impl Table {
-    /// A table with `columns` (title, sort, tooltip) and no rows.
-    pub fn new(id: &str, columns: &[(&str, Sort, &str)]) -> Self {
+    /// A table with `columns` and no rows.
+    pub fn new(id: &str, columns: Vec<Column>) -> Self {
         Table {
             id: id.to_owned(),
-            columns: columns
-                .iter()
-                .map(|(t, s, h)| ((*t).to_owned(), *s, (*h).to_owned()))
-                .collect(),
+            columns,
             rows: Vec::new(),
         }
     }
@@ -167,15 +204,22 @@ impl Table {
     /// table filters by subset.
     pub fn row(&mut self, subset: Option<&str>, profile: &str, cells: Vec<Cell>) {
         debug_assert_eq!(cells.len(), self.columns.len(), "table {}", self.id);
-        self.rows
-            .push((subset.map(str::to_owned), profile.to_owned(), cells));
+        self.rows.push(TableRow {
+            subset: subset.map(str::to_owned),
+            profile: profile.to_owned(),
+            cells,
+        });
     }
 
     /// The table's HTML, with a subset filter above it when rows have
     /// subsets (`default` selected).
     pub fn render(&self, default: &str) -> String {
         let mut out = String::new();
-        let mut subsets: Vec<&str> = self.rows.iter().filter_map(|r| r.0.as_deref()).collect();
+        let mut subsets: Vec<&str> = self
+            .rows
+            .iter()
+            .filter_map(|r| r.subset.as_deref())
+            .collect();
         subsets.sort_by_key(|s| (subset_order(s), s.to_string()));
         subsets.dedup();
         if !subsets.is_empty() {
@@ -196,7 +240,7 @@ impl Table {
             esc(&self.id)
         );
         out.push_str("<thead><tr>");
-        for (title, sort, tip) in &self.columns {
+        for Column { title, sort, tip } in &self.columns {
             let kind = match sort {
                 Sort::Text => "text",
                 Sort::Num => "num",
@@ -213,7 +257,12 @@ impl Table {
             );
         }
         out.push_str("</tr></thead>\n<tbody>\n");
-        for (subset, profile, cells) in &self.rows {
+        for TableRow {
+            subset,
+            profile,
+            cells,
+        } in &self.rows
+        {
             let sub = subset
                 .as_ref()
                 .map_or(String::new(), |s| format!(" data-subset=\"{}\"", esc(s)));

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::html::{Cell, Sort, Table, esc};
+use super::html::{Cell, Column, Table, esc};
 use crate::fmt::{RATIO, fixed};
 use crate::interval::Interval;
 use crate::model::campaign::Campaign;
@@ -45,7 +45,7 @@ pub fn section(c: &Campaign) -> String {
          with deflate (median over rounds, 95&nbsp;% CI); a greyed one holds 1 and states no \
          difference. The fastest binary profile of a mode leaves out the JSON text profiles. \
          <a href=\"#plot-links\">The plot</a> draws the measured rows.</p>",
-        l.events.1,
+        l.events.max,
         rounds.join(", "),
         esc(&rtts.join(", ")),
     );
@@ -58,18 +58,18 @@ pub fn section(c: &Campaign) -> String {
 fn exchanges(l: &Links) -> Table {
     let mut t = Table::new(
         "t-links",
-        &[
-            ("link", Sort::Text, ""),
-            ("RTT ms", Sort::Num, "0 measured, others modelled"),
-            ("json+deflate ms", Sort::Num, "REQ → EOSE, median [95% CI]"),
-            ("json none", Sort::Num, "/ json+deflate"),
-            ("json deflate-ctx", Sort::Num, "/ json+deflate"),
-            ("binary none", Sort::Text, "fastest binary profile"),
-            ("ratio", Sort::Num, "/ json+deflate"),
-            ("binary deflate", Sort::Text, "fastest binary profile"),
-            ("ratio", Sort::Num, "/ json+deflate"),
-            ("binary deflate-ctx", Sort::Text, "fastest binary profile"),
-            ("ratio", Sort::Num, "/ json+deflate"),
+        vec![
+            Column::text("link", ""),
+            Column::num("RTT ms", "0 measured, others modelled"),
+            Column::num("json+deflate ms", "REQ → EOSE, median [95% CI]"),
+            Column::num("json none", "/ json+deflate"),
+            Column::num("json deflate-ctx", "/ json+deflate"),
+            Column::text("binary none", "fastest binary profile"),
+            Column::num("ratio", "/ json+deflate"),
+            Column::text("binary deflate", "fastest binary profile"),
+            Column::num("ratio", "/ json+deflate"),
+            Column::text("binary deflate-ctx", "fastest binary profile"),
+            Column::num("ratio", "/ json+deflate"),
         ],
     );
     for e in &l.exchanges {
@@ -81,7 +81,7 @@ fn exchanges(l: &Links) -> Table {
             ratio_cell(e.json_none),
             ratio_cell(e.json_ctx),
         ];
-        for b in &e.best {
+        for (_, b) in e.best.iter() {
             match b {
                 Some(b) => {
                     cells.push(code(&b.profile));
@@ -110,15 +110,15 @@ fn publish(out: &mut String, l: &Links) {
     );
     let mut t = Table::new(
         "t-links-event",
-        &[
-            ("link", Sort::Text, ""),
-            ("mode", Sort::Text, ""),
-            ("json B/EVENT", Sort::Num, "mean socket bytes"),
-            ("smallest binary", Sort::Text, ""),
-            ("B/EVENT", Sort::Num, "mean socket bytes"),
-            ("% json", Sort::Num, ""),
-            ("json relay CPU ns", Sort::Num, "per EVENT"),
-            ("its relay CPU ns", Sort::Num, "per EVENT"),
+        vec![
+            Column::text("link", ""),
+            Column::text("mode", ""),
+            Column::num("json B/EVENT", "mean socket bytes"),
+            Column::text("smallest binary", ""),
+            Column::num("B/EVENT", "mean socket bytes"),
+            Column::num("% json", ""),
+            Column::num("json relay CPU ns", "per EVENT"),
+            Column::num("its relay CPU ns", "per EVENT"),
         ],
     );
     for p in &l.publish {
@@ -127,7 +127,7 @@ fn publish(out: &mut String, l: &Links) {
             &p.smallest.profile,
             vec![
                 Cell::html(esc(&l.links[p.link].label()), &p.link.to_string()),
-                Cell::text(&p.mode),
+                Cell::text(p.mode.name()),
                 Cell::num(Some(p.json.event_bytes), 1),
                 code(&p.smallest.profile),
                 Cell::num(Some(p.smallest.event_bytes), 1),
@@ -141,27 +141,27 @@ fn publish(out: &mut String, l: &Links) {
     if !l.deflaters.is_empty() {
         let mut t = Table::new(
             "t-links-deflater",
-            &[
-                ("link", Sort::Text, ""),
-                ("mode", Sort::Text, ""),
-                ("deflater", Sort::Text, ""),
-                ("json relay CPU ns/event", Sort::Num, "REQ → EOSE"),
-                ("fastest binary", Sort::Text, "with this deflater"),
-                ("its relay CPU ns/event", Sort::Num, "REQ → EOSE"),
+            vec![
+                Column::text("link", ""),
+                Column::text("mode", ""),
+                Column::text("deflater", ""),
+                Column::num("json relay CPU ns/event", "REQ → EOSE"),
+                Column::text("fastest binary", "with this deflater"),
+                Column::num("its relay CPU ns/event", "REQ → EOSE"),
             ],
         );
         for d in &l.deflaters {
             let best = d.best.as_ref();
             t.row(
                 None,
-                best.map_or("json", |b| b.0.as_str()),
+                best.map_or("json", |b| b.profile.as_str()),
                 vec![
                     Cell::html(esc(&l.links[d.link].label()), &d.link.to_string()),
-                    Cell::text(&d.mode),
+                    Cell::text(d.mode.name()),
                     code(&d.deflater),
                     Cell::num(Some(d.json_ns), 0),
-                    best.map_or_else(Cell::missing, |b| code(&b.0)),
-                    Cell::num(best.map(|b| b.1), 0),
+                    best.map_or_else(Cell::missing, |b| code(&b.profile)),
+                    Cell::num(best.map(|b| b.relay_cpu_ns), 0),
                 ],
             );
         }

@@ -88,10 +88,10 @@ pub fn profiles(c: &Campaign, inputs: &Inputs) -> Vec<String> {
 pub fn render(a: &Analysis, inputs: &Inputs, label: &str) -> Result<String> {
     let c = a.campaign;
     let profiles = profiles(c, inputs);
-    let (calculator, calculator_data) = calc::section(c, &profiles)?;
+    let calculator = calc::section(c, &profiles)?;
     let mut out = String::new();
     head_and_header(&mut out, c, label, &profiles);
-    out.push_str(&calculator);
+    out.push_str(&calculator.html);
     out.push_str(&scorecard::section(&a.decisions));
     out.push_str(&results::claims(c));
     out.push_str(&strata::holds(c));
@@ -111,7 +111,7 @@ pub fn render(a: &Analysis, inputs: &Inputs, label: &str) -> Result<String> {
         out,
         "<script type=\"application/json\" id=\"binostr-data\">{}</script>\n\
          <script>\n{CALCULATOR_JS}</script>\n<script>\n{PAGE_JS}</script>\n</body>\n</html>\n",
-        calculator_data
+        calculator.data
     );
     Ok(out)
 }

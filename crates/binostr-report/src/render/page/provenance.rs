@@ -6,9 +6,10 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::html::{Cell, Sort, Table, esc};
+use super::html::{Cell, Column, Table, esc};
 use crate::model::campaign::Campaign;
-use crate::read::inputs::Inputs;
+use crate::model::wall::RunWall;
+use crate::read::inputs::{Inputs, Observed};
 
 fn text(v: &Value) -> String {
     match v {
@@ -96,20 +97,24 @@ fn contract_and_host(out: &mut String, c: &Campaign, inputs: &Inputs, label: &st
 fn runs(out: &mut String, c: &Campaign, inputs: &Inputs) {
     let mut t = Table::new(
         "t-runs",
-        &[
-            ("run", Sort::Text, ""),
-            ("started", Sort::Text, ""),
-            ("finished", Sort::Text, ""),
-            ("minutes", Sort::Num, ""),
-            ("load before", Sort::Text, "1, 5, 15 minutes"),
-            ("load after", Sort::Text, ""),
-            ("instructions", Sort::Text, "valgrind version"),
-            ("order seed", Sort::Text, ""),
+        vec![
+            Column::text("run", ""),
+            Column::text("started", ""),
+            Column::text("finished", ""),
+            Column::num("minutes", ""),
+            Column::text("load before", "1, 5, 15 minutes"),
+            Column::text("load after", ""),
+            Column::text("instructions", "valgrind version"),
+            Column::text("order seed", ""),
         ],
     );
-    let walls: Vec<&(String, f64)> = c.walls.iter().flat_map(|w| &w.runs).collect();
-    for (id, o) in &inputs.observed {
-        let minutes = walls.iter().find(|(r, _)| r == id).map(|(_, m)| *m);
+    let walls: Vec<&RunWall> = c.walls.iter().flat_map(|w| &w.runs).collect();
+    for Observed {
+        run: id,
+        observed: o,
+    } in &inputs.observed
+    {
+        let minutes = walls.iter().find(|r| r.id == *id).map(|r| r.minutes);
         t.row(
             None,
             id,
@@ -179,10 +184,10 @@ fn files(out: &mut String, inputs: &Inputs) {
     );
     let mut t = Table::new(
         "t-files",
-        &[
-            ("path", Sort::Text, ""),
-            ("bytes", Sort::Num, ""),
-            ("SHA-256", Sort::Text, ""),
+        vec![
+            Column::text("path", ""),
+            Column::num("bytes", ""),
+            Column::text("SHA-256", ""),
         ],
     );
     for s in &inputs.sources {

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use binostr_records::{STREAM_CHUNK, WINDOW, Workload, ZSTD_LEVEL};
 
-use super::html::{Cell, Sort, Table, code_spans, esc};
+use super::html::{Cell, Column, Table, code_spans, esc};
 use crate::fmt::{NS, PCT, RATIO, fixed};
 use crate::model::campaign::Campaign;
 use crate::model::checks::INSTRUCTION_TOLERANCE_PCT;
@@ -14,7 +14,7 @@ use crate::model::instr::agreement;
 use crate::model::languages::{LANGUAGES, MatrixRow, NOT_MEASURED, NOT_MEASURED_CELL};
 use crate::model::resolution::{RESOLVED_RANGE_PCT, resolution};
 use crate::model::summary::{REFERENCE, Row};
-use crate::read::inputs::Inputs;
+use crate::read::inputs::{Inputs, Plot};
 
 /// Workloads in reading order, with what they time (the method's parameters
 /// read from `binostr-records`) and the floor their paired ratio is also
@@ -134,12 +134,12 @@ pub fn claims(c: &Campaign) -> String {
         let within = format!("within {bound} %");
         let mut t = Table::new(
             "resolution",
-            &[
-                ("workload", Sort::Text, ""),
-                ("paired ratios", Sort::Num, ""),
-                (within.as_str(), Sort::Num, ""),
-                ("share %", Sort::Num, ""),
-                ("median range %", Sort::Num, ""),
+            vec![
+                Column::text("workload", ""),
+                Column::num("paired ratios", ""),
+                Column::num(within.as_str(), ""),
+                Column::num("share %", ""),
+                Column::num("median range %", ""),
             ],
         );
         for r in &res {
@@ -254,7 +254,7 @@ fn workload_table(out: &mut String, c: &Campaign, w: &str, what: &str, floor: Op
     let floor_title = floor.map(|f| format!("/ {f}"));
     let cols = workload_columns(threads, floor_title.as_deref(), instr);
     let id = format!("t-{}", w.replace('+', "-"));
-    let mut t = Table::new(&id, &cols);
+    let mut t = Table::new(&id, cols);
     let excluded = c.excluded(host, w);
     for r in rows {
         let cells = workload_cells(c, r, floor, threads, instr, &excluded);
@@ -270,40 +270,30 @@ fn workload_table(out: &mut String, c: &Campaign, w: &str, what: &str, floor: Op
 }
 
 /// The columns of a workload's table.
-fn workload_columns(
-    threads: bool,
-    floor_title: Option<&str>,
-    instr: bool,
-) -> Vec<(&str, Sort, &str)> {
-    let mut cols: Vec<(&str, Sort, &str)> =
-        vec![("profile", Sort::Text, ""), ("subset", Sort::Text, "")];
+fn workload_columns(threads: bool, floor_title: Option<&str>, instr: bool) -> Vec<Column> {
+    let mut cols: Vec<Column> = vec![Column::text("profile", ""), Column::text("subset", "")];
     if threads {
-        cols.push(("threads", Sort::Num, ""));
+        cols.push(Column::num("threads", ""));
     }
     cols.extend([
-        ("ns/event", Sort::Num, "median over runs of the run medians"),
-        ("95 % CI ns", Sort::Num, "bootstrap: runs, then samples"),
-        ("range %", Sort::Num, "cross-run range of ns/event"),
-        ("/ json [95 % CI]", Sort::Num, "paired ratio to json"),
-        (
-            "/ json range %",
-            Sort::Num,
-            "cross-run range of the paired ratio",
-        ),
+        Column::num("ns/event", "median over runs of the run medians"),
+        Column::num("95 % CI ns", "bootstrap: runs, then samples"),
+        Column::num("range %", "cross-run range of ns/event"),
+        Column::num("/ json [95 % CI]", "paired ratio to json"),
+        Column::num("/ json range %", "cross-run range of the paired ratio"),
     ]);
     if let Some(t) = floor_title {
-        cols.push((t, Sort::Num, "paired ratio to the floor"));
+        cols.push(Column::num(t, "paired ratio to the floor"));
     }
     if instr {
-        cols.push(("instr/event", Sort::Num, "callgrind, subset all"));
-        cols.push(("instr runs", Sort::Text, "agreement across runs"));
+        cols.push(Column::num("instr/event", "callgrind, subset all"));
+        cols.push(Column::text("instr runs", "agreement across runs"));
     }
-    cols.push((
+    cols.push(Column::text(
         "invariants",
-        Sort::Text,
         "bounds, bytes and instructions checks",
     ));
-    cols.push(("rank", Sort::Num, "order of point estimates, not a claim"));
+    cols.push(Column::num("rank", "order of point estimates, not a claim"));
     cols
 }
 
@@ -351,13 +341,13 @@ fn reference(c: &Campaign) -> String {
     let host = c.primary_host();
     let mut t = Table::new(
         "t-reference",
-        &[
-            ("row", Sort::Text, ""),
-            ("subset", Sort::Text, ""),
-            ("ns/event", Sort::Num, ""),
-            ("95 % CI ns", Sort::Num, ""),
-            ("range %", Sort::Num, ""),
-            ("instr/event", Sort::Num, "callgrind, subset all"),
+        vec![
+            Column::text("row", ""),
+            Column::text("subset", ""),
+            Column::num("ns/event", ""),
+            Column::num("95 % CI ns", ""),
+            Column::num("range %", ""),
+            Column::num("instr/event", "callgrind, subset all"),
         ],
     );
     for r in c
@@ -398,33 +388,24 @@ pub fn sizes(c: &Campaign, inputs: &Inputs, profiles: &[String]) -> String {
     let host = c.primary_host();
     let mut t = Table::new(
         "t-sizes",
-        &[
-            ("profile", Sort::Text, ""),
-            ("family", Sort::Text, ""),
-            ("subset", Sort::Text, ""),
-            ("events", Sort::Num, ""),
-            ("raw B/event", Sort::Num, "encoded bytes"),
-            ("framed B/event", Sort::Num, "with a 4-byte length"),
-            ("zstd B/event", Sort::Num, "each event compressed alone"),
-            (
-                "zstd stream B/event",
-                Sort::Num,
-                "the framed stream compressed whole",
-            ),
-            (
-                "zstd+dict B/event",
-                Sort::Num,
-                "each event alone, trained dictionary",
-            ),
-            (
+        vec![
+            Column::text("profile", ""),
+            Column::text("family", ""),
+            Column::text("subset", ""),
+            Column::num("events", ""),
+            Column::num("raw B/event", "encoded bytes"),
+            Column::num("framed B/event", "with a 4-byte length"),
+            Column::num("zstd B/event", "each event compressed alone"),
+            Column::num("zstd stream B/event", "the framed stream compressed whole"),
+            Column::num("zstd+dict B/event", "each event alone, trained dictionary"),
+            Column::num(
                 "raw % json",
-                Sort::Num,
                 "of json's bytes under the same measure, same events",
             ),
-            ("framed % json", Sort::Num, ""),
-            ("zstd % json", Sort::Num, ""),
-            ("stream % json", Sort::Num, ""),
-            ("dict % json", Sort::Num, ""),
+            Column::num("framed % json", ""),
+            Column::num("zstd % json", ""),
+            Column::num("stream % json", ""),
+            Column::num("dict % json", ""),
         ],
     );
     for p in profiles {
@@ -441,8 +422,9 @@ pub fn sizes(c: &Campaign, inputs: &Inputs, profiles: &[String]) -> String {
                 Cell::text(&s.subset),
                 Cell::num(Some(s.events), 0),
             ];
-            cells.extend(s.bytes.iter().map(|b| Cell::num(Some(b / s.events), 1)));
-            cells.extend((0..5).map(|i| Cell::num(pct.map(|v| v[i]), PCT)));
+            cells.extend(s.bytes.columns().map(|b| Cell::num(Some(b / s.events), 1)));
+            let pct = pct.map_or([None; 5], |v| v.columns().map(Some));
+            cells.extend(pct.map(|v| Cell::num(v, PCT)));
             t.row(Some(&s.subset), p, cells);
         }
     }
@@ -460,7 +442,7 @@ pub fn plots(inputs: &Inputs) -> String {
         "<section id=\"plots\"><h2>Plots</h2>\n<p>The campaign's plots \
          (<code>summary/plots/*.svg</code>), embedded as they are.</p>\n",
     );
-    for (name, svg) in &inputs.plots {
+    for Plot { name, svg } in &inputs.plots {
         let body = svg
             .trim_start_matches(|c| c != '<')
             .trim_start_matches("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
@@ -486,11 +468,11 @@ pub fn side(c: &Campaign) -> String {
     latency(&mut out, c, host);
     let mut t = Table::new(
         "t-alloc",
-        &[
-            ("workload", Sort::Text, ""),
-            ("profile", Sort::Text, ""),
-            ("allocs/event", Sort::Num, ""),
-            ("bytes/event", Sort::Num, ""),
+        vec![
+            Column::text("workload", ""),
+            Column::text("profile", ""),
+            Column::num("allocs/event", ""),
+            Column::num("bytes/event", ""),
         ],
     );
     for a in c.side.alloc.iter().filter(|a| a.host == host) {
@@ -511,10 +493,10 @@ pub fn side(c: &Campaign) -> String {
     }
     let mut t = Table::new(
         "t-rss",
-        &[
-            ("workload", Sort::Text, ""),
-            ("profile", Sort::Text, ""),
-            ("peak − baseline KiB", Sort::Num, "VmHWM growth"),
+        vec![
+            Column::text("workload", ""),
+            Column::text("profile", ""),
+            Column::num("peak − baseline KiB", "VmHWM growth"),
         ],
     );
     for r in c.side.rss.iter().filter(|r| r.host == host) {
@@ -562,20 +544,9 @@ fn checks_matrix(out: &mut String, inputs: &Inputs, profiles: &[String], languag
          compares bytes (<code>results/interop/checks-*.csv</code>; <code>js-corpus</code> \
          runs over the whole corpus). Hover a cell for the library and the reason.</p>\n",
     );
-    let mut cols: Vec<(String, Sort, String)> = vec![
-        ("profile".into(), Sort::Text, String::new()),
-        ("family".into(), Sort::Text, String::new()),
-    ];
-    cols.extend(
-        languages
-            .iter()
-            .map(|l| ((*l).to_owned(), Sort::Text, String::new())),
-    );
-    let mut t = Table {
-        id: "t-interop".into(),
-        columns: cols,
-        rows: Vec::new(),
-    };
+    let mut cols: Vec<Column> = vec![Column::text("profile", ""), Column::text("family", "")];
+    cols.extend(languages.iter().map(|l| Column::text(*l, "")));
+    let mut t = Table::new("t-interop", cols);
     let mut listed: Vec<String> = profiles.to_vec();
     for k in &inputs.checks {
         if !listed.contains(&k.profile) {
@@ -619,26 +590,18 @@ fn decode_by_language(out: &mut String, c: &Campaign, matrix: &[MatrixRow]) {
          and are not comparable across hosts.</p>",
         esc(c.primary_host())
     );
-    let mut cols: Vec<(String, Sort, String)> = vec![("format".into(), Sort::Text, String::new())];
+    let mut cols: Vec<Column> = vec![Column::text("format", "")];
     cols.extend(
         LANGUAGES
             .iter()
-            .map(|l| (format!("{l} ns"), Sort::Num, String::new())),
+            .map(|l| Column::num(format!("{} ns", l.id), "")),
     );
-    cols.extend(
-        NOT_MEASURED
-            .iter()
-            .map(|(l, why)| ((*l).to_owned(), Sort::Text, (*why).to_owned())),
-    );
-    let mut t = Table {
-        id: "t-languages".into(),
-        columns: cols,
-        rows: Vec::new(),
-    };
+    cols.extend(NOT_MEASURED.iter().map(|u| Column::text(u.language, u.why)));
+    let mut t = Table::new("t-languages", cols);
     for m in matrix {
         let mut row = vec![profile_cell(&m.format)];
         row.extend(m.cells.iter().map(|cell| {
-            cell.as_ref().map_or_else(Cell::missing, |f| {
+            cell.fastest.as_ref().map_or_else(Cell::missing, |f| {
                 Cell::html(
                     format!(
                         "{} <span class=\"ci\">{}</span>",
@@ -660,19 +623,20 @@ fn decode_by_language(out: &mut String, c: &Campaign, matrix: &[MatrixRow]) {
 fn latency(out: &mut String, c: &Campaign, host: &str) {
     let mut t = Table::new(
         "t-latency",
-        &[
-            ("workload", Sort::Text, ""),
-            ("profile", Sort::Text, ""),
-            ("p50 ns", Sort::Num, ""),
-            ("p90 ns", Sort::Num, ""),
-            ("p99 ns", Sort::Num, ""),
-            ("p99.9 ns", Sort::Num, ""),
-            ("max ns", Sort::Num, ""),
+        vec![
+            Column::text("workload", ""),
+            Column::text("profile", ""),
+            Column::num("p50 ns", ""),
+            Column::num("p90 ns", ""),
+            Column::num("p99 ns", ""),
+            Column::num("p99.9 ns", ""),
+            Column::num("max ns", ""),
         ],
     );
     for l in c.side.latency.iter().filter(|l| l.host == host) {
         let mut cells = vec![Cell::text(&l.workload), profile_cell(&l.profile)];
-        cells.extend(l.ns.iter().map(|v| Cell::num(Some(*v), 0)));
+        let n = l.ns;
+        cells.extend([n.p50, n.p90, n.p99, n.p999, n.max].map(|v| Cell::num(Some(v), 0)));
         t.row(None, &l.profile, cells);
     }
     if !t.rows.is_empty() {

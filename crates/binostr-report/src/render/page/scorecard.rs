@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use crate::model::recommend::text::{role_text, rules, unit, value_text};
 use crate::model::recommend::{Cmp, Decision, Kind, Measure};
 use crate::model::summary::BASELINE;
-use crate::render::page::html::{Cell, Sort, Table, code_spans, esc};
+use crate::render::page::html::{Cell, Column, Sort, Table, code_spans, esc};
 
 fn mark(c: Option<Cmp>) -> &'static str {
     match c {
@@ -37,22 +37,17 @@ pub fn section(decisions: &[Decision]) -> String {
             esc(d.role.scope),
             code_spans(&role_text(d))
         );
-        let mut columns: Vec<(String, Sort, String)> =
-            vec![("profile".into(), Sort::Text, String::new())];
+        let mut columns: Vec<Column> = vec![Column::text("profile", "")];
         for k in d.role.criteria {
             let sort = if matches!(k.measure, Measure::Spec) {
                 Sort::Text
             } else {
                 Sort::Num
             };
-            columns.push((k.label.into(), sort, unit(k.measure).into()));
+            columns.push(Column::new(k.label, sort, unit(k.measure)));
         }
-        columns.push(("gates".into(), Sort::Text, "gates failed".into()));
-        let cols: Vec<(&str, Sort, &str)> = columns
-            .iter()
-            .map(|(a, s, b)| (a.as_str(), *s, b.as_str()))
-            .collect();
-        let mut t = Table::new(&format!("scorecard-{}", d.role.id), &cols);
+        columns.push(Column::text("gates", "gates failed"));
+        let mut t = Table::new(&format!("scorecard-{}", d.role.id), columns);
         for cand in &d.candidates {
             let mut name = format!("<code>{}</code>", esc(&cand.profile));
             if cand.profile == d.pick {

@@ -3,12 +3,12 @@
 
 use std::fmt::Write as _;
 
-use super::html::{Cell, Sort, Table, code_spans, esc};
+use super::html::{Cell, Column, Table, code_spans, esc};
 use crate::fmt::{PCT, RATIO, fixed};
 use crate::model::campaign::Campaign;
 use crate::model::holds::marks;
 use crate::model::mix::{
-    NOT_MEASURED, SIZE_MEASURES, STRATA, STRATUM_SIZES, TIME_WORKLOADS, kind3_source, stream_note,
+    NOT_MEASURED, STRATA, SizeMeasure, TIME_WORKLOADS, kind3_source, stream_note,
 };
 use crate::model::sensitivity::Grid;
 
@@ -51,13 +51,12 @@ pub fn section(c: &Campaign, profiles: &[String]) -> String {
 }
 
 fn strata_table(c: &Campaign, profiles: &[String]) -> Table {
-    let mut t = sizes_and_times("t-strata", &STRATUM_SIZES);
+    let mut t = sizes_and_times("t-strata", &SizeMeasure::ALL);
     for s in STRATA.into_iter().filter(|s| c.has_subset(s)) {
         for p in profiles {
-            let pcts = c.stratum_pcts(p, s);
             let mut cells = vec![Cell::text(p)];
-            cells.extend((0..5).map(|i| Cell::num(pcts.and_then(|x| x[i]), PCT)));
-            cells.extend(c.stratum_times(p, s).map(|r| Cell::with_ci(r, RATIO)));
+            cells.extend(SizeMeasure::ALL.map(|m| Cell::num(c.stratum_pct(p, s, m), PCT)));
+            cells.extend(TIME_WORKLOADS.map(|w| Cell::with_ci(c.stratum_time(p, s, w), RATIO)));
             t.row(Some(s), p, cells);
         }
     }
@@ -66,13 +65,15 @@ fn strata_table(c: &Campaign, profiles: &[String]) -> Table {
 
 /// A table of profile, each size measure as % of json, and each time
 /// workload's ratio.
-fn sizes_and_times(id: &str, sizes: &[&str]) -> Table {
-    let mut names: Vec<(String, Sort)> = vec![("profile".to_owned(), Sort::Text)];
-    names.extend(sizes.iter().map(|m| (format!("{m} %"), Sort::Num)));
-    names.extend(TIME_WORKLOADS.iter().map(|w| ((*w).to_owned(), Sort::Num)));
-    let columns: Vec<(&str, Sort, &str)> =
-        names.iter().map(|(n, s)| (n.as_str(), *s, "")).collect();
-    Table::new(id, &columns)
+fn sizes_and_times(id: &str, sizes: &[SizeMeasure]) -> Table {
+    let mut columns = vec![Column::text("profile", "")];
+    columns.extend(
+        sizes
+            .iter()
+            .map(|m| Column::num(format!("{} %", m.name()), "")),
+    );
+    columns.extend(TIME_WORKLOADS.iter().map(|w| Column::num(w.name(), "")));
+    Table::new(id, columns)
 }
 
 fn composed(out: &mut String, c: &Campaign, profiles: &[String]) {
@@ -96,11 +97,12 @@ fn composed(out: &mut String, c: &Campaign, profiles: &[String]) {
              from a bootstrap resampling each stratum's rounds on its own.</p>",
             esc(&kind3_source(k.follow))
         );
-        let mut t = sizes_and_times("t-composed", &SIZE_MEASURES);
+        let mut t = sizes_and_times("t-composed", &SizeMeasure::COMPOSED);
         for p in profiles {
-            let sizes = k.size(p).unwrap_or([None; 3]);
             let mut cells = vec![Cell::text(p)];
-            cells.extend(sizes.map(|r| Cell::num(r.map(|x| x * 100.0), PCT)));
+            cells.extend(
+                SizeMeasure::COMPOSED.map(|m| Cell::num(k.size(p, m).map(|x| x * 100.0), PCT)),
+            );
             cells.extend(TIME_WORKLOADS.map(|w| Cell::with_ci(k.time(w, p), RATIO)));
             t.row(None, p, cells);
         }
@@ -142,7 +144,7 @@ fn sensitivity(out: &mut String, c: &Campaign) {
 }
 
 fn grid(out: &mut String, g: &Grid) {
-    let m = SIZE_MEASURES[g.measure];
+    let m = g.measure.name();
     let _ = writeln!(out, "<h4>{}</h4>\n<ul>", esc(m));
     for s in g.conclusions() {
         let _ = writeln!(out, "<li>{}</li>", code_spans(&s));
@@ -150,12 +152,12 @@ fn grid(out: &mut String, g: &Grid) {
     out.push_str("</ul>\n");
     let mut t = Table::new(
         &format!("t-sensitivity-{}", m.replace(' ', "-")),
-        &[
-            ("profile", Sort::Text, ""),
-            ("lowest %", Sort::Num, "of json, over the grid"),
-            ("highest %", Sort::Num, "of json, over the grid"),
-            ("best rank", Sort::Num, ""),
-            ("worst rank", Sort::Num, ""),
+        vec![
+            Column::text("profile", ""),
+            Column::num("lowest %", "of json, over the grid"),
+            Column::num("highest %", "of json, over the grid"),
+            Column::num("best rank", ""),
+            Column::num("worst rank", ""),
         ],
     );
     for s in g.spans() {

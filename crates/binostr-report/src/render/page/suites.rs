@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use anyhow::{Result, bail};
 use binostr_records::robustness::{Outcome, SubjectResult};
 
-use super::html::{Cell, Sort, Table, esc};
+use super::html::{Cell, Column, Table, esc};
 use crate::model::campaign::Campaign;
 use crate::model::maintenance::{crates, spec};
 use crate::read::inputs::Inputs;
@@ -94,33 +94,19 @@ pub fn robustness(c: &Campaign) -> Result<String> {
         }
     );
     let classes = r.classes();
-    let mut cols: Vec<(String, Sort, String)> = vec![
-        ("subject".into(), Sort::Text, String::new()),
-        ("ours".into(), Sort::Text, String::new()),
-        ("cases".into(), Sort::Num, String::new()),
+    let mut cols: Vec<Column> = vec![
+        Column::text("subject", ""),
+        Column::text("ours", ""),
+        Column::num("cases", ""),
     ];
+    cols.extend(shown.iter().map(|o| Column::num(o.name(), "cases")));
+    cols.push(Column::num("failures", "by the suite's rule"));
     cols.extend(
-        shown
+        classes
             .iter()
-            .map(|o| (o.name().to_owned(), Sort::Num, "cases".to_owned())),
+            .map(|k| Column::num(k.name(), "failures / cases")),
     );
-    cols.push((
-        "failures".into(),
-        Sort::Num,
-        "by the suite's rule".to_owned(),
-    ));
-    cols.extend(classes.iter().map(|k| {
-        (
-            k.name().to_owned(),
-            Sort::Num,
-            "failures / cases".to_owned(),
-        )
-    }));
-    let mut t = Table {
-        id: "t-robustness".into(),
-        columns: cols,
-        rows: Vec::new(),
-    };
+    let mut t = Table::new("t-robustness", cols);
     for s in &r.subjects {
         let counts = outcome_counts(s, &shown)?;
         let cases: u64 = counts.iter().sum();
@@ -188,7 +174,10 @@ pub fn evolution(c: &Campaign) -> String {
     let measured = t
         .rows
         .iter()
-        .filter(|r| c.profiles(c.primary_host()).contains(&r[0]))
+        .filter(|r| {
+            let p = ProfileTable::profile(r);
+            c.profiles(c.primary_host()).iter().any(|x| x == p)
+        })
         .count();
     let _ = writeln!(
         out,
@@ -196,30 +185,19 @@ pub fn evolution(c: &Campaign) -> String {
          the others in this campaign.</p>",
         t.rows.len()
     );
-    let mut cols: Vec<(String, Sort, String)> = vec![
-        ("profile".into(), Sort::Text, String::new()),
-        ("campaign".into(), Sort::Text, String::new()),
-    ];
-    cols.extend(
-        t.header
-            .iter()
-            .skip(1)
-            .map(|h| (h.clone(), Sort::Text, String::new())),
-    );
-    let mut table = Table {
-        id: "t-evolution".into(),
-        columns: cols,
-        rows: Vec::new(),
-    };
+    let mut cols: Vec<Column> = vec![Column::text("profile", ""), Column::text("campaign", "")];
+    cols.extend(t.header.iter().skip(1).map(|h| Column::text(h.clone(), "")));
+    let mut table = Table::new("t-evolution", cols);
     for r in &t.rows {
-        let mut cells = vec![code_cell(&r[0]), in_campaign(c, &r[0])];
+        let profile = ProfileTable::profile(r);
+        let mut cells = vec![code_cell(profile), in_campaign(c, profile)];
         cells.extend(r.iter().skip(1).map(|v| {
             // The README's failures: a misread, a silent change, no adapter.
             let bad = matches!(v.as_str(), "misread" | "changed" | "not-covered");
             let cell = Cell::text(v);
             if bad { cell.class("bad") } else { cell }
         }));
-        table.row(None, &r[0], cells);
+        table.row(None, profile, cells);
     }
     out.push_str(&table.render("all"));
     out.push_str("</section>\n");
@@ -231,7 +209,7 @@ pub fn evolution(c: &Campaign) -> String {
 fn spec_cells(inputs: &Inputs, t: &ProfileTable, row: &[String]) -> [Cell; 2] {
     let csv_status = t.cell(row, "spec_status").unwrap_or_default();
     let csv_ref = t.cell(row, "spec_ref").unwrap_or_default();
-    match inputs.profile(&row[0]).and_then(spec) {
+    match inputs.profile(ProfileTable::profile(row)).and_then(spec) {
         Some(s) => {
             let status = Cell::text(&s.status);
             let status = if s.status == csv_status {
@@ -287,7 +265,7 @@ pub fn maintenance(c: &Campaign, inputs: &Inputs) -> String {
         let mut by: Vec<(String, usize)> = Vec::new();
         for r in &t.rows {
             let s = inputs
-                .profile(&r[0])
+                .profile(ProfileTable::profile(r))
                 .and_then(spec)
                 .map(|s| s.status)
                 .or_else(|| t.cell(r, "spec_status").map(str::to_owned))
@@ -308,45 +286,43 @@ pub fn maintenance(c: &Campaign, inputs: &Inputs) -> String {
          {statuses}.</p>",
         t.rows.len()
     );
-    let num = |col: &str, tip: &str| (col.to_owned(), Sort::Num, tip.to_owned());
-    let text = |col: &str, tip: &str| (col.to_owned(), Sort::Text, tip.to_owned());
-    let mut table = Table {
-        id: "t-maintenance".into(),
-        columns: vec![
-            text("profile", ""),
-            text("campaign", ""),
-            num("module lines", "code lines of the profile's own module"),
-            num("generated lines", "code lines generated from its schema"),
-            num("test lines", ""),
-            num("shared lines", "code lines of other modules it is built on"),
-            num(
+    let mut table = Table::new(
+        "t-maintenance",
+        vec![
+            Column::text("profile", ""),
+            Column::text("campaign", ""),
+            Column::num("module lines", "code lines of the profile's own module"),
+            Column::num("generated lines", "code lines generated from its schema"),
+            Column::num("test lines", ""),
+            Column::num("shared lines", "code lines of other modules it is built on"),
+            Column::num(
                 "crates",
                 "external packages in the cargo tree of the crates it calls",
             ),
-            text("crate names", "registry"),
-            num("build crates", "the same for a build.rs schema compiler"),
-            text("schema compiler", ""),
-            num(
+            Column::text("crate names", "registry"),
+            Column::num("build crates", "the same for a build.rs schema compiler"),
+            Column::text("schema compiler", ""),
+            Column::num(
                 "ecosystems",
                 "Rust and each language with a working library",
             ),
-            text("languages", ""),
-            text("spec status", "registry"),
-            text("specification", "registry"),
+            Column::text("languages", ""),
+            Column::text("spec status", "registry"),
+            Column::text("specification", "registry"),
         ],
-        rows: Vec::new(),
-    };
+    );
     for r in &t.rows {
         let cell = |col: &str| t.cell(r, col).unwrap_or_default();
         let n = |col: &str| Cell::num(cell(col).parse::<f64>().ok(), 0);
-        let names = inputs.profile(&r[0]).map(crates).unwrap_or_default();
+        let profile = ProfileTable::profile(r);
+        let names = inputs.profile(profile).map(crates).unwrap_or_default();
         let [status, cited] = spec_cells(inputs, t, r);
         table.row(
             None,
-            &r[0],
+            profile,
             vec![
-                code_cell(&r[0]),
-                in_campaign(c, &r[0]),
+                code_cell(profile),
+                in_campaign(c, profile),
                 n("module_lines"),
                 n("generated_lines"),
                 n("test_lines"),

@@ -6,7 +6,7 @@ use binostr_records::robustness::Class;
 
 use crate::fmt::fixed;
 use crate::model::campaign::Campaign;
-use crate::model::facts;
+use crate::model::facts::{self, FuzzSetting, MinutesFuzzed};
 use crate::model::languages;
 use crate::render::names::tex_escape;
 
@@ -16,21 +16,21 @@ pub(super) fn facts_macros(c: &Campaign) -> Vec<(String, String)> {
     let mut put = |name: &str, value: String| m.push((name.to_owned(), value));
     if let Some(f) = facts::fuzz(c) {
         put("FuzzProfiles", f.profiles.to_string());
-        put("FuzzSecondsMin", fixed(f.seconds.0, 1));
-        put("FuzzSecondsMax", fixed(f.seconds.1, 1));
+        put("FuzzSecondsMin", fixed(f.seconds.min, 1));
+        put("FuzzSecondsMax", fixed(f.seconds.max, 1));
         put("FuzzDurations", fuzz_durations(&f.by_minutes));
         let short: Vec<String> = f
             .by_minutes
             .iter()
             .skip(1)
-            .flat_map(|g| g.1.clone())
+            .flat_map(|g| g.profiles.clone())
             .collect();
         put("FuzzShortCount", short.len().to_string());
         put("FuzzShortProfiles", prof_list(&short));
         put("FuzzCommits", f.commits.len().to_string());
         put("FuzzCommitText", fuzz_commits(&f.commits));
-        put("FuzzExecMin", grouped(f.executions.0));
-        put("FuzzExecMax", grouped(f.executions.1));
+        put("FuzzExecMin", grouped(f.executions.min));
+        put("FuzzExecMax", grouped(f.executions.max));
         put("FuzzSetting", fuzz_setting(&f.settings));
         put("FuzzDirtyCount", f.dirty.len().to_string());
         put("FuzzDirtyProfiles", prof_list(&f.dirty));
@@ -55,22 +55,23 @@ pub(super) fn facts_macros(c: &Campaign) -> Vec<(String, String)> {
             .map(|e| e.id.clone())
             .collect();
         put("ProfilesDisabledList", prof_list(&disabled));
-        for (family, ids) in facts::families(c) {
+        for f in facts::families(c) {
             put(
                 &format!(
                     "ProfilesFamily{}",
-                    crate::render::names::macro_suffix(&family)
+                    crate::render::names::macro_suffix(&f.name)
                 ),
-                prof_list(&ids),
+                prof_list(&f.profiles),
             );
         }
         put(
             "ProfileFamilyItems",
             facts::families(c)
                 .iter()
-                .map(|(family, ids)| {
-                    let f = tex_escape(family);
-                    let items: Vec<String> = ids
+                .map(|family| {
+                    let f = tex_escape(&family.name);
+                    let items: Vec<String> = family
+                        .profiles
                         .iter()
                         .map(|p| format!("\\ProfileNote{{{}}}", tex_escape(p)))
                         .collect();
@@ -93,7 +94,7 @@ pub(super) fn facts_macros(c: &Campaign) -> Vec<(String, String)> {
     put("LanguagesMeasured", and_list(&langs));
     put("LanguagesOther", and_list(&langs[1..]));
     put("LanguagesOtherCount", (langs.len() - 1).to_string());
-    if let Some((dirs, unsigned)) = facts::signed(c) {
+    if let Some(facts::Signed { dirs, unsigned }) = facts::signed(c) {
         put(
             "SignedDirs",
             and_list(&dirs.iter().map(|d| tt(d)).collect::<Vec<_>>()),
@@ -216,9 +217,14 @@ fn fuzz_commits(commits: &[String]) -> String {
 }
 
 /// How the runs shared their host: "2 at a time on one host (…)".
-fn fuzz_setting(settings: &[(Option<u64>, Option<String>)]) -> String {
+fn fuzz_setting(settings: &[FuzzSetting]) -> String {
     match settings {
-        [(Some(jobs), Some(host))] => {
+        [
+            FuzzSetting {
+                jobs: Some(jobs),
+                host: Some(host),
+            },
+        ] => {
             format!("{jobs} at a time on one host, {}", tex_escape(host))
         }
         _ => format!("in {} settings of runs at a time and host", settings.len()),
@@ -232,7 +238,7 @@ fn grouped(n: u64) -> String {
 
 /// `18 profiles for 10 minutes each and 7 (\prof{a}, ...) for 2 minutes
 /// each`: the largest-minutes group by count, every other one named.
-fn fuzz_durations(groups: &[(u64, Vec<String>)]) -> String {
+fn fuzz_durations(groups: &[MinutesFuzzed]) -> String {
     let minutes = |m: u64| {
         if m == 1 {
             "1 minute".to_owned()
@@ -243,7 +249,8 @@ fn fuzz_durations(groups: &[(u64, Vec<String>)]) -> String {
     let parts: Vec<String> = groups
         .iter()
         .enumerate()
-        .map(|(i, (m, ids))| {
+        .map(|(i, g)| {
+            let (m, ids) = (&g.minutes, &g.profiles);
             if i == 0 {
                 let noun = if ids.len() == 1 {
                     "profile"
@@ -288,10 +295,11 @@ fn non_canonical_list(nc: &[facts::NonCanonical]) -> String {
             let classes: Vec<String> = x
                 .classes
                 .iter()
-                .map(|(k, n, kinds)| {
-                    let mut s = class_count(*k, *n);
-                    if !kinds.is_empty() {
-                        let kinds: Vec<String> = kinds
+                .map(|k| {
+                    let mut s = class_count(k.class, k.cases);
+                    if !k.kinds.is_empty() {
+                        let kinds: Vec<String> = k
+                            .kinds
                             .iter()
                             .map(|c| format!("\\texttt{{{}}}", tex_escape(c)))
                             .collect();
@@ -345,11 +353,23 @@ mod tests {
         assert_eq!(grouped(1_234_567), "1{,}234{,}567");
         assert_eq!(grouped(100_000), "100{,}000");
         assert_eq!(
-            fuzz_setting(&[(Some(2), Some("2 x Xeon".to_owned()))]),
+            fuzz_setting(&[FuzzSetting {
+                jobs: Some(2),
+                host: Some("2 x Xeon".to_owned())
+            }]),
             "2 at a time on one host, 2 x Xeon"
         );
         assert_eq!(
-            fuzz_setting(&[(Some(1), None), (Some(2), None)]),
+            fuzz_setting(&[
+                FuzzSetting {
+                    jobs: Some(1),
+                    host: None
+                },
+                FuzzSetting {
+                    jobs: Some(2),
+                    host: None
+                }
+            ]),
             "in 2 settings of runs at a time and host"
         );
     }
@@ -357,8 +377,14 @@ mod tests {
     #[test]
     fn fuzz_durations_name_every_shorter_profile() {
         let g = vec![
-            (10, vec!["json".to_owned(), "bson".to_owned()]),
-            (2, vec!["avro".to_owned()]),
+            MinutesFuzzed {
+                minutes: 10,
+                profiles: vec!["json".to_owned(), "bson".to_owned()],
+            },
+            MinutesFuzzed {
+                minutes: 2,
+                profiles: vec!["avro".to_owned()],
+            },
         ];
         assert_eq!(
             fuzz_durations(&g),

@@ -6,6 +6,8 @@ use crate::interval::Interval;
 use crate::model::campaign::Campaign;
 use crate::model::links::{Exchange, Links, Verdict, verdict};
 use crate::model::recommend::text::interval_text;
+use crate::model::stats::MinMax;
+use crate::read::transport::Mode;
 use crate::render::names::{macro_suffix, tex_escape};
 
 /// `links.csv`'s header.
@@ -21,33 +23,33 @@ pub(super) fn links_csv(c: &Campaign) -> String {
         return out;
     };
     for e in &l.exchanges {
-        let part =
-            |r: Option<Interval>, i: usize| fixed_opt(r.map(|r| [r.est, r.lo, r.hi][i]), RATIO);
-        let best = |m: usize| {
-            let b = e.best[m].as_ref();
+        let part = |r: Option<Interval>, f: fn(Interval) -> f64| fixed_opt(r.map(f), RATIO);
+        let est = |r: Interval| r.est;
+        let best = |m: Mode| {
+            let b = e.best.get(m).as_ref();
             (
                 b.map_or(String::new(), |b| b.profile.clone()),
                 b.and_then(|b| b.vs_json_deflate),
             )
         };
-        let (none, none_r) = best(0);
-        let (deflate, deflate_r) = best(1);
-        let (ctx, ctx_r) = best(2);
+        let (none, none_r) = best(Mode::None);
+        let (deflate, deflate_r) = best(Mode::Deflate);
+        let (ctx, ctx_r) = best(Mode::DeflateCtx);
         let row = [
             l.links[e.link].label(),
             fixed(e.rtt_ms, 0),
             if e.modelled { "yes" } else { "no" }.to_owned(),
             fixed(e.json_deflate_s.est * 1e3, 3),
-            part(e.json_none, 0),
-            part(e.json_ctx, 0),
+            part(e.json_none, est),
+            part(e.json_ctx, est),
             none,
-            part(none_r, 0),
+            part(none_r, est),
             deflate,
-            part(deflate_r, 0),
-            part(deflate_r, 1),
-            part(deflate_r, 2),
+            part(deflate_r, est),
+            part(deflate_r, |r| r.lo),
+            part(deflate_r, |r| r.hi),
             ctx,
-            part(ctx_r, 0),
+            part(ctx_r, est),
         ];
         out.push_str(&row.join(","));
         out.push('\n');
@@ -82,7 +84,7 @@ fn claim(who: &str, r: Interval) -> String {
 /// The macros of one link at one round-trip time, named `<name><L>`.
 fn exchange_macros(m: &mut Vec<(String, String)>, l: &Links, e: &Exchange, tail: &str) {
     let s = format!("{}{tail}", macro_suffix(&l.links[e.link].name));
-    if let Some(b) = &e.best[1]
+    if let Some(b) = &e.best.deflate
         && let Some(r) = b.vs_json_deflate
     {
         let who = format!("\\prof{{{}}} with deflate", tex_escape(&b.profile));
@@ -114,21 +116,11 @@ pub(super) fn links_macros(c: &Campaign) -> Vec<(String, String)> {
     let Some(l) = crate::model::links::links(c) else {
         return m;
     };
-    let events = if l.events.0 == l.events.1 {
-        l.events.0.to_string()
-    } else {
-        format!("{} to {}", l.events.0, l.events.1)
-    };
-    m.push(("LinksEvents".to_owned(), events));
+    m.push(("LinksEvents".to_owned(), l.events.text()));
     m.push(("LinksPublished".to_owned(), l.published.to_string()));
-    let rounds = l.links.iter().map(|k| k.rounds);
-    let (lo, hi) = (rounds.clone().min(), rounds.max());
     m.push((
         "LinksRounds".to_owned(),
-        match (lo, hi) {
-            (Some(a), Some(b)) if a != b => format!("{a} to {b}"),
-            (a, _) => a.unwrap_or(0).to_string(),
-        },
+        MinMax::of(l.links.iter().map(|k| k.rounds)).map_or_else(|| "0".to_owned(), |r| r.text()),
     ));
     let rates: Vec<String> = l
         .links
@@ -156,7 +148,7 @@ pub(super) fn links_macros(c: &Campaign) -> Vec<(String, String)> {
         }
     }
     // EVENT bytes are the same on every link: the first link's, with deflate.
-    if let Some(p) = l.publish.iter().find(|p| p.mode == "deflate") {
+    if let Some(p) = l.publish.iter().find(|p| p.mode == Mode::Deflate) {
         m.push((
             "LinksEventSmallest".to_owned(),
             tex_escape(&p.smallest.profile),

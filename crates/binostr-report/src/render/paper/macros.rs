@@ -16,6 +16,7 @@ use crate::model::recommend::Decision;
 use crate::model::recommend::text::interval_text;
 use crate::model::stats::median;
 use crate::model::summary::{BASELINE, REFERENCE};
+use crate::read::transport::Mode;
 use crate::render::names::{macro_suffix, tex_escape};
 
 /// `macros.tex`: one `\newcommand` per number the paper quotes, for the
@@ -177,7 +178,7 @@ fn checks(m: &mut Macros, c: &Campaign, host: &str) {
     }
     if let Some(w) = c.walls.iter().find(|w| w.label == c.labels[0]) {
         m.text("CampaignWallMinutes", fixed(w.minutes, 1));
-        let per_run: Vec<f64> = w.runs.iter().map(|r| r.1).collect();
+        let per_run: Vec<f64> = w.runs.iter().map(|r| r.minutes).collect();
         m.text("RunWallMinutesMedian", fixed(median(&per_run), 1));
         m.text(
             "RunWallMinutesMax",
@@ -207,13 +208,21 @@ fn checks(m: &mut Macros, c: &Campaign, host: &str) {
 /// The transport headline.
 fn transport(m: &mut Macros, c: &Campaign, host: &str) {
     if let Some(h) = crate::model::relay::headline(c, host) {
-        for (i, mode) in ["Plain", "Deflate", "DeflateCtx"].iter().enumerate() {
-            m.text(&format!("TransportJson{mode}Bytes"), fixed(h.json[i], 1));
-            m.text(&format!("TransportBest{mode}Profile"), h.best[i].0.clone());
-            m.text(&format!("TransportBest{mode}Bytes"), fixed(h.best[i].1, 1));
+        for (mode, name) in [
+            (Mode::None, "Plain"),
+            (Mode::Deflate, "Deflate"),
+            (Mode::DeflateCtx, "DeflateCtx"),
+        ] {
+            let best = h.best.get(mode);
             m.text(
-                &format!("TransportBest{mode}PctOfJson{mode}"),
-                fixed(h.pct_of_json(i), 1),
+                &format!("TransportJson{name}Bytes"),
+                fixed(*h.json.get(mode), 1),
+            );
+            m.text(&format!("TransportBest{name}Profile"), best.profile.clone());
+            m.text(&format!("TransportBest{name}Bytes"), fixed(best.bytes, 1));
+            m.text(
+                &format!("TransportBest{name}PctOfJson{name}"),
+                fixed(h.pct_of_json(mode), 1),
             );
         }
     }
@@ -245,7 +254,7 @@ fn apart(m: &mut Macros, c: &Campaign, host: &str) {
         if let Some(pct) = a.size_pct(host) {
             m.text(&format!("ApartSizeRawPct{s}"), fixed(pct, 1));
         }
-        if let Some(pct) = a.wire_pct(host, "deflate") {
+        if let Some(pct) = a.wire_pct(host, Mode::Deflate) {
             m.text(&format!("ApartWireDeflatePct{s}"), fixed(pct, 1));
         }
     }
@@ -253,8 +262,8 @@ fn apart(m: &mut Macros, c: &Campaign, host: &str) {
 
 /// The filter and select floors and the ingest thread count.
 fn relay_floors(m: &mut Macros, c: &Campaign, host: &str) {
-    if let Some((ns, _)) = crate::model::relay::filter_reference(c, host) {
-        m.text("FilterEventNs", fixed(ns, 1));
+    if let Some(r) = crate::model::relay::filter_reference(c, host) {
+        m.text("FilterEventNs", fixed(r.ns, 1));
     }
     if let Some(Interval { est, lo, hi }) = crate::model::relay::filter_rows(c, host)
         .into_iter()
@@ -290,7 +299,7 @@ fn ranges_and_smallest(m: &mut Macros, c: &Campaign, host: &str, size_profiles: 
         if bad_sizes.contains(p) {
             return None;
         }
-        c.sizes(host, p, "all").map(|s| s.bytes[0])
+        c.sizes(host, p, "all").map(|s| s.bytes.raw)
     }) {
         m.text("SmallestProfile", p);
     }
@@ -342,7 +351,7 @@ fn holds(m: &mut Macros, c: &Campaign) {
             one.push(format!(
                 "{} (on the {} corpus, subset all)",
                 tex_claim(k),
-                tex_escape(&mark.here.1)
+                tex_escape(&mark.here.source)
             ));
         }
     }
@@ -386,14 +395,17 @@ fn sizes(m: &mut Macros, c: &Campaign, size_profiles: &[String]) {
     for p in size_profiles {
         let s = macro_suffix(p);
         if let Some(pct) = c.size_pcts(p, "all") {
-            m.text(&format!("SizeRawPct{s}"), fixed(pct[0], 1));
-            m.text(&format!("SizeZstdPct{s}"), fixed(pct[2], 1));
+            m.text(&format!("SizeRawPct{s}"), fixed(pct.raw, 1));
+            m.text(&format!("SizeZstdPct{s}"), fixed(pct.zstd_event, 1));
         }
         if let Some(b) = c.sizes(host, p, "all") {
-            m.text(&format!("SizeRawBytes{s}"), fixed(b.bytes[0] / b.events, 1));
+            m.text(
+                &format!("SizeRawBytes{s}"),
+                fixed(b.bytes.raw / b.events, 1),
+            );
             m.text(
                 &format!("SizeZstdBytes{s}"),
-                fixed(b.bytes[2] / b.events, 1),
+                fixed(b.bytes.zstd_event / b.events, 1),
             );
         }
     }

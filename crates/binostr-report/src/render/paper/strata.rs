@@ -5,7 +5,7 @@ use crate::fmt::{PCT, RATIO, fixed, fixed_opt};
 use crate::interval::Interval;
 use crate::model::campaign::Campaign;
 use crate::model::mix::{
-    NOT_MEASURED, SIZE_MEASURES, STRATA, TIME_WORKLOADS, kind3_source, stream_note,
+    NOT_MEASURED, STRATA, SizeMeasure, TIME_WORKLOADS, kind3_source, stream_note,
 };
 use crate::render::names::tex_escape;
 
@@ -21,7 +21,7 @@ fn time_header() -> Vec<String> {
     TIME_WORKLOADS
         .iter()
         .flat_map(|w| {
-            let w = w.replace('+', "_");
+            let w = w.name().replace('+', "_");
             [w.clone(), format!("{w}_lo"), format!("{w}_hi")]
         })
         .collect()
@@ -66,10 +66,11 @@ pub(super) fn strata_csv(c: &Campaign) -> String {
     let mut rows = Vec::new();
     for s in STRATA.into_iter().filter(|s| c.has_subset(s)) {
         for p in c.profiles(c.primary_host()) {
-            let pcts = c.stratum_pcts(&p, s).unwrap_or([None; 5]);
             let mut row = vec![s.to_owned(), p.clone()];
-            row.extend(pcts.iter().map(|x| cell(*x, PCT)));
-            row.extend(time_cells(&c.stratum_times(&p, s)));
+            row.extend(SizeMeasure::ALL.map(|m| cell(c.stratum_pct(&p, s, m), PCT)));
+            row.extend(time_cells(
+                &TIME_WORKLOADS.map(|w| c.stratum_time(&p, s, w)),
+            ));
             rows.push(row);
         }
     }
@@ -91,11 +92,11 @@ pub(super) fn composed_csv(c: &Campaign) -> String {
         c.profiles(c.primary_host())
             .into_iter()
             .map(|p| {
-                let sizes = k.size(&p).unwrap_or([None; 3]);
                 let mut row = vec![p.clone()];
-                row.extend(sizes.iter().map(|r| cell(r.map(|x| x * 100.0), PCT)));
-                let times: Vec<_> = TIME_WORKLOADS.iter().map(|w| k.time(w, &p)).collect();
-                row.extend(time_cells(&times));
+                row.extend(
+                    SizeMeasure::COMPOSED.map(|m| cell(k.size(&p, m).map(|x| x * 100.0), PCT)),
+                );
+                row.extend(time_cells(&TIME_WORKLOADS.map(|w| k.time(w, &p))));
                 row
             })
             .collect()
@@ -120,13 +121,13 @@ pub(super) fn sensitivity_csv(c: &Campaign) -> String {
     let mut rows = Vec::new();
     for g in &c.grids {
         for cell in &g.cells {
-            for (i, (p, r)) in cell.ratios.iter().enumerate() {
+            for (i, k) in cell.ratios.iter().enumerate() {
                 rows.push(vec![
-                    SIZE_MEASURES[g.measure].replace(' ', "-"),
+                    g.measure.name().replace(' ', "-"),
                     fixed(cell.share * 100.0, 2),
                     cell.median_tags.to_string(),
-                    p.clone(),
-                    fixed(r * 100.0, PCT),
+                    k.profile.clone(),
+                    fixed(k.ratio * 100.0, PCT),
                     (i + 1).to_string(),
                 ]);
             }
@@ -152,7 +153,7 @@ pub(super) fn sensitivity_spans_csv(c: &Campaign) -> String {
     for g in &c.grids {
         for s in g.spans() {
             rows.push(vec![
-                SIZE_MEASURES[g.measure].replace(' ', "-"),
+                g.measure.name().replace(' ', "-"),
                 s.profile,
                 fixed(s.lo * 100.0, PCT),
                 fixed(s.hi * 100.0, PCT),
@@ -231,7 +232,7 @@ pub(super) fn strata_macros(c: &Campaign) -> Vec<(String, String)> {
         )),
     }
     for g in &c.grids {
-        let name = ["Raw", "ZstdEvent"][g.measure.min(1)];
+        let name = macro_name(g.measure);
         let text: Vec<String> = g.conclusions();
         m.push((
             format!("Sensitivity{name}"),
@@ -241,15 +242,27 @@ pub(super) fn strata_macros(c: &Campaign) -> Vec<(String, String)> {
     m
 }
 
+/// A size measure as a macro name part.
+fn macro_name(m: SizeMeasure) -> &'static str {
+    match m {
+        SizeMeasure::Raw => "Raw",
+        SizeMeasure::ZstdEvent => "ZstdEvent",
+        SizeMeasure::ZstdStream => "ZstdStream",
+        SizeMeasure::DeflateEvent => "DeflateEvent",
+        SizeMeasure::DeflateStream => "DeflateStream",
+    }
+}
+
 /// `ComposedSmallest{Raw,ZstdEvent,DeflateEvent}` and their % of json.
 fn composed_smallest(m: &mut Vec<(String, String)>, c: &Campaign) {
-    let names = ["Raw", "ZstdEvent", "DeflateEvent"];
-    for (i, name) in names.iter().enumerate() {
+    for measure in SizeMeasure::COMPOSED {
+        let name = macro_name(measure);
         let best = c
             .composed
             .sizes
             .iter()
-            .filter_map(|(p, r)| Some((p, r[i]?)))
+            .filter(|s| s.measure == measure)
+            .map(|s| (&s.profile, s.ratio))
             .min_by(|a, b| a.1.total_cmp(&b.1).then_with(|| a.0.cmp(b.0)));
         if let Some((p, r)) = best {
             m.push((format!("ComposedSmallest{name}"), tex_escape(p)));

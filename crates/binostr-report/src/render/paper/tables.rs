@@ -9,21 +9,26 @@ use binostr_records::robustness::Outcome;
 use crate::fmt::{NS, PCT, RATIO, fixed, fixed_opt};
 use crate::interval::Interval;
 use crate::model::campaign::Campaign;
-use crate::model::languages::{Fastest, LANGUAGES, MatrixRow, NOT_MEASURED, NOT_MEASURED_CELL};
+use crate::model::languages::{
+    LANGUAGES, LanguageCell, MatrixRow, NOT_MEASURED, NOT_MEASURED_CELL, RUST,
+};
 use crate::model::summary::{BASELINE, REFERENCE};
 use crate::read::side::ProfileTable;
+use crate::read::transport::Mode;
 
 pub(super) fn matrix_csv(matrix: &[MatrixRow]) -> String {
     let mut header = vec!["format".to_owned()];
-    header.extend(LANGUAGES.iter().map(|l| format!("{l}_ns")));
-    header.extend(NOT_MEASURED.iter().map(|(l, _)| (*l).to_owned()));
-    header.extend(LANGUAGES[1..].iter().map(|l| format!("{l}_library")));
+    header.extend(LANGUAGES.iter().map(|l| format!("{}_ns", l.id)));
+    header.extend(NOT_MEASURED.iter().map(|u| u.language.to_owned()));
+    // Rust's library is this crate: only the others name one.
+    let others = LANGUAGES.iter().filter(|l| l.id != RUST);
+    header.extend(others.map(|l| format!("{}_library", l.id)));
     csv(
         &header.join(","),
         matrix.iter().map(|m| {
             // pgfplotstable reads no quoted fields: commas become semicolons.
-            let lib = |cell: &Option<Fastest>| {
-                cell.as_ref().map_or(String::new(), |f| {
+            let lib = |cell: &LanguageCell| {
+                cell.fastest.as_ref().map_or(String::new(), |f| {
                     f.library.replace(',', ";").replace('"', "'")
                 })
             };
@@ -31,10 +36,10 @@ pub(super) fn matrix_csv(matrix: &[MatrixRow]) -> String {
             row.extend(
                 m.cells
                     .iter()
-                    .map(|cell| fixed_opt(cell.as_ref().map(|f| f.ns), NS)),
+                    .map(|cell| fixed_opt(cell.fastest.as_ref().map(|f| f.ns), NS)),
             );
             row.extend(NOT_MEASURED.iter().map(|_| NOT_MEASURED_CELL.to_owned()));
-            row.extend(m.cells[1..].iter().map(lib));
+            row.extend(m.cells.iter().filter(|c| c.language != RUST).map(lib));
             row
         }),
     )
@@ -82,10 +87,11 @@ pub(super) fn sizes_csv(c: &Campaign) -> String {
             let pct = c.size_pcts(&p, "all");
             let s = c.sizes(host, &p, "all").expect("listed");
             let mut row = vec![p.clone()];
-            row.extend((0..5).map(|i| fixed_opt(pct.map(|v| v[i]), PCT)));
-            row.push(fixed(s.bytes[0] / s.events, PCT));
-            row.push(fixed(s.bytes[2] / s.events, PCT));
-            (pct.map(|v| v[0]), p, row)
+            let columns = pct.map_or([None; 5], |v| v.columns().map(Some));
+            row.extend(columns.map(|v| fixed_opt(v, PCT)));
+            row.push(fixed(s.bytes.raw / s.events, PCT));
+            row.push(fixed(s.bytes.zstd_event / s.events, PCT));
+            (pct.map(|v| v.raw), p, row)
         })
         .collect();
     csv(
@@ -101,8 +107,15 @@ pub(super) fn compress_csv(c: &Campaign) -> String {
         .map(|p| {
             let pct = c.size_pcts(&p, "all");
             let mut row = vec![p.clone()];
-            row.extend((2..5).map(|i| fixed_opt(pct.map(|v| v[i]), PCT)));
-            (pct.map(|v| v[2]), p, row)
+            row.extend(
+                [
+                    pct.map(|v| v.zstd_event),
+                    pct.map(|v| v.zstd_stream),
+                    pct.map(|v| v.zstd_dict),
+                ]
+                .map(|v| fixed_opt(v, PCT)),
+            );
+            (pct.map(|v| v.zstd_event), p, row)
         })
         .collect();
     csv(
@@ -154,49 +167,50 @@ pub(super) fn speed_csv(c: &Campaign) -> String {
     )
 }
 
-/// The paired floor ratios of `floors.csv`: (column prefix, workload, against).
-pub const FLOORS: [(&str, &str, &str); 5] = [
-    (
-        "encode_copy",
-        Workload::Encode.name(),
-        Workload::Copy.name(),
-    ),
-    (
-        "decode_clone",
-        Workload::Decode.name(),
-        Workload::Clone.name(),
-    ),
-    (
-        "decode_id_decode",
-        Workload::DecodeId.name(),
-        Workload::Decode.name(),
-    ),
-    (
-        "validate_id_verify",
-        Workload::Validate.name(),
-        Workload::IdVerify.name(),
-    ),
-    (
+/// A paired floor ratio of `floors.csv`.
+#[derive(Clone, Copy, Debug)]
+pub struct Floor {
+    /// Its column prefix.
+    pub name: &'static str,
+    /// The numerator's workload.
+    pub workload: Workload,
+    /// The floor it is taken against.
+    pub against: Workload,
+}
+
+const fn floor(name: &'static str, workload: Workload, against: Workload) -> Floor {
+    Floor {
+        name,
+        workload,
+        against,
+    }
+}
+
+/// The paired floor ratios of `floors.csv`, in column order.
+pub const FLOORS: [Floor; 5] = [
+    floor("encode_copy", Workload::Encode, Workload::Copy),
+    floor("decode_clone", Workload::Decode, Workload::Clone),
+    floor("decode_id_decode", Workload::DecodeId, Workload::Decode),
+    floor("validate_id_verify", Workload::Validate, Workload::IdVerify),
+    floor(
         "select_raw_offset",
-        Workload::SelectChecked.name(),
-        Workload::SelectRawOffset.name(),
+        Workload::SelectChecked,
+        Workload::SelectRawOffset,
     ),
 ];
 
 pub(super) fn floors_csv(c: &Campaign) -> String {
     let host = c.primary_host();
     let mut header = vec!["profile".to_owned()];
-    for (name, _, _) in FLOORS {
+    for Floor { name, .. } in FLOORS {
         header.extend([name.to_owned(), format!("{name}_lo"), format!("{name}_hi")]);
     }
     let rows = c
         .profiles(host)
         .into_iter()
         .filter_map(|p| {
-            let cells: Vec<Option<Interval>> = FLOORS
-                .iter()
-                .map(|(_, w, against)| c.ratio(host, w, &p, against))
-                .collect();
+            let ratio = |f: &Floor| c.ratio(host, f.workload.name(), &p, f.against.name());
+            let cells: Vec<Option<Interval>> = FLOORS.iter().map(ratio).collect();
             if cells.iter().all(Option::is_none) {
                 return None;
             }
@@ -206,7 +220,9 @@ pub(super) fn floors_csv(c: &Campaign) -> String {
                 row.push(fixed_opt(x.map(|x| x.lo), RATIO));
                 row.push(fixed_opt(x.map(|x| x.hi), RATIO));
             }
-            Some((cells[1].map(|x| x.est), p, row))
+            // By decode / clone.
+            let key = c.ratio(host, Workload::Decode.name(), &p, Workload::Clone.name());
+            Some((key.map(|x| x.est), p, row))
         })
         .collect();
     csv(&header.join(","), sorted_by(rows))
@@ -236,7 +252,8 @@ pub(super) fn instructions_csv(c: &Campaign) -> String {
             row.extend(instr.iter().map(|i| fixed_opt(i.map(|i| i.per_event), 0)));
             row.extend(workloads.iter().map(|w| fixed_opt(c.ns(host, w, &p), NS)));
             row.push(fixed(dev, 4));
-            Some((instr[1].map(|i| i.per_event), p, row))
+            let decode = c.instructions(host, Workload::Decode.name(), &p);
+            Some((decode.map(|i| i.per_event), p, row))
         })
         .collect();
     csv(
@@ -254,7 +271,8 @@ pub(super) fn latency_csv(c: &Campaign) -> String {
         "profile,workload,p50_ns,p90_ns,p99_ns,p999_ns",
         rows.into_iter().map(|l| {
             let mut row = vec![l.profile.clone(), l.workload.clone()];
-            row.extend(l.ns[..4].iter().map(|&v| fixed(v, NS)));
+            let n = l.ns;
+            row.extend([n.p50, n.p90, n.p99, n.p999].map(|v| fixed(v, NS)));
             row
         }),
     )
@@ -299,11 +317,15 @@ pub(super) fn transport_csv(c: &Campaign) -> String {
             .into_iter()
             .map(|r| {
                 let mut row = vec![r.profile.clone()];
-                row.extend(r.bytes.iter().map(|v| fixed_opt(*v, 1)));
-                row.extend(r.pct_json.iter().map(|v| fixed_opt(*v, 1)));
-                row.extend(r.vs_json.iter().map(|v| fixed_opt(v.map(|x| x.est), RATIO)));
-                row.push(fixed_opt(r.vs_json[1].map(|x| x.lo), RATIO));
-                row.push(fixed_opt(r.vs_json[1].map(|x| x.hi), RATIO));
+                row.extend(r.bytes.iter().map(|(_, v)| fixed_opt(*v, 1)));
+                row.extend(r.pct_json.iter().map(|(_, v)| fixed_opt(*v, 1)));
+                row.extend(
+                    r.vs_json
+                        .iter()
+                        .map(|(_, v)| fixed_opt(v.map(|x| x.est), RATIO)),
+                );
+                row.push(fixed_opt(r.vs_json.deflate.map(|x| x.lo), RATIO));
+                row.push(fixed_opt(r.vs_json.deflate.map(|x| x.hi), RATIO));
                 row
             }),
     )
@@ -333,8 +355,8 @@ pub(super) fn apart_csv(c: &Campaign) -> String {
                 fixed_opt(ratio(Workload::Validate.name()), RATIO),
                 fixed_opt(filter, RATIO),
                 fixed_opt(a.size_pct(host), 1),
-                fixed_opt(a.wire_pct(host, "none"), 1),
-                fixed_opt(a.wire_pct(host, "deflate"), 1),
+                fixed_opt(a.wire_pct(host, Mode::None), 1),
+                fixed_opt(a.wire_pct(host, Mode::Deflate), 1),
             ]
         }),
     )
@@ -441,8 +463,8 @@ pub(super) fn reference_csv(c: &Campaign) -> String {
                 r.rounds.to_string(),
                 fixed_opt(r.base_over_ref, RATIO),
                 fixed(r.new_over_ref, RATIO),
-                fixed(r.new_over_ref_ci[0], RATIO),
-                fixed(r.new_over_ref_ci[1], RATIO),
+                fixed(r.new_over_ref_ci.lo, RATIO),
+                fixed(r.new_over_ref_ci.hi, RATIO),
                 fixed(r.new_ns, 1),
                 fixed(r.ref_ns, 1),
             ]
@@ -457,7 +479,7 @@ fn measured_rows<'a>(c: &Campaign, table: &'a ProfileTable) -> Vec<&'a Vec<Strin
     table
         .rows
         .iter()
-        .filter(|r| measured.iter().any(|p| *p == r[0]))
+        .filter(|r| measured.iter().any(|p| *p == ProfileTable::profile(r)))
         .collect()
 }
 
@@ -505,7 +527,7 @@ pub(super) fn evolution_csv(c: &Campaign) -> String {
         measured_rows(c, t).into_iter().map(|r| {
             let cell = |col: &str| t.cell(r, col).unwrap_or_default().replace(',', ";");
             vec![
-                r[0].clone(),
+                ProfileTable::profile(r).to_owned(),
                 cell("forward_field"),
                 cell("forward_element"),
                 cell("backward"),

@@ -11,8 +11,16 @@ pub(super) struct Heat {
     pub(super) title: String,
     pub(super) rows: Vec<String>,
     pub(super) cols: Vec<String>,
-    /// `(failures, cases)` per cell; `None` where the class does not apply.
-    pub(super) cells: Vec<Vec<Option<(u64, u64)>>>,
+    /// Per row, per column; `None` where the class does not apply.
+    pub(super) cells: Vec<Vec<Option<HeatCell>>>,
+}
+
+/// One subject's cases of one class.
+pub(super) struct HeatCell {
+    /// Failing cases.
+    pub(super) failures: u64,
+    /// Every case.
+    pub(super) cases: u64,
 }
 
 impl Heat {
@@ -66,11 +74,13 @@ impl Heat {
                 let x = j as f64;
                 let (color, text) = match cell {
                     None => (RGBColor(0xdd, 0xdd, 0xdd), String::from("n/a")),
-                    Some((0, _)) => (RGBColor(0x8f, 0xd1, 0x8f), String::from("0")),
-                    Some((f, cases)) => {
-                        let share = (*f as f64 / (*cases).max(1) as f64).clamp(0.0, 1.0);
+                    Some(HeatCell { failures: 0, .. }) => {
+                        (RGBColor(0x8f, 0xd1, 0x8f), String::from("0"))
+                    }
+                    Some(HeatCell { failures, cases }) => {
+                        let share = (*failures as f64 / (*cases).max(1) as f64).clamp(0.0, 1.0);
                         let fade = (200.0 * (1.0 - share.sqrt())) as u8;
-                        (RGBColor(0xe0, fade, fade), f.to_string())
+                        (RGBColor(0xe0, fade, fade), failures.to_string())
                     }
                 };
                 rects.push(Rectangle::new(

@@ -9,24 +9,39 @@ use super::{FAMILY, PALETTE, plot_err};
 use crate::interval::Interval;
 use crate::model::campaign::Campaign;
 use crate::model::links::Exchange;
+use crate::read::transport::Mode;
 
-/// One line: a point per link, each with its interval and, for the
-/// fastest binary profile, the profile's id.
+/// One line: a point per link.
 struct Line {
     name: String,
-    points: Vec<(f64, Interval, Option<String>)>,
+    points: Vec<Point>,
 }
 
-/// A line's point at one link: its ratio and, for a fastest binary
+/// A line's value at one link: its ratio and, for a fastest binary
 /// profile, the profile's id.
-type Point = Option<(Interval, Option<String>)>;
+struct Reading {
+    ratio: Interval,
+    note: Option<String>,
+}
+
+/// A line's point: its x and its reading there.
+struct Point {
+    x: f64,
+    ratio: Interval,
+    note: Option<String>,
+}
+
+/// An x axis tick.
+struct Tick {
+    label: String,
+    x: f64,
+}
 
 /// The lines over link rate.
 pub(super) struct LinksPlot {
     title: String,
-    /// Tick labels and their x (log10 Mbit/s; unshaped a decade past the
-    /// fastest rate).
-    ticks: Vec<(String, f64)>,
+    /// Per link (x: log10 Mbit/s; unshaped a decade past the fastest rate).
+    ticks: Vec<Tick>,
     lines: Vec<Line>,
 }
 
@@ -47,38 +62,54 @@ pub(super) fn plot(c: &Campaign) -> Option<LinksPlot> {
     let ticks = (0..l.links.len())
         .map(|i| {
             let k = &l.links[i];
-            (
-                k.rate_mbit
+            Tick {
+                label: k
+                    .rate_mbit
                     .map_or("unshaped".to_owned(), |r| format!("{r}")),
-                x(i),
-            )
+                x: x(i),
+            }
         })
         .collect();
     let measured: Vec<&Exchange> = l.exchanges.iter().filter(|e| !e.modelled).collect();
-    let line = |name: &str, get: &dyn Fn(&Exchange) -> Point| Line {
+    let line = |name: &str, get: &dyn Fn(&Exchange) -> Option<Reading>| Line {
         name: name.to_owned(),
         points: measured
             .iter()
-            .filter_map(|e| get(e).map(|(r, note)| (x(e.link), r, note)))
+            .filter_map(|e| {
+                get(e).map(|r| Point {
+                    x: x(e.link),
+                    ratio: r.ratio,
+                    note: r.note,
+                })
+            })
             .collect(),
     };
-    let best = |m: usize| {
+    let json = |ratio: Option<Interval>| {
+        Some(Reading {
+            ratio: ratio?,
+            note: None,
+        })
+    };
+    let best = |m: Mode| {
         move |e: &Exchange| {
-            let b = e.best[m].as_ref()?;
-            Some((b.vs_json_deflate?, Some(b.profile.clone())))
+            let b = e.best.get(m).as_ref()?;
+            Some(Reading {
+                ratio: b.vs_json_deflate?,
+                note: Some(b.profile.clone()),
+            })
         }
     };
     let lines = vec![
-        line("json, none", &|e| Some((e.json_none?, None))),
-        line("json, deflate-ctx", &|e| Some((e.json_ctx?, None))),
-        line("fastest binary, none", &best(0)),
-        line("fastest binary, deflate", &best(1)),
-        line("fastest binary, deflate-ctx", &best(2)),
+        line("json, none", &|e| json(e.json_none)),
+        line("json, deflate-ctx", &|e| json(e.json_ctx)),
+        line("fastest binary, none", &best(Mode::None)),
+        line("fastest binary, deflate", &best(Mode::Deflate)),
+        line("fastest binary, deflate-ctx", &best(Mode::DeflateCtx)),
     ];
     Some(LinksPlot {
         title: format!(
             "REQ → EOSE on shaped links, {} events, measured round trip — campaign {}",
-            l.events.1,
+            l.events.max,
             c.labels.join("+")
         ),
         ticks,
@@ -101,7 +132,7 @@ impl LinksPlot {
 
     pub(super) fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<()> {
         area.fill(&WHITE).map_err(plot_err)?;
-        let xs = self.ticks.iter().map(|t| t.1);
+        let xs = self.ticks.iter().map(|t| t.x);
         let (x0, x1) = (
             xs.clone().fold(f64::INFINITY, f64::min) - 0.4,
             xs.fold(f64::NEG_INFINITY, f64::max) + 0.4,
@@ -109,7 +140,7 @@ impl LinksPlot {
         let y1 = self
             .lines
             .iter()
-            .flat_map(|l| l.points.iter().map(|p| p.1.hi))
+            .flat_map(|l| l.points.iter().map(|p| p.ratio.hi))
             .fold(1.0, f64::max)
             * 1.12;
         let mut chart = ChartBuilder::on(area)
@@ -129,7 +160,7 @@ impl LinksPlot {
             .draw()
             .map_err(plot_err)?;
         // Tick labels by hand: the rates are not plotters' round numbers.
-        for (label, x) in &self.ticks {
+        for Tick { label, x } in &self.ticks {
             let (px, py) = chart.backend_coord(&(*x, 0.0));
             area.draw(&Text::new(
                 label.clone(),
@@ -158,7 +189,11 @@ impl LinksPlot {
             let color = COLORS[s % COLORS.len()];
             // Lines side by side at each rate, so whiskers do not overlap.
             let dx = (s as f64 - (k - 1.0) / 2.0) * 0.035;
-            let pts: Vec<(f64, f64)> = line.points.iter().map(|p| (p.0 + dx, p.1.est)).collect();
+            let pts: Vec<(f64, f64)> = line
+                .points
+                .iter()
+                .map(|p| (p.x + dx, p.ratio.est))
+                .collect();
             chart
                 .draw_series(std::iter::once(PathElement::new(
                     pts.clone(),
@@ -174,16 +209,16 @@ impl LinksPlot {
                 .map_err(plot_err)?;
             let whiskers = line.points.iter().map(|p| {
                 PathElement::new(
-                    vec![(p.0 + dx, p.1.lo), (p.0 + dx, p.1.hi)],
+                    vec![(p.x + dx, p.ratio.lo), (p.x + dx, p.ratio.hi)],
                     color.stroke_width(1),
                 )
             });
             chart.draw_series(whiskers).map_err(plot_err)?;
             let notes = line.points.iter().filter_map(|p| {
-                let id = p.2.as_ref()?;
+                let id = p.note.as_ref()?;
                 Some(Text::new(
                     id.clone(),
-                    (p.0 + dx + 0.02, p.1.est),
+                    (p.x + dx + 0.02, p.ratio.est),
                     (FAMILY, 10).into_font().color(&color),
                 ))
             });

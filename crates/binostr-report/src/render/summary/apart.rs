@@ -8,7 +8,7 @@ use super::table::{md_table, ratio_opt};
 use crate::fmt::{NS, PCT, fixed, fixed_opt};
 use crate::model::campaign::Campaign;
 use crate::model::summary::BASELINE;
-use crate::read::transport::MODES;
+use crate::read::transport::Mode;
 
 /// The workloads of the apart tables, in order.
 const APART_WORKLOADS: [&str; 9] = [
@@ -76,7 +76,7 @@ pub(super) fn apart_section(out: &mut String, c: &Campaign, host: &str) {
             &rows,
         );
         let mut cells = vec![fixed_opt(a.size_pct(host), PCT)];
-        cells.extend(MODES.iter().map(|m| fixed_opt(a.wire_pct(host, m), PCT)));
+        cells.extend(Mode::ALL.map(|m| fixed_opt(a.wire_pct(host, m), PCT)));
         md_table(
             out,
             &[

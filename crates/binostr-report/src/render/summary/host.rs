@@ -69,8 +69,9 @@ fn runs_and_corpus(out: &mut String, c: &Campaign, host: &str) {
             list.join(", ")
         );
     }
-    if let Some((_, seqs)) = c.sequences.iter().find(|(l, _)| *l == first.label) {
-        let list: Vec<String> = seqs
+    if let Some(s) = c.sequences.iter().find(|s| s.label == first.label) {
+        let list: Vec<String> = s
+            .sequences
             .iter()
             .map(|q| format!("{} {} of {} (id {})", q.subset, q.indices.len(), q.of, q.id))
             .collect();
@@ -112,10 +113,11 @@ fn paired_ratios(out: &mut String, c: &Campaign, host: &str, profiles: &[String]
         .filter_map(|p| {
             let r = |w: &str, against: &str| c.ratio(host, w, p, against);
             let json = |w: &str| c.row(host, w, p, "all", 1).and_then(|row| row.ratio_json);
+            let decode = json(Workload::Decode.name());
             let cells = [
                 json(Workload::Encode.name()),
                 r(Workload::Encode.name(), Workload::Copy.name()),
-                json(Workload::Decode.name()),
+                decode,
                 r(Workload::Decode.name(), Workload::Clone.name()),
                 r(Workload::DecodeId.name(), Workload::Decode.name()),
                 json(Workload::Validate.name()),
@@ -124,7 +126,7 @@ fn paired_ratios(out: &mut String, c: &Campaign, host: &str, profiles: &[String]
             if cells.iter().all(Option::is_none) {
                 return None;
             }
-            let key = cells[2].map_or(f64::INFINITY, |x| x.est);
+            let key = decode.map_or(f64::INFINITY, |x| x.est);
             let mut row = vec![p.clone()];
             row.extend(cells.into_iter().map(with_ci));
             Some((key, row))
@@ -167,16 +169,16 @@ fn absolute_times(out: &mut String, c: &Campaign, host: &str, profiles: &[String
     let rows = profiles
         .iter()
         .filter_map(|p| {
-            let ns = |w: &str| c.ns(host, w, p);
+            let ns = |w: Workload| c.ns(host, w.name(), p);
             let cells = [
-                Workload::Encode.name(),
-                Workload::Copy.name(),
-                Workload::Decode.name(),
-                Workload::DecodeId.name(),
-                Workload::Validate.name(),
+                Workload::Encode,
+                Workload::Copy,
+                Workload::Decode,
+                Workload::DecodeId,
+                Workload::Validate,
             ]
             .map(ns);
-            let key = cells[2].or(cells[4])?;
+            let key = ns(Workload::Decode).or(ns(Workload::Validate))?;
             let mut row = vec![p.clone()];
             row.extend(cells.iter().map(|v| fixed_opt(*v, NS)));
             Some((key, row))
@@ -328,9 +330,10 @@ fn sizes(out: &mut String, c: &Campaign, host: &str) {
             .filter(|s| s.host == host && s.subset == "all")
             .map(|s| {
                 let pct = c.size_pcts(&s.profile, "all");
-                let mut row = vec![s.profile.clone(), fixed(s.bytes[0] / s.events, 1)];
-                row.extend((0..5).map(|i| fixed_opt(pct.map(|p| p[i]), PCT)));
-                (s.bytes[0], row)
+                let mut row = vec![s.profile.clone(), fixed(s.bytes.raw / s.events, 1)];
+                let pct = pct.map_or([None; 5], |p| p.columns().map(Some));
+                row.extend(pct.map(|p| fixed_opt(p, PCT)));
+                (s.bytes.raw, row)
             })
             .collect();
         sorted_rows(rows)

@@ -160,7 +160,7 @@ fn walls_json(c: &Campaign) -> Vec<Value> {
         .iter()
         .map(|w| {
             json!({"label": w.label, "minutes": json_number(w.minutes, 2),
-                   "runs": w.runs.iter().map(|(id, m)| json!({"run": id, "minutes": json_number(*m, 2)})).collect::<Vec<_>>()})
+                   "runs": w.runs.iter().map(|r| json!({"run": r.id, "minutes": json_number(r.minutes, 2)})).collect::<Vec<_>>()})
         })
         .collect()
 }

@@ -53,11 +53,7 @@ pub(super) fn links_section(out: &mut String, c: &Campaign) {
 }
 
 fn intro(out: &mut String, l: &Links) {
-    let events = if l.events.0 == l.events.1 {
-        l.events.0.to_string()
-    } else {
-        format!("{} to {}", l.events.0, l.events.1)
-    };
+    let events = l.events.text();
     let rounds: Vec<String> = l
         .links
         .iter()
@@ -91,11 +87,11 @@ fn findings(out: &mut String, l: &Links) {
                 parts.push(format!("{who} {}, {}", ratio_opt(Some(r)), says(r)));
             }
         };
-        if let Some(b) = &e.best[1] {
+        if let Some(b) = &e.best.deflate {
             put(format!("`{}` with deflate", b.profile), b.vs_json_deflate);
         }
         put("json uncompressed".to_owned(), e.json_none);
-        if let Some(b) = &e.best[0] {
+        if let Some(b) = &e.best.none {
             put(format!("`{}` uncompressed", b.profile), b.vs_json_deflate);
         }
         let _ = writeln!(
@@ -120,7 +116,7 @@ fn exchanges(out: &mut String, l: &Links) {
                 ratio_opt(e.json_none),
                 ratio_opt(e.json_ctx),
             ];
-            for b in &e.best {
+            for (_, b) in e.best.iter() {
                 row.push(
                     b.as_ref()
                         .map_or(String::new(), |b| format!("`{}`", b.profile)),
@@ -173,7 +169,7 @@ fn publish(out: &mut String, l: &Links) {
             let ok = |t: Option<Interval>| t.map_or(String::new(), |t| scaled(t, 1e6, 0));
             vec![
                 l.links[p.link].label(),
-                p.mode.clone(),
+                p.mode.name().to_owned(),
                 fixed(p.json.event_bytes, 1),
                 format!("`{}`", p.smallest.profile),
                 fixed(p.smallest.event_bytes, 1),
@@ -219,13 +215,13 @@ fn deflaters(out: &mut String, l: &Links) {
         .map(|d| {
             vec![
                 l.links[d.link].label(),
-                d.mode.clone(),
+                d.mode.name().to_owned(),
                 format!("`{}`", d.deflater),
                 fixed(d.json_ns, 0),
                 d.best
                     .as_ref()
-                    .map_or(String::new(), |b| format!("`{}`", b.0)),
-                fixed_opt(d.best.as_ref().map(|b| b.1), 0),
+                    .map_or(String::new(), |b| format!("`{}`", b.profile)),
+                fixed_opt(d.best.as_ref().map(|b| b.relay_cpu_ns), 0),
             ]
         })
         .collect();

@@ -90,7 +90,7 @@ fn resolution_section(out: &mut String, c: &Campaign) {
         let runs: Vec<String> = w
             .runs
             .iter()
-            .map(|(id, m)| format!("{id} {} min", fixed(*m, 1)))
+            .map(|r| format!("{} {} min", r.id, fixed(r.minutes, 1)))
             .collect();
         let _ = writeln!(
             out,
@@ -156,7 +156,11 @@ fn language_section(out: &mut String, c: &Campaign, matrix: &[MatrixRow]) {
         c.primary_host(),
         crate::model::languages::NOT_MEASURED
             .iter()
-            .map(|(_, why)| format!("{why} ({}).", crate::model::languages::NOT_MEASURED_CELL))
+            .map(|u| format!(
+                "{} ({}).",
+                u.why,
+                crate::model::languages::NOT_MEASURED_CELL
+            ))
             .collect::<Vec<_>>()
             .join(" ")
     );
@@ -165,7 +169,8 @@ fn language_section(out: &mut String, c: &Campaign, matrix: &[MatrixRow]) {
         .map(|m| {
             let mut r = vec![m.format.clone()];
             r.extend(m.cells.iter().map(|cell| {
-                cell.as_ref()
+                cell.fastest
+                    .as_ref()
                     .map_or("-".into(), |f| format!("{:.0} ({})", f.ns, f.library))
             }));
             r

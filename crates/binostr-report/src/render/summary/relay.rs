@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 use super::table::{md_table, ratio_opt};
 use crate::fmt::{NS, RATIO, fixed, fixed_opt};
 use crate::model::campaign::Campaign;
-use crate::model::relay::{self, Headline, TransportRow};
+use crate::model::relay::{self, FilterReference, Headline, TransportRow};
+use crate::read::transport::Mode;
 
 pub(super) fn filter_section(out: &mut String, c: &Campaign, host: &str) {
     let _ = writeln!(
@@ -15,7 +16,11 @@ pub(super) fn filter_section(out: &mut String, c: &Campaign, host: &str) {
 "
     );
     let rows = relay::filter_rows(c, host);
-    let Some((floor, floor_instr)) = relay::filter_reference(c, host) else {
+    let Some(FilterReference {
+        ns: floor,
+        instr: floor_instr,
+    }) = relay::filter_reference(c, host)
+    else {
         out.push_str("No filter rows.\n\n");
         return;
     };
@@ -85,18 +90,18 @@ fn headline(out: &mut String, h: &Headline) {
          binary profile uncompressed is {} at {} ({} % of json uncompressed), with deflate {} \
          at {} ({} % of json with deflate), with context takeover {} at {} ({} % of json with \
          context takeover).\n",
-        fixed(h.json[0], 1),
-        fixed(h.json[1], 1),
-        fixed(h.json[2], 1),
-        h.best[0].0,
-        fixed(h.best[0].1, 1),
-        fixed(h.pct_of_json(0), 1),
-        h.best[1].0,
-        fixed(h.best[1].1, 1),
-        fixed(h.pct_of_json(1), 1),
-        h.best[2].0,
-        fixed(h.best[2].1, 1),
-        fixed(h.pct_of_json(2), 1),
+        fixed(h.json.none, 1),
+        fixed(h.json.deflate, 1),
+        fixed(h.json.deflate_ctx, 1),
+        h.best.none.profile,
+        fixed(h.best.none.bytes, 1),
+        fixed(h.pct_of_json(Mode::None), 1),
+        h.best.deflate.profile,
+        fixed(h.best.deflate.bytes, 1),
+        fixed(h.pct_of_json(Mode::Deflate), 1),
+        h.best.deflate_ctx.profile,
+        fixed(h.best.deflate_ctx.bytes, 1),
+        fixed(h.pct_of_json(Mode::DeflateCtx), 1),
     );
 }
 
@@ -116,9 +121,9 @@ fn bytes_and_times(out: &mut String, rows: &[TransportRow]) {
         .iter()
         .map(|r| {
             let mut row = vec![r.profile.clone()];
-            for i in 0..3 {
-                row.push(fixed_opt(r.bytes[i], 1));
-                row.push(fixed_opt(r.pct_json[i], 1));
+            for m in Mode::ALL {
+                row.push(fixed_opt(*r.bytes.get(m), 1));
+                row.push(fixed_opt(*r.pct_json.get(m), 1));
             }
             row
         })
@@ -138,12 +143,12 @@ fn bytes_and_times(out: &mut String, rows: &[TransportRow]) {
     );
     let mut timed: Vec<(f64, Vec<String>)> = rows
         .iter()
-        .filter(|r| r.ns.iter().any(Option::is_some))
+        .filter(|r| r.ns.iter().any(|(_, v)| v.is_some()))
         .map(|r| {
             let mut row = vec![r.profile.clone()];
-            row.extend(r.ns.iter().map(|v| fixed_opt(*v, NS)));
-            row.extend(r.vs_json.iter().map(|v| ratio_opt(*v)));
-            (r.ns[1].unwrap_or(f64::INFINITY), row)
+            row.extend(r.ns.iter().map(|(_, v)| fixed_opt(*v, NS)));
+            row.extend(r.vs_json.iter().map(|(_, v)| ratio_opt(*v)));
+            (r.ns.deflate.unwrap_or(f64::INFINITY), row)
         })
         .collect();
     timed.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
@@ -188,10 +193,10 @@ fn loop_table(out: &mut String, c: &Campaign, host: &str) {
                     t.check.clone(),
                     fixed(t.events_per_s, 0),
                     fixed(t.speed_vs_json, RATIO),
-                    fixed(t.latency_ns[0] / 1e3, 1),
-                    fixed(t.latency_ns[1] / 1e3, 1),
-                    fixed(t.cpu_ns[0], 0),
-                    fixed(t.cpu_ns[1], 0),
+                    fixed(t.latency_p50_ns / 1e3, 1),
+                    fixed(t.latency_p99_ns / 1e3, 1),
+                    fixed(t.relay_cpu_ns, 0),
+                    fixed(t.client_cpu_ns, 0),
                 ]
             })
             .collect();

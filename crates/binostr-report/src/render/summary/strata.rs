@@ -8,7 +8,7 @@ use crate::fmt::{PCT, fixed, fixed_opt};
 use crate::model::campaign::Campaign;
 use crate::model::holds::marks;
 use crate::model::mix::{
-    NOT_MEASURED, SIZE_MEASURES, STRATA, STRATUM_SIZES, TIME_WORKLOADS, kind3_source, stream_note,
+    NOT_MEASURED, STRATA, SizeMeasure, TIME_WORKLOADS, kind3_source, stream_note,
 };
 use crate::model::sensitivity::Grid;
 
@@ -59,24 +59,27 @@ fn stratum_table(out: &mut String, c: &Campaign, stratum: &str) {
         .profiles(c.primary_host())
         .into_iter()
         .filter_map(|p| {
-            let pcts = c.stratum_pcts(&p, stratum);
-            let times = c.stratum_times(&p, stratum);
-            if pcts.is_none() && times.iter().all(Option::is_none) {
+            let pct = |m| c.stratum_pct(&p, stratum, m);
+            let times = TIME_WORKLOADS.map(|w| c.stratum_time(&p, stratum, w));
+            // Raw bytes are in every size row: its % is there when both rows are.
+            let raw = pct(SizeMeasure::Raw);
+            let sized = raw.is_some();
+            if !sized && times.iter().all(Option::is_none) {
                 return None;
             }
-            deflate_missing |= pcts.is_some_and(|x| x[3].is_none());
+            deflate_missing |= sized && pct(SizeMeasure::DeflateEvent).is_none();
             let mut row = vec![format!("`{p}`")];
-            row.extend((0..5).map(|i| match pcts {
-                Some(x) if i >= 3 && x[i].is_none() => "n/m".to_owned(),
-                _ => fixed_opt(pcts.and_then(|x| x[i]), PCT),
+            row.extend(SizeMeasure::ALL.map(|m| match pct(m) {
+                None if sized && m.is_deflate() => "n/m".to_owned(),
+                x => fixed_opt(x, PCT),
             }));
             row.extend(times.iter().map(|t| ratio_opt(*t)));
-            Some((pcts.and_then(|x| x[0]).unwrap_or(f64::INFINITY), row))
+            Some((raw.unwrap_or(f64::INFINITY), row))
         })
         .collect();
     let mut header = vec!["profile"];
-    header.extend(STRATUM_SIZES.iter().map(|m| m.to_owned()));
-    header.extend(TIME_WORKLOADS);
+    header.extend(SizeMeasure::ALL.map(SizeMeasure::name));
+    header.extend(TIME_WORKLOADS.map(|w| w.name()));
     md_table(out, &header, &sorted_rows(rows));
     if deflate_missing {
         let _ = writeln!(out, "n/m: deflate sizes {NOT_MEASURED}.\n");
@@ -105,16 +108,18 @@ fn composed_section(out: &mut String, c: &Campaign) {
             .profiles(c.primary_host())
             .into_iter()
             .map(|p| {
-                let sizes = k.size(&p).unwrap_or([None; 3]);
                 let mut row = vec![format!("`{p}`")];
-                row.extend(sizes.iter().map(|r| fixed_opt(r.map(|x| x * 100.0), PCT)));
-                row.extend(TIME_WORKLOADS.iter().map(|w| with_ci(k.time(w, &p))));
-                (sizes[0].unwrap_or(f64::INFINITY), row)
+                row.extend(
+                    SizeMeasure::COMPOSED.map(|m| fixed_opt(k.size(&p, m).map(|x| x * 100.0), PCT)),
+                );
+                row.extend(TIME_WORKLOADS.map(|w| with_ci(k.time(w, &p))));
+                let raw = k.size(&p, SizeMeasure::Raw);
+                (raw.unwrap_or(f64::INFINITY), row)
             })
             .collect();
         let mut header = vec!["profile".to_owned()];
-        header.extend(SIZE_MEASURES.iter().map(|m| format!("{m} %")));
-        header.extend(TIME_WORKLOADS.iter().map(|w| (*w).to_owned()));
+        header.extend(SizeMeasure::COMPOSED.map(|m| format!("{} %", m.name())));
+        header.extend(TIME_WORKLOADS.map(|w| w.name().to_owned()));
         let header: Vec<&str> = header.iter().map(String::as_str).collect();
         md_table(out, &header, &sorted_rows(rows));
     }
@@ -129,9 +134,16 @@ fn mix_stream_table(out: &mut String, c: &Campaign) {
         .profiles(c.primary_host())
         .into_iter()
         .filter_map(|p| {
-            let x = c.stratum_pcts(&p, "mix")?;
-            let row = vec![format!("`{p}`"), fixed_opt(x[2], PCT), fixed_opt(x[4], PCT)];
-            Some((x[2].unwrap_or(f64::INFINITY), row))
+            let pct = |m| c.stratum_pct(&p, "mix", m);
+            // Listed where both have a size row (raw is in every row).
+            pct(SizeMeasure::Raw)?;
+            let zstd = pct(SizeMeasure::ZstdStream);
+            let row = vec![
+                format!("`{p}`"),
+                fixed_opt(zstd, PCT),
+                fixed_opt(pct(SizeMeasure::DeflateStream), PCT),
+            ];
+            Some((zstd.unwrap_or(f64::INFINITY), row))
         })
         .collect();
     md_table(
@@ -173,7 +185,7 @@ fn sensitivity_section(out: &mut String, c: &Campaign) {
 }
 
 fn grid_tables(out: &mut String, g: &Grid) {
-    let _ = writeln!(out, "### {}\n", SIZE_MEASURES[g.measure]);
+    let _ = writeln!(out, "### {}\n", g.measure.name());
     for sentence in g.conclusions() {
         let _ = writeln!(out, "- {sentence}");
     }
@@ -199,8 +211,12 @@ fn grid_tables(out: &mut String, g: &Grid) {
         .map(|row| {
             let mut r = vec![fixed(row[0].share * 100.0, 2) + " %"];
             r.extend(row.iter().map(|cell| {
-                let (p, x) = &cell.ratios[0];
-                format!("`{p}` {}", fixed(x * 100.0, 1))
+                let smallest = &cell.ratios[0];
+                format!(
+                    "`{}` {}",
+                    smallest.profile,
+                    fixed(smallest.ratio * 100.0, 1)
+                )
             }));
             r
         })
