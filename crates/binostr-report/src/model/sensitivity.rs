@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::fmt::fixed;
 use crate::model::mix::{KIND3, Mix, SizeSource, weights};
+use crate::model::other::OtherKinds;
 
 /// The kind-3 shares of the grid besides the mix's own.
 pub const KIND3_OTHER_SHARES: [f64; 5] = [0.0, 0.02, 0.06, 0.08, 0.10];
@@ -81,8 +82,15 @@ pub struct Grid {
 }
 
 /// The grid of `measure` for every profile that has every stratum and every
-/// follow-list median; `None` without follow lists or strata.
-pub fn grid(src: &SizeSource, mix: &Mix, profiles: &[String], measure: usize) -> Option<Grid> {
+/// follow-list median, `kind-other` composed as `other` says; `None`
+/// without follow lists or strata.
+pub fn grid(
+    src: &SizeSource,
+    mix: &Mix,
+    other: &OtherKinds,
+    profiles: &[String],
+    measure: usize,
+) -> Option<Grid> {
     let medians = src.follow_medians();
     if medians.is_empty() {
         return None;
@@ -90,7 +98,7 @@ pub fn grid(src: &SizeSource, mix: &Mix, profiles: &[String], measure: usize) ->
     let shares = kind3_shares(mix);
     let mut cells = Vec::new();
     for &share in &shares {
-        let w = weights(mix, Some(share));
+        let w = other.sized(&weights(mix, Some(share)));
         for &t in &medians {
             let mut ratios: Vec<(String, f64)> = profiles
                 .iter()

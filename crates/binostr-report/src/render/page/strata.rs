@@ -96,6 +96,7 @@ fn composed(out: &mut String, c: &Campaign, profiles: &[String]) {
              from a bootstrap resampling each stratum's rounds on its own.</p>",
             esc(&kind3_source(k.follow))
         );
+        let _ = writeln!(out, "<p>{}.</p>", esc(&c.other.sentence()));
         let mut t = sizes_and_times("t-composed", &SIZE_MEASURES);
         for p in profiles {
             let sizes = k.size(p).unwrap_or([None; 3]);
