@@ -260,23 +260,12 @@ mod tests {
 
     #[test]
     fn subsets_read_kinds_then_kind_other_s_sub_strata_then_sizes() {
-        let order = [
-            "all",
-            "mix",
-            "kind-0",
-            "kind-1",
-            "kind-3",
-            "kind-7",
-            "kind-9735",
-            "kind-other",
-            "kind-4",
-            "kind-1984",
-            "kind-other-rest",
-            "size-lt512",
-            "size-512-4k",
-            "size-gt4k",
-            "kind-2",
-        ];
+        let order: Vec<&str> = ["all", "mix"]
+            .into_iter()
+            .chain(binostr_records::STRATA)
+            .chain(["kind-4", "kind-1984", "kind-other-rest"])
+            .chain(["size-lt512", "size-512-4k", "size-gt4k", "kind-2"])
+            .collect();
         let keys: Vec<usize> = order.iter().map(|s| subset_order(s)).collect();
         assert!(keys.windows(2).all(|w| w[0] < w[1]), "{keys:?}");
     }
