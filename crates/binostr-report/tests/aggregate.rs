@@ -1077,7 +1077,11 @@ mod strata {
     }
 
     fn write(root: &Path, extras: &Extras) -> Campaign {
-        write_campaign_with(root, "s1", HOST, &strata_benches(), extras);
+        write_benches(root, &strata_benches(), extras)
+    }
+
+    fn write_benches(root: &Path, benches: &[Bench], extras: &Extras) -> Campaign {
+        write_campaign_with(root, "s1", HOST, benches, extras);
         binostr_report::aggregate(root, &["s1".to_owned()], false).unwrap();
         Campaign::load(root, &["s1".to_owned()]).unwrap()
     }
@@ -1156,9 +1160,7 @@ mod strata {
                 ..bench("decode", "event2", &[e, e, e])
             });
         }
-        write_campaign_with(tmp.path(), "s1", HOST, &benches, &extras);
-        binostr_report::aggregate(tmp.path(), &["s1".to_owned()], false).unwrap();
-        let c = Campaign::load(tmp.path(), &["s1".to_owned()]).unwrap();
+        let c = write_benches(tmp.path(), &benches, &extras);
         let o = &c.other;
         assert!(o.sizes && o.times);
         // Kinds 4 and 1000 at their published shares; the rest of 30.07 %
