@@ -311,6 +311,19 @@ fn runs_are_complete_resumable_and_refused_when_the_contract_differs() {
             "sizes.csv has no json row for {subset}"
         );
     }
+    // kind-other's sub-strata partition it.
+    let events = |subset: &str| -> u64 {
+        sizes
+            .lines()
+            .find(|l| l.starts_with(&format!("json,{subset},")))
+            .map_or(0, |l| l.split(',').nth(2).unwrap().parse().unwrap())
+    };
+    let parts: u64 = binostr_records::Subset::OTHER
+        .iter()
+        .map(|s| events(&s.name()))
+        .sum();
+    assert!(events("kind-other") > 0);
+    assert_eq!(parts, events("kind-other"));
     // The sensitivity input: every median, json among the profiles.
     let lists = String::from_utf8(read(&run1.join("follow-lists.csv"))).unwrap();
     assert!(lists.starts_with(&binostr_records::csv::FOLLOW_LISTS.header_line()));

@@ -359,6 +359,10 @@ pub fn plan(
             Some(key(Workload::IdVerify, REFERENCE, 1)),
             each(&|p| vec![key(Workload::Validate, p.id, 1)]),
         );
+        // A sub-stratum of kind-other serves the composed times only.
+        if subset.is_within_other() {
+            continue;
+        }
         push(
             GroupKind::Select,
             Some(key(Workload::SelectRawOffset, REFERENCE, 1)),
@@ -602,6 +606,18 @@ mod tests {
                 .filter(|g| g.subset == Subset::Mix)
                 .all(|g| !matches!(g.kind, GroupKind::Filter | GroupKind::Ingest)),
             "filter and ingest-mt run on `all` only"
+        );
+        let within = plan(&enabled, &[Subset::Kind(4), Subset::KindOtherRest], &[1]);
+        let kinds: Vec<(GroupKind, Subset)> = within.iter().map(|g| (g.kind, g.subset)).collect();
+        assert_eq!(
+            kinds,
+            [Subset::Kind(4), Subset::KindOtherRest]
+                .into_iter()
+                .flat_map(|s| {
+                    [GroupKind::Encode, GroupKind::Decode, GroupKind::Validate].map(|k| (k, s))
+                })
+                .collect::<Vec<_>>(),
+            "a sub-stratum of kind-other times the composed workloads only"
         );
     }
 }

@@ -59,6 +59,7 @@
 //! - 60 % of reposts have empty content, which NIP-18 allows (as 134 of
 //!   the 220 real ones do); the rest embed the reposted note.
 
+use binostr_records::BIGBROTR_KINDS;
 use binostr_records::CRAWL_FOLLOW_MEDIAN as CRAWL;
 use rayon::prelude::*;
 use secp256k1::Keypair;
@@ -75,32 +76,19 @@ use encode::sha256;
 
 pub use kinds::FOLLOWS;
 
-/// Kind shares in percent: the published top 20 (BigBrotr/analysis), in
-/// published order, then kind 30023 added by this generator (see the module
-/// documentation). Shares are normalised over the sum of this table.
-pub const KIND_SHARES: [(u16, f64); 21] = [
-    (1, 38.96),
-    (7, 18.89),
-    (4, 5.63),
-    (0, 4.73),
-    (3, 4.54),
-    (6, 4.40),
-    (5, 3.12),
-    (9735, 2.81),
-    (1000, 2.61),
-    (1059, 2.17),
-    (9041, 2.15),
-    (10002, 1.88),
-    (42, 1.54),
-    (5300, 0.74),
-    (31234, 0.72),
-    (6300, 0.61),
-    (321, 0.51),
-    (1010, 0.31),
-    (30818, 0.25),
-    (1984, 0.25),
-    (30023, 0.25),
-];
+/// Kind shares in percent: the published top 20
+/// ([`binostr_records::BIGBROTR_KINDS`]), in published order, then kind
+/// 30023 added by this generator (see the module documentation). Shares are
+/// normalised over the sum of this table.
+pub const KIND_SHARES: [(u16, f64); 21] = {
+    let mut table = [(30023, 0.25); 21];
+    let mut i = 0;
+    while i < BIGBROTR_KINDS.len() {
+        table[i] = BIGBROTR_KINDS[i];
+        i += 1;
+    }
+    table
+};
 
 /// Earliest `created_at`: 2023-01-01T00:00:00Z.
 pub const FIRST_TIMESTAMP: u64 = 1_672_531_200;

@@ -26,8 +26,8 @@ mod run;
 mod workload;
 
 pub use campaign::{
-    Apart, CRAWL_FOLLOW_MEDIAN, CampaignRecord, CorpusRecord, Mix, MixStratum, Refused, STRATA,
-    STRATUM_KINDS, Sequence,
+    Apart, BIGBROTR_KINDS, CRAWL_FOLLOW_MEDIAN, CampaignRecord, CorpusRecord, KindShare, Mix,
+    MixStratum, OTHER_KINDS, Refused, STRATA, STRATUM_KINDS, Sequence,
 };
 pub use event::SignedEvent;
 pub use registry::RegistryEntry;

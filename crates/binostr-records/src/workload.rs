@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::STRATUM_KINDS;
+use crate::{OTHER_KINDS, STRATUM_KINDS};
 
 /// Events per window of the window workloads (`batch`, `stream`,
 /// `compress`).
@@ -151,6 +151,9 @@ pub enum Subset {
     /// Events of every kind without a stratum of its own
     /// ([`STRATUM_KINDS`]).
     KindOther,
+    /// Events of `kind-other` whose kind [`OTHER_KINDS`] does not list
+    /// (the kinds the source does not publish).
+    KindOtherRest,
     /// A stream whose kinds follow the campaign's traffic mix.
     Mix,
     /// Under 512 bytes of JSON.
@@ -162,20 +165,13 @@ pub enum Subset {
 }
 
 impl Subset {
-    /// The subsets every workload runs on.
-    pub const ALL: [Subset; 11] = [
-        Subset::All,
-        Subset::Mix,
-        Subset::Kind(0),
-        Subset::Kind(1),
-        Subset::Kind(3),
-        Subset::Kind(7),
-        Subset::Kind(9735),
-        Subset::KindOther,
-        Subset::SizeLt512,
-        Subset::Size512To4k,
-        Subset::SizeGt4k,
-    ];
+    /// Every subset: `all`, `mix`, the kind strata, the sub-strata of
+    /// `kind-other` ([`Subset::OTHER`]) and the size classes.
+    pub const ALL: [Subset; 27] = every();
+
+    /// The sub-strata of `kind-other`: one per kind of [`OTHER_KINDS`],
+    /// then [`Subset::KindOtherRest`].
+    pub const OTHER: [Subset; 16] = sub_strata();
 
     /// The name results use, e.g. `kind-1` or `size-lt512`;
     /// [`Subset::from_name`] reads it back.
@@ -184,6 +180,7 @@ impl Subset {
             Subset::All => "all".into(),
             Subset::Kind(k) => format!("kind-{k}"),
             Subset::KindOther => "kind-other".into(),
+            Subset::KindOtherRest => "kind-other-rest".into(),
             Subset::Mix => "mix".into(),
             Subset::SizeLt512 => "size-lt512".into(),
             Subset::Size512To4k => "size-512-4k".into(),
@@ -212,11 +209,58 @@ impl Subset {
             Subset::All | Subset::Mix => true,
             Subset::Kind(k) => kind == k,
             Subset::KindOther => Subset::stratum(kind) == Subset::KindOther,
+            Subset::KindOtherRest => {
+                Subset::stratum(kind) == Subset::KindOther && !OTHER_KINDS.contains(&kind)
+            }
             Subset::SizeLt512 => json_len < 512,
             Subset::Size512To4k => (512..=4096).contains(&json_len),
             Subset::SizeGt4k => json_len > 4096,
         }
     }
+
+    /// Whether this is one of [`Subset::OTHER`].
+    pub fn is_within_other(self) -> bool {
+        Subset::OTHER.contains(&self)
+    }
+}
+
+const fn sub_strata() -> [Subset; 16] {
+    let mut out = [Subset::KindOtherRest; 16];
+    let mut i = 0;
+    while i < OTHER_KINDS.len() {
+        out[i] = Subset::Kind(OTHER_KINDS[i]);
+        i += 1;
+    }
+    out
+}
+
+const fn every() -> [Subset; 27] {
+    use Subset::*;
+    let head = [
+        All,
+        Mix,
+        Kind(0),
+        Kind(1),
+        Kind(3),
+        Kind(7),
+        Kind(9735),
+        KindOther,
+    ];
+    let tail = [SizeLt512, Size512To4k, SizeGt4k];
+    let other = sub_strata();
+    let mut out = [All; 27];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = if i < head.len() {
+            head[i]
+        } else if i < head.len() + other.len() {
+            other[i - head.len()]
+        } else {
+            tail[i - head.len() - other.len()]
+        };
+        i += 1;
+    }
+    out
 }
 
 /// A name that is not a [`Workload`]'s or a [`Subset`]'s.
@@ -296,5 +340,34 @@ mod tests {
         }
         assert_eq!(Subset::stratum(1), Subset::Kind(1));
         assert_eq!(Subset::stratum(2), Subset::KindOther);
+    }
+
+    #[test]
+    fn the_sub_strata_split_kind_other() {
+        assert_eq!(Subset::ALL[7], Subset::KindOther);
+        assert_eq!(Subset::ALL[8], Subset::Kind(4));
+        assert_eq!(Subset::ALL[23].name(), "kind-other-rest");
+        assert_eq!(Subset::ALL[26], Subset::SizeGt4k);
+        let names: std::collections::BTreeSet<String> =
+            Subset::ALL.iter().map(|s| s.name()).collect();
+        assert_eq!(names.len(), Subset::ALL.len(), "names are unique");
+        // Every kind of kind-other falls in exactly one sub-stratum.
+        for kind in [2, 4, 5, 1984, 30000, 30023, 65535] {
+            let holding: Vec<Subset> = Subset::OTHER
+                .into_iter()
+                .filter(|s| s.contains(kind, 100))
+                .collect();
+            let want = if [2, 30000, 30023, 65535].contains(&kind) {
+                Subset::KindOtherRest
+            } else {
+                Subset::Kind(kind)
+            };
+            assert_eq!(holding, [want], "kind {kind}");
+        }
+        for kind in crate::STRATUM_KINDS {
+            assert!(!Subset::OTHER.iter().any(|s| s.contains(kind, 100)));
+        }
+        assert!(Subset::Kind(4).is_within_other() && !Subset::Kind(1).is_within_other());
+        assert!(!Subset::KindOther.is_within_other());
     }
 }

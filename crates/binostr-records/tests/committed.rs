@@ -97,6 +97,25 @@ fn the_publication_campaign_round_trips() {
 }
 
 #[test]
+fn every_committed_campaign_record_round_trips() {
+    let mut seen = 0;
+    for label in fs::read_dir(campaigns()).unwrap() {
+        let path = label.unwrap().path().join(files::CAMPAIGN);
+        if path.exists() {
+            round_trip::<CampaignRecord>(&path);
+            seen += 1;
+        }
+    }
+    assert!(seen >= 3);
+    // Recorded before the shares inside `kind-other`: the field is absent.
+    let path = campaigns().join("publication-real").join(files::CAMPAIGN);
+    let record: CampaignRecord = serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap();
+    let mix = record.mix.expect("publication-real records its mix");
+    assert!(mix.within("kind-other").is_empty());
+    assert!((mix.share("kind-other") - 0.3007).abs() < 1e-12);
+}
+
+#[test]
 fn every_committed_contract_round_trips_and_every_csv_has_its_header() {
     let mut seen = 0;
     for label in fs::read_dir(campaigns()).unwrap() {

@@ -1083,7 +1083,11 @@ mod strata {
     }
 
     fn write(root: &Path, extras: &Extras) -> Campaign {
-        write_campaign_with(root, "s1", HOST, &strata_benches(), extras);
+        write_benches(root, &strata_benches(), extras)
+    }
+
+    fn write_benches(root: &Path, benches: &[Bench], extras: &Extras) -> Campaign {
+        write_campaign_with(root, "s1", HOST, benches, extras);
         binostr_report::aggregate(root, &["s1".to_owned()], false).unwrap();
         Campaign::load(root, &["s1".to_owned()]).unwrap()
     }
@@ -1125,6 +1129,90 @@ mod strata {
         assert!(md.contains("### kind-9735"));
         assert!(!md.contains("not measured in this campaign.\n\n### kind"));
         assert!(md.contains("the `mix` stream is not measured in this campaign"));
+        // Without its sub-strata, kind-other is one stratum (0.3007 x 400 B above).
+        assert!(md.contains(
+            "kind-other is composed as one stratum, the corpus's own mix of other kinds: its \
+             sub-strata by published kind are not measured in this campaign.\n"
+        ));
+        let tex = read(tmp.path().join("paper/generated/macros.tex"));
+        assert!(
+            tex.contains(
+                "\\newcommand{\\ComposedOtherKinds}{kind-other is composed as one stratum"
+            )
+        );
+    }
+
+    #[test]
+    fn kind_other_is_composed_from_its_sub_strata() {
+        let tmp = tempfile::tempdir().unwrap();
+        let extras = Extras {
+            strata: true,
+            other_kinds: true,
+            ..Extras::default()
+        };
+        let mut benches = strata_benches();
+        for (s, e) in [
+            ("kind-4", 60.0),
+            ("kind-1000", 80.0),
+            ("kind-other-rest", 80.0),
+        ] {
+            benches.push(Bench {
+                subset: s,
+                ..bench("decode", "json", &[100.0, 100.0, 100.0])
+            });
+            benches.push(Bench {
+                subset: s,
+                ..bench("decode", "event2", &[e, e, e])
+            });
+        }
+        let c = write_benches(tmp.path(), &benches, &extras);
+        let o = &c.other;
+        assert!(o.sizes && o.times);
+        // Kinds 4 and 1000 at their published shares; the rest of 30.07 %
+        // (the absent published kinds and the unattributed) at 50 B.
+        let rest = 0.3007 - 0.0563 - 0.0261;
+        let named = 0.0473 * 200.0 + 0.3896 * 300.0 + 0.1889 * 100.0 + 0.0281 * 1000.0;
+        let kind3 = 0.0454 * 40.0 * 317.0;
+        let json = named + 0.0563 * 1000.0 + 0.0261 * 500.0 + rest * 50.0 + kind3;
+        let event2 = 0.8 * named
+            + 0.6 * 0.0563 * 1000.0
+            + 0.8 * 0.0261 * 500.0
+            + 0.8 * rest * 50.0
+            + 0.5 * kind3;
+        let r = c
+            .composed
+            .size("event2", binostr_report::model::mix::SizeMeasure::Raw)
+            .unwrap();
+        assert!((r - event2 / json).abs() < 1e-9, "{r} vs {}", event2 / json);
+        let t = c
+            .composed
+            .time(binostr_records::Workload::Decode, "event2")
+            .unwrap()
+            .est;
+        let want = 0.0454 * 0.5 + 0.0563 * 0.6 + (1.0 - 0.0454 - 0.0563) * 0.8;
+        assert!((t - want).abs() < 1e-9, "{t} vs {want}");
+        // The grid's cell at the mix's own share and 317 tags is the headline.
+        let cell = c.grids[0]
+            .cells
+            .iter()
+            .find(|x| x.share == 0.0454 && x.median_tags == 317)
+            .unwrap();
+        assert!((cell.ratio("event2").unwrap() - r).abs() < 1e-12);
+
+        let md = read(tmp.path().join("results/campaigns/s1/summary/summary.md"));
+        for part in [
+            "kind-other (30.07 % of all events) is composed from its sub-strata at the published \
+             shares: the published kinds this corpus holds, 8.24 % in all (kind-4 5.63 % (100 \
+             events), kind-1000 2.61 % (2 events)); kind-other-rest (100 events, the corpus's \
+             other kinds the source does not publish) at 21.83 %, standing for the published \
+             kinds the corpus lacks, 18.65 % in all (kind-6 4.40 %, kind-5 3.12 %,",
+            "kind-1984 0.25 %), and the share the source attributes to no published kind, \
+             3.18 %.\n",
+        ] {
+            assert!(md.contains(part), "{part}\n{md}");
+        }
+        let tex = read(tmp.path().join("paper/generated/macros.tex"));
+        assert!(tex.contains("\\newcommand{\\ComposedOtherKinds}{kind-other (30.07 \\% of all"));
     }
 
     #[test]

@@ -15,6 +15,7 @@ use crate::model::claims::{self, CLAIM_WORKLOADS, Claim, ProfileRatio};
 use crate::model::instr::{self, Instr};
 use crate::model::key::{Key, PairKey};
 use crate::model::mix::{Composed, SizeMeasure, StatedMix};
+use crate::model::other::OtherKinds;
 use crate::model::paired::{self, Paired, Rounds};
 use crate::model::sensitivity::{self, Grid};
 use crate::model::summary::{self, BASELINE, REFERENCE, Row};
@@ -108,6 +109,8 @@ pub struct Campaign {
     pub record: Option<CampaignRecord>,
     /// The primary host's figures composed under the stated mix.
     pub composed: Composed,
+    /// How they compose `kind-other`: from its sub-strata, or as one.
+    pub other: OtherKinds,
     /// The primary host's sensitivity grids (raw, zstd per event), when
     /// the campaign has `follow-lists.csv` and every stratum.
     pub grids: Vec<Grid>,
@@ -164,7 +167,8 @@ impl Campaign {
         let valid = crate::read::side::read_valid(root, &mut warnings)?;
         let evolution_ranges = crate::read::side::read_evolution_ranges(root)?;
         let signed = crate::read::signed::manifest_paths(root, &labels[0])?;
-        let (composed, grids) = compose(&side, &rounds, &runs[0].host, &rows, record.as_ref());
+        let (composed, other, grids) =
+            compose(&side, &rounds, &runs[0].host, &rows, record.as_ref());
         let index = rows.iter().enumerate().map(|(i, r)| (r.key(), i)).collect();
         let paired_index = paired
             .iter()
@@ -203,6 +207,7 @@ impl Campaign {
             registry,
             record,
             composed,
+            other,
             grids,
             kind_claims: Vec::new(),
             holds_on: None,
@@ -513,14 +518,15 @@ impl Campaign {
     }
 }
 
-/// The composed figures and sensitivity grids of `host`.
+/// The composed figures, how they compose `kind-other`, and the
+/// sensitivity grids of `host`.
 fn compose(
     side: &Side,
     rounds: &Rounds,
     host: &str,
     rows: &[Row],
     record: Option<&CampaignRecord>,
-) -> (Composed, Vec<Grid>) {
+) -> (Composed, OtherKinds, Vec<Grid>) {
     let profiles: BTreeSet<String> = rows
         .iter()
         .filter(|r| r.host == host && r.profile != REFERENCE)
@@ -528,13 +534,16 @@ fn compose(
         .collect();
     let profiles: Vec<String> = profiles.into_iter().collect();
     let mix = StatedMix::of(record.and_then(|r| r.mix.as_ref()));
-    let composed = Composed::new(side, rounds, host, &profiles, mix);
     let src = crate::model::mix::SizeSource { side, host };
+    let other = OtherKinds::of(&mix.mix, &src, rounds);
+    let composed = Composed::new(side, rounds, host, &profiles, mix, |w| {
+        (other.sized(w), other.timed(w))
+    });
     let grids = sensitivity::MEASURES
         .iter()
-        .filter_map(|&m| sensitivity::grid(&src, &composed.mix.mix, &profiles, m))
+        .filter_map(|&m| sensitivity::grid(&src, &composed.mix.mix, &other, &profiles, m))
         .collect();
-    (composed, grids)
+    (composed, other, grids)
 }
 
 /// Per label: `campaign.json`'s sequences (and the first label's record)

@@ -463,20 +463,23 @@ pub struct ComposedTime {
 }
 
 impl Composed {
-    /// Composes every profile's sizes and times on `host`.
+    /// Composes every profile's sizes and times on `host`; `split` turns
+    /// the mix's weights into those of sizes and of times (`kind-other`
+    /// into its sub-strata, `model/other.rs`).
     pub fn new(
         side: &Side,
         rounds: &Rounds,
         host: &str,
         profiles: &[String],
         mix: StatedMix,
+        split: impl Fn(&[Weight]) -> (Vec<Weight>, Vec<Weight>),
     ) -> Self {
         let src = SizeSource { side, host };
         let follow = src
             .follow_medians()
             .contains(&CRAWL_MEDIAN_TAGS)
             .then_some(CRAWL_MEDIAN_TAGS);
-        let w = weights(&mix.mix, None);
+        let (w, timed) = split(&weights(&mix.mix, None));
         let missing =
             match src.composed(&w, crate::model::summary::BASELINE, SizeMeasure::Raw, None) {
                 Ok(_) => Vec::new(),
@@ -495,7 +498,7 @@ impl Composed {
             })
             .collect();
         let times = if missing.is_empty() {
-            composed_times(rounds, host, profiles, &w)
+            composed_times(rounds, host, profiles, &timed)
         } else {
             Vec::new()
         };
@@ -569,6 +572,7 @@ mod tests {
                 .map(|(s, w)| MixStratum {
                     stratum: (*s).into(),
                     share: *w,
+                    within: Vec::new(),
                 })
                 .collect(),
         }

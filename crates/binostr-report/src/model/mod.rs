@@ -7,8 +7,9 @@
 //!   profiles measured apart;
 //! - [`checks`], [`claims`], [`holds`]: what cannot be true, what a
 //!   "fastest" sentence may say, and on which corpus and kinds it holds;
-//! - [`mix`], [`sensitivity`]: figures composed from the kind strata under
-//!   a stated traffic mix, and how they move with the kind-3 share and the
+//! - [`mix`], [`other`], [`sensitivity`]: figures composed from the kind
+//!   strata under a stated traffic mix, `kind-other` from its sub-strata at
+//!   the published shares, and how they move with the kind-3 share and the
 //!   follow lists' size;
 //! - [`resolution`], [`relay`], [`languages`]: views of the loaded
 //!   campaign that several writers share;
@@ -40,6 +41,7 @@ pub mod languages;
 pub mod links;
 pub mod maintenance;
 pub mod mix;
+pub mod other;
 pub mod paired;
 pub mod recommend;
 pub mod relay;

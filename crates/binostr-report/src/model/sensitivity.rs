@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use crate::fmt::fixed;
 use crate::model::claims::ProfileRatio;
 use crate::model::mix::{KIND3, Mix, SizeMeasure, SizeSource, weights};
+use crate::model::other::OtherKinds;
 
 /// The kind-3 shares of the grid besides the mix's own.
 pub const KIND3_OTHER_SHARES: [f64; 5] = [0.0, 0.02, 0.06, 0.08, 0.10];
@@ -84,10 +85,12 @@ pub struct Grid {
 }
 
 /// The grid of `measure` for every profile that has every stratum and every
-/// follow-list median; `None` without follow lists or strata.
+/// follow-list median, `kind-other` composed as `other` says; `None`
+/// without follow lists or strata.
 pub fn grid(
     src: &SizeSource,
     mix: &Mix,
+    other: &OtherKinds,
     profiles: &[String],
     measure: SizeMeasure,
 ) -> Option<Grid> {
@@ -98,7 +101,7 @@ pub fn grid(
     let shares = kind3_shares(mix);
     let mut cells = Vec::new();
     for &share in &shares {
-        let w = weights(mix, Some(share));
+        let w = other.sized(&weights(mix, Some(share)));
         for &t in &medians {
             let mut ratios: Vec<ProfileRatio> = profiles
                 .iter()

@@ -61,6 +61,8 @@ pub struct Extras {
     /// Write the six kind strata's sizes ([`STRATUM_JSON_RAW`]),
     /// `follow-lists.csv` ([`FOLLOW_MEDIANS`]) and a mix in campaign.json.
     pub strata: bool,
+    /// With `strata`, the sizes of sub-strata of kind-other ([`OTHER_JSON_RAW`]).
+    pub other_kinds: bool,
     /// `corpus.source` in campaign.json (`generated` when `None`).
     pub source: Option<&'static str>,
 }
@@ -75,6 +77,14 @@ pub const STRATUM_JSON_RAW: [(&str, u64); 6] = [
     ("kind-7", 100),
     ("kind-9735", 1000),
     ("kind-other", 400),
+];
+
+/// Per sub-stratum of kind-other: json's raw bytes per event, its events,
+/// and every other profile's bytes in tenths of json's.
+pub const OTHER_JSON_RAW: [(&str, u64, u64, u64); 3] = [
+    ("kind-4", 1000, 100, 6),
+    ("kind-1000", 500, 2, 8),
+    ("kind-other-rest", 50, 100, 8),
 ];
 
 /// Follow-list medians of the fixture: json's list has 40 bytes per tag,
@@ -99,8 +109,9 @@ fn sizes_row(out: &mut String, profile: &str, subset: &str, events: u64, raw: u6
     .unwrap();
 }
 
-/// The strata's size rows and `follow-lists.csv` of `profiles`.
-fn strata_files(run: &Path, profiles: &[&str], sizes: &mut String, deflate: bool) {
+/// The strata's size rows (with `other`, those of [`OTHER_JSON_RAW`]) and
+/// `follow-lists.csv` of `profiles`.
+fn strata_files(run: &Path, profiles: &[&str], sizes: &mut String, deflate: bool, other: bool) {
     let mut follow = FOLLOW_LISTS.header_line();
     for p in profiles {
         let json = *p == "json";
@@ -111,6 +122,10 @@ fn strata_files(run: &Path, profiles: &[&str], sizes: &mut String, deflate: bool
                 _ => 8,
             };
             sizes_row(sizes, p, s, 100, per_event * 10 * f, deflate);
+        }
+        for (s, per_event, events, f) in OTHER_JSON_RAW.iter().filter(|_| other) {
+            let f = if json { 10 } else { *f };
+            sizes_row(sizes, p, s, *events, per_event * events * f / 10, deflate);
         }
         for t in FOLLOW_MEDIANS {
             let raw = 50 * 40 * t / if json { 1 } else { 2 };
@@ -398,7 +413,13 @@ pub fn write_campaign_with(
             SIZES.header_line()
         };
         if extras.strata {
-            strata_files(&run, &profiles, &mut sizes, !extras.sizes_before_deflate);
+            strata_files(
+                &run,
+                &profiles,
+                &mut sizes,
+                !extras.sizes_before_deflate,
+                extras.other_kinds,
+            );
         }
         let mut latency = LATENCY.header_line();
         let mut alloc = ALLOC.header_line();

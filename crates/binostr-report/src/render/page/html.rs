@@ -6,6 +6,8 @@
 
 use std::fmt::Write as _;
 
+use binostr_records::Subset;
+
 use crate::fmt::{RATIO, fixed};
 use crate::interval::Interval;
 
@@ -287,22 +289,12 @@ impl Table {
     }
 }
 
-/// Subsets in reading order: all, mix, kinds, then sizes.
+/// Subsets in reading order ([`Subset::ALL`]: all, mix, kinds, the
+/// sub-strata of kind-other, then sizes); unknown names last.
 pub fn subset_order(s: &str) -> usize {
-    match s {
-        "all" => 0,
-        "mix" => 1,
-        "kind-0" => 2,
-        "kind-1" => 3,
-        "kind-3" => 4,
-        "kind-7" => 5,
-        "kind-9735" => 6,
-        "kind-other" => 7,
-        "size-lt512" => 8,
-        "size-512-4k" => 9,
-        "size-gt4k" => 10,
-        _ => 11,
-    }
+    Subset::from_name(s)
+        .and_then(|x| Subset::ALL.iter().position(|y| *y == x))
+        .unwrap_or(Subset::ALL.len())
 }
 
 #[cfg(test)]
@@ -313,6 +305,18 @@ mod tests {
     fn escapes_and_code() {
         assert_eq!(esc("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
         assert_eq!(code_spans("`a<b` is x"), "<code>a&lt;b</code> is x");
+    }
+
+    #[test]
+    fn subsets_read_kinds_then_kind_other_s_sub_strata_then_sizes() {
+        let order: Vec<&str> = ["all", "mix"]
+            .into_iter()
+            .chain(binostr_records::STRATA)
+            .chain(["kind-4", "kind-1984", "kind-other-rest"])
+            .chain(["size-lt512", "size-512-4k", "size-gt4k", "kind-2"])
+            .collect();
+        let keys: Vec<usize> = order.iter().map(|s| subset_order(s)).collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "{keys:?}");
     }
 
     #[test]

@@ -97,6 +97,7 @@ fn composed(out: &mut String, c: &Campaign, profiles: &[String]) {
              from a bootstrap resampling each stratum's rounds on its own.</p>",
             esc(&kind3_source(k.follow))
         );
+        let _ = writeln!(out, "<p>{}.</p>", esc(&c.other.sentence()));
         let mut t = sizes_and_times("t-composed", &SizeMeasure::COMPOSED);
         for p in profiles {
             let mut cells = vec![Cell::text(p)];

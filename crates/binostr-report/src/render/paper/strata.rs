@@ -199,6 +199,10 @@ pub(super) fn strata_macros(c: &Campaign) -> Vec<(String, String)> {
             "ComposedKindThree".to_owned(),
             tex_escape(&kind3_source(k.follow)),
         ));
+        m.push((
+            "ComposedOtherKinds".to_owned(),
+            tex_escape(&c.other.sentence()),
+        ));
         composed_smallest(&mut m, c);
     } else {
         m.push((

@@ -104,6 +104,7 @@ fn composed_section(out: &mut String, c: &Campaign) {
              from a bootstrap resampling each stratum's runs and rounds on its own.\n",
             kind3_source(k.follow)
         );
+        let _ = writeln!(out, "{}.\n", c.other.sentence());
         let rows = c
             .profiles(c.primary_host())
             .into_iter()
