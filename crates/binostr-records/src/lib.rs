@@ -6,7 +6,8 @@
 //! besides the campaign, the robustness report ([`robustness`], written by
 //! `binostr torture run`) and the signed manifest's event ([`SignedEvent`]);
 //! the workload and subset names ([`Workload`], [`Subset`]) and the method's
-//! parameters ([`WINDOW`], [`STREAM_CHUNK`], [`ZSTD_LEVEL`]).
+//! parameters ([`WINDOW`], [`STREAM_CHUNK`], [`ZSTD_LEVEL`]) and the cost
+//! model's ([`cost`]).
 //!
 //! Data only: detecting the host or the git tree, and measuring, stay in
 //! `binostr`; scanning with Polars stays in `binostr-report`.
@@ -14,6 +15,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod cost;
 pub mod csv;
 pub mod files;
 pub mod label;
