@@ -31,6 +31,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use binostr_report::model::languages::{LANGUAGES, NOT_MEASURED};
+use binostr_report::read::registry::read_registry;
 use tex::tex_files;
 
 /// Numbers the prose may write, each with why; matched as exact text.
@@ -395,6 +396,37 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// `paper/generated/macros.tex`.
+fn macros() -> String {
+    fs::read_to_string(root().join("paper/generated/macros.tex")).unwrap()
+}
+
+/// The paper's campaign (`\CampaignLabel`).
+fn paper_label() -> String {
+    macro_value(&macros(), "CampaignLabel").expect("\\CampaignLabel")
+}
+
+/// The paper's campaign directory.
+fn paper_campaign() -> PathBuf {
+    root().join("results/campaigns").join(paper_label())
+}
+
+/// `file` of the paper's campaign, parsed.
+fn campaign_json(file: &str) -> serde_json::Value {
+    let path = paper_campaign().join(file);
+    let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The profile ids of the paper's campaign's registry.
+fn campaign_profiles() -> Vec<String> {
+    read_registry(&paper_campaign().join("registry.json"))
+        .unwrap()
+        .into_iter()
+        .map(|e| e.id)
+        .collect()
+}
+
 /// The value of `\newcommand{\NAME}{...}` in `macros.tex`.
 fn macro_value(macros: &str, name: &str) -> Option<String> {
     let head = format!("\\newcommand{{\\{name}}}{{");
@@ -511,19 +543,7 @@ fn sections_write_no_number_by_hand() {
 
 #[test]
 fn sections_list_no_profiles_or_languages_by_hand() {
-    let macros = fs::read_to_string(root().join("paper/generated/macros.tex")).unwrap();
-    let label = macro_value(&macros, "CampaignLabel").expect("\\CampaignLabel");
-    let registry: serde_json::Value = serde_json::from_str(
-        &fs::read_to_string(root().join(format!("results/campaigns/{label}/registry.json")))
-            .unwrap(),
-    )
-    .unwrap();
-    let mut names: Vec<String> = registry
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["id"].as_str().unwrap().to_owned())
-        .collect();
+    let mut names = campaign_profiles();
     assert!(names.len() > 3, "registry.json lists no profiles");
     let mut languages: Vec<String> = LANGUAGES.iter().map(|l| l.name.to_owned()).collect();
     languages.extend(
@@ -563,13 +583,8 @@ fn sections_compare_times_only_as_paired_ratios() {
 
 #[test]
 fn sections_cite_only_signed_or_declared_sources() {
-    let root = root();
-    let macros = fs::read_to_string(root.join("paper/generated/macros.tex")).unwrap();
-    let label = macro_value(&macros, "CampaignLabel").expect("\\CampaignLabel");
-    let manifest: serde_json::Value = serde_json::from_str(
-        &fs::read_to_string(root.join(format!("results/campaigns/{label}/manifest.json"))).unwrap(),
-    )
-    .unwrap();
+    let (macros, label) = (macros(), paper_label());
+    let manifest = campaign_json("manifest.json");
     let listed: Vec<&str> = manifest["files"]
         .as_array()
         .unwrap()

@@ -277,22 +277,19 @@ pub fn answer(
     decisive_pct: f64,
     switch_pct: f64,
 ) -> Option<Answer> {
-    let total = |c: &&Candidate| -> f64 {
-        cost_terms(&c.terms, role.unit(), p)
-            .iter()
-            .map(|t| t.value)
-            .sum()
-    };
     let cheapest = |json: bool| {
         cands
             .iter()
             .filter(|c| is_json(&c.profile) == json)
-            .min_by(|a, b| {
-                total(a)
-                    .total_cmp(&total(b))
-                    .then(a.label().cmp(&b.label()))
+            .map(|c| {
+                let total: f64 = cost_terms(&c.terms, role.unit(), p)
+                    .iter()
+                    .map(|t| t.value)
+                    .sum();
+                (total, c.label(), c)
             })
-            .cloned()
+            .min_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(&b.1)))
+            .map(|(_, _, c)| c.clone())
     };
     let (json, binary) = (cheapest(true)?, cheapest(false)?);
     let saving = saving(

@@ -30,6 +30,18 @@ pub struct InteropCheck {
     pub reason: String,
     /// Vectors checked.
     pub vectors: String,
+    /// Vectors written back byte for byte: a count, or `N/N identical`.
+    pub reencode: String,
+}
+
+impl InteropCheck {
+    /// The library reads the vectors and writes every one back byte for
+    /// byte: status `ok`, and `reencode` all vectors.
+    pub fn holds(&self) -> bool {
+        let n = &self.vectors;
+        self.status == "ok"
+            && (self.reencode == *n || self.reencode == format!("{n}/{n} identical"))
+    }
 }
 
 /// Plots in reading order (by name prefix); others follow by name.
@@ -186,9 +198,9 @@ fn record_files(runs: &[Run]) -> Vec<PathBuf> {
     read
 }
 
-/// `results/interop/*.csv` (no torture files), and the rows of its
-/// `checks-<language>.csv` files.
-fn interop_checks(root: &Path) -> Result<(Vec<PathBuf>, Vec<InteropCheck>)> {
+/// `results/interop/*.csv` under `root` (no torture files), and the rows
+/// of its `checks-<language>.csv` files.
+pub fn interop_checks(root: &Path) -> Result<(Vec<PathBuf>, Vec<InteropCheck>)> {
     let interop = root.join("results/interop");
     let mut interop_files: Vec<PathBuf> = fs::read_dir(&interop)
         .map(|d| {
@@ -315,6 +327,7 @@ fn read_checks(path: &Path, language: &str) -> Result<Vec<InteropCheck>> {
     let vectors = strs(&df, "vectors")?;
     let status = strs(&df, "status")?;
     let reason = strs(&df, "reason")?;
+    let reencode = strs(&df, "reencode")?;
     Ok((0..df.height())
         .map(|i| InteropCheck {
             language: language.to_owned(),
@@ -323,6 +336,7 @@ fn read_checks(path: &Path, language: &str) -> Result<Vec<InteropCheck>> {
             status: status[i].clone(),
             reason: reason[i].clone(),
             vectors: vectors[i].clone(),
+            reencode: reencode[i].clone(),
         })
         .collect())
 }

@@ -2,7 +2,10 @@
 
 use std::fs;
 
-use super::{macro_value, root};
+use binostr_report::model::languages::{LANGUAGES, Language, RUST};
+use binostr_report::read::inputs::interop_checks;
+
+use super::{campaign_profiles, macro_value, macros, root};
 
 /// The README's line for one `\paragraph{Role} ... Pick: X.` of
 /// `recommendation.tex`: `- **Role**: X.`, with `\prof{id}` as `` `id` ``.
@@ -105,7 +108,7 @@ fn readme_counts_are_checked_against_the_macros() {
 /// The README's counts of profiles and real events are the paper's.
 #[test]
 fn readme_states_the_papers_counts() {
-    let macros = fs::read_to_string(root().join("paper/generated/macros.tex")).unwrap();
+    let macros = macros();
     let readme = fs::read_to_string(root().join("README.md")).unwrap();
     let wrong = readme_count_mismatches(&readme, &macros);
     assert!(
@@ -160,14 +163,10 @@ fn readme_says_what_the_real_corpus_is() {
     );
 }
 
-/// The harness languages, as `checks-LANG.csv` names them and the README
-/// writes them.
-const LANGUAGES: [(&str, &str); 4] = [
-    ("python", "Python"),
-    ("js", "JavaScript"),
-    ("go", "Go"),
-    ("kotlin", "Kotlin"),
-];
+/// The harness languages (every language but Rust's own).
+fn harness() -> impl Iterator<Item = &'static Language> {
+    LANGUAGES.iter().filter(|l| l.id != RUST)
+}
 
 type Pairs = std::collections::BTreeSet<(String, String)>;
 
@@ -194,60 +193,34 @@ fn readme_interop_pairs(readme: &str) -> Result<Pairs, String> {
             .split_once(" for ")
             .ok_or_else(|| format!("`{group}`: no ` for `"))?;
         let langs: Vec<&str> = if langs == "all four" {
-            LANGUAGES.iter().map(|(_, name)| *name).collect()
+            harness().map(|l| l.name).collect()
         } else {
             langs.split(", ").flat_map(|l| l.split(" and ")).collect()
         };
         for lang in langs {
-            let (id, _) = LANGUAGES
-                .iter()
-                .find(|(_, name)| *name == lang)
+            let id = harness()
+                .find(|l| l.name == lang)
+                .map(|l| l.id)
                 .ok_or_else(|| format!("`{lang}` is not a harness language"))?;
             for p in profiles.split('`').skip(1).step_by(2) {
-                pairs.insert((p.to_owned(), (*id).to_owned()));
+                pairs.insert((p.to_owned(), id.to_owned()));
             }
         }
     }
     Ok(pairs)
 }
 
-/// The cells of one CSV line, double quotes honoured.
-fn csv_cells(line: &str) -> Vec<String> {
-    let (mut cells, mut cell, mut quoted) = (Vec::new(), String::new(), false);
-    for c in line.chars() {
-        match c {
-            '"' => quoted = !quoted,
-            ',' if !quoted => cells.push(std::mem::take(&mut cell)),
-            _ => cell.push(c),
-        }
-    }
-    cells.push(cell);
-    cells
-}
-
 /// The (profile, language) pairs where a library reads the vectors and
-/// writes every one back byte for byte (`status` `ok`, and `reencode` all
-/// vectors or `N/N identical` in `checks-LANG.csv`), registry profiles only.
+/// writes every one back byte for byte ([`InteropCheck::holds`]), registry
+/// profiles only.
 fn interop_pairs(profiles: &[String]) -> Pairs {
-    let mut pairs = Pairs::new();
-    for (id, _) in LANGUAGES {
-        let path = root().join(format!("results/interop/checks-{id}.csv"));
-        let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let mut lines = text.lines();
-        let head: Vec<&str> = lines.next().unwrap().split(',').collect();
-        let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
-        let (profile, status) = (col("profile"), col("status"));
-        let (vectors, reencode) = (col("vectors"), col("reencode"));
-        for line in lines {
-            let cells = csv_cells(line);
-            let n = &cells[vectors];
-            let same = cells[reencode] == *n || cells[reencode] == format!("{n}/{n} identical");
-            if cells[status] == "ok" && same && profiles.contains(&cells[profile]) {
-                pairs.insert((cells[profile].clone(), id.to_owned()));
-            }
-        }
-    }
-    pairs
+    let (_, checks) = interop_checks(&root()).unwrap();
+    checks
+        .iter()
+        .filter(|c| c.holds() && harness().any(|l| l.id == c.language))
+        .filter(|c| profiles.contains(&c.profile))
+        .map(|c| (c.profile.clone(), c.language.clone()))
+        .collect()
 }
 
 #[test]
@@ -260,20 +233,12 @@ fn interop_bullet_is_parsed() {
     assert!(!pairs.contains(&("json".into(), "go".into())));
     let claim = "- **interop**: Python, JavaScript, Go and Kotlin read and write the same bytes;";
     assert!(readme_interop_pairs(claim).is_err());
-    assert_eq!(csv_cells("a,\"b, c\",d"), ["a", "b, c", "d"]);
 }
 
 /// The README's interop bullet names exactly the pairs that hold.
 #[test]
 fn readme_names_the_interop_pairs_that_hold() {
-    let registry =
-        fs::read_to_string(root().join("results/campaigns/publication-real/registry.json"))
-            .unwrap();
-    let profiles: Vec<String> = serde_json::from_str::<Vec<serde_json::Value>>(&registry)
-        .unwrap()
-        .iter()
-        .map(|r| r["id"].as_str().unwrap().to_owned())
-        .collect();
+    let profiles = campaign_profiles();
     let readme = fs::read_to_string(root().join("README.md")).unwrap();
     let said = readme_interop_pairs(&readme).unwrap_or_else(|e| panic!("README.md: {e}"));
     let held = interop_pairs(&profiles);

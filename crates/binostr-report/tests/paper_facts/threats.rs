@@ -3,7 +3,7 @@
 
 use std::fs;
 
-use super::{macro_value, root};
+use super::{campaign_json, macro_value, macros, paper_label, root};
 
 /// `\Name` and `\Name{}` replaced by their `macros.tex` values.
 fn expand(text: &str, macros: &str) -> String {
@@ -70,13 +70,8 @@ fn a_generated_claim_on_a_real_campaign_is_caught() {
 /// the paper's campaign (its `campaign.json`'s corpus source and seed).
 #[test]
 fn the_paper_says_how_its_campaign_chose_its_events() {
-    let macros = fs::read_to_string(root().join("paper/generated/macros.tex")).unwrap();
-    let label = macro_value(&macros, "CampaignLabel").expect("\\CampaignLabel");
-    let record: serde_json::Value = serde_json::from_str(
-        &fs::read_to_string(root().join(format!("results/campaigns/{label}/campaign.json")))
-            .unwrap(),
-    )
-    .unwrap();
+    let (macros, label) = (macros(), paper_label());
+    let record = campaign_json("campaign.json");
     let source = record["corpus"]["source"].as_str().unwrap();
     let seed = record["corpus"]["seed"].as_u64();
     for (file, head) in [

@@ -74,7 +74,7 @@ fn cross_mode_percentages_are_caught() {
 /// Every percentage macro of the paper compares within one mode.
 #[test]
 fn percentages_compare_within_one_mode() {
-    let text = fs::read_to_string(root().join("paper/generated/macros.tex")).unwrap();
+    let text = super::macros();
     let bad = cross_mode(&text);
     assert!(bad.is_empty(), "paper/generated/macros.tex: {bad:?}");
 }
