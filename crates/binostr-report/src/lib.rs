@@ -81,6 +81,7 @@ pub fn aggregate_holding(
     )?;
     put(summary.join("summary.md"), render::summary::summary_md(&a))?;
     put(summary.join("ratios.csv"), render::summary::ratios_csv(&c))?;
+    put(summary.join("cost.csv"), render::summary::cost_csv(&c))?;
     for (name, text) in paper::render(&a)? {
         put(paper.join(name), text)?;
     }

@@ -221,6 +221,14 @@ impl Role {
     /// Both roles, in report order.
     pub const ALL: [Role; 2] = [Role::RelayToClient, Role::ClientToRelay];
 
+    /// Its id in CSVs and file names.
+    pub fn id(self) -> &'static str {
+        match self {
+            Role::RelayToClient => "relay-to-client",
+            Role::ClientToRelay => "client-to-relay",
+        }
+    }
+
     /// Its name in text.
     pub fn name(self) -> &'static str {
         match self {
@@ -253,6 +261,8 @@ pub fn cost_terms(t: &Terms, unit: Unit, p: &Prices) -> Vec<Term> {
 pub struct Answer {
     /// The role.
     pub role: Role,
+    /// The unit it is decided in.
+    pub unit: Unit,
     /// The cheapest candidate that is NIP-01 JSON text (no switching cost).
     pub json: Candidate,
     /// The cheapest binary candidate.
@@ -267,9 +277,41 @@ pub struct Answer {
     pub break_even_egress: Option<f64>,
 }
 
-/// The answer of `role` over `cands`, `is_json` saying which profiles are
-/// JSON text; `None` without both kinds of candidate.
+impl Answer {
+    /// The candidate it picks: the binary one when it switches.
+    pub fn pick(&self) -> &Candidate {
+        if self.switch {
+            &self.binary
+        } else {
+            &self.json
+        }
+    }
+}
+
+/// The answer of `role` over `cands`, decided in the role's own unit.
 pub fn answer(
+    cands: &[Candidate],
+    role: Role,
+    is_json: &dyn Fn(&str) -> bool,
+    p: &Prices,
+    decisive_pct: f64,
+    switch_pct: f64,
+) -> Option<Answer> {
+    answer_in(
+        role.unit(),
+        cands,
+        role,
+        is_json,
+        p,
+        decisive_pct,
+        switch_pct,
+    )
+}
+
+/// The answer of `role` over `cands` decided in `unit`, `is_json` saying
+/// which profiles are JSON text; `None` without both kinds of candidate.
+pub fn answer_in(
+    unit: Unit,
     cands: &[Candidate],
     role: Role,
     is_json: &dyn Fn(&str) -> bool,
@@ -282,10 +324,7 @@ pub fn answer(
             .iter()
             .filter(|c| is_json(&c.profile) == json)
             .map(|c| {
-                let total: f64 = cost_terms(&c.terms, role.unit(), p)
-                    .iter()
-                    .map(|t| t.value)
-                    .sum();
+                let total: f64 = cost_terms(&c.terms, unit, p).iter().map(|t| t.value).sum();
                 (total, c.label(), c)
             })
             .min_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(&b.1)))
@@ -293,18 +332,100 @@ pub fn answer(
     };
     let (json, binary) = (cheapest(true)?, cheapest(false)?);
     let saving = saving(
-        &cost_terms(&json.terms, role.unit(), p),
-        &cost_terms(&binary.terms, role.unit(), p),
+        &cost_terms(&json.terms, unit, p),
+        &cost_terms(&binary.terms, unit, p),
         decisive_pct,
     );
     Some(Answer {
         role,
+        unit,
         switch: saving.pct > switch_pct,
         break_even_mbit: break_even_mbit(&json.terms, &binary.terms),
         break_even_egress: break_even_egress(&json.terms, &binary.terms, p.cpu_usd_per_core_hour),
         json,
         binary,
         saving,
+    })
+}
+
+/// A role's picks over link rate × egress price, the CPU price at its
+/// default: the pick in the role's own unit, and in the other unit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PickMap {
+    /// The role.
+    pub role: Role,
+    /// Link rates, Mbit/s, log-spaced over [`LINK`]'s range.
+    pub links: Vec<f64>,
+    /// Egress prices, $/GB, over [`EGRESS`]'s range.
+    pub egress: Vec<f64>,
+    /// Per egress price, per link rate: the pick's label in the role's
+    /// unit, and in the other unit.
+    pub cells: Vec<Vec<[String; 2]>>,
+}
+
+impl Unit {
+    /// Its name in CSVs and text.
+    pub fn id(self) -> &'static str {
+        match self {
+            Unit::Seconds => "seconds",
+            Unit::Dollars => "dollars",
+        }
+    }
+
+    /// The other unit.
+    pub fn other(self) -> Unit {
+        match self {
+            Unit::Seconds => Unit::Dollars,
+            Unit::Dollars => Unit::Seconds,
+        }
+    }
+}
+
+/// `role`'s [`PickMap`] on an `n` × `n` grid at the default thresholds;
+/// `None` without both kinds of candidate.
+pub fn pick_map(
+    cands: &[Candidate],
+    role: Role,
+    is_json: &dyn Fn(&str) -> bool,
+    n: usize,
+) -> Option<PickMap> {
+    let step = |i: usize| i as f64 / (n - 1).max(1) as f64;
+    let links: Vec<f64> = (0..n)
+        .map(|i| LINK.low * (LINK.high / LINK.low).powf(step(i)))
+        .collect();
+    let egress: Vec<f64> = (0..n)
+        .map(|i| EGRESS.low + (EGRESS.high - EGRESS.low) * step(i))
+        .collect();
+    let mut cells = Vec::with_capacity(n);
+    for &e in &egress {
+        let mut row = Vec::with_capacity(n);
+        for &l in &links {
+            let p = Prices {
+                link_mbit: l,
+                egress_usd_per_gb: e,
+                ..Prices::default()
+            };
+            let pick = |unit: Unit| {
+                answer_in(
+                    unit,
+                    cands,
+                    role,
+                    is_json,
+                    &p,
+                    DECISIVE.default,
+                    SWITCH.default,
+                )
+                .map(|a| a.pick().label())
+            };
+            row.push([pick(role.unit())?, pick(role.unit().other())?]);
+        }
+        cells.push(row);
+    }
+    Some(PickMap {
+        role,
+        links,
+        egress,
+        cells,
     })
 }
 
@@ -470,5 +591,40 @@ mod tests {
         assert!(a.break_even_mbit.is_none(), "smaller and less CPU in total");
         let strict = answer(&cands, Role::RelayToClient, &is_json, &p, 1.0, 20.0).unwrap();
         assert!(!strict.switch);
+    }
+
+    #[test]
+    fn the_map_flips_once_at_the_break_even_rate() {
+        // The binary one: 40 % fewer bytes, 200 µs more CPU per event.
+        let json = candidate("json", "none", terms(1000.0, 1000.0, 10_000.0, 10_000.0));
+        let bin = candidate("bin", "none", terms(600.0, 600.0, 110_000.0, 110_000.0));
+        let cands = [json.clone(), bin.clone()];
+        let is_json = |id: &str| id == "json";
+        let map = pick_map(&cands, Role::ClientToRelay, &is_json, 25).unwrap();
+        assert_eq!(map.links.len(), 25);
+        assert!((map.links[0] - LINK.low).abs() < 1e-9);
+        assert!((map.links[24] - LINK.high).abs() < 1e-6);
+        let even = break_even_mbit(&json.terms, &bin.terms).unwrap();
+        for row in &map.cells {
+            // Seconds decide client → relay: binary below the break-even
+            // rate (with margin for the switching threshold), json above.
+            let picks: Vec<&str> = row.iter().map(|c| c[0].as_str()).collect();
+            assert_eq!(picks[0], bin.label());
+            assert_eq!(picks[24], json.label());
+            let flips = picks.windows(2).filter(|w| w[0] != w[1]).count();
+            assert_eq!(flips, 1, "{picks:?}");
+            let at = picks.iter().position(|p| *p == json.label()).unwrap();
+            assert!(
+                map.links[at] > even * 0.1 && map.links[at - 1] < even,
+                "{even}"
+            );
+        }
+        // Every row is the same in seconds: the egress price is not a term.
+        assert!(
+            map.cells
+                .iter()
+                .all(|r| r == &map.cells[0]
+                    || r.iter().zip(&map.cells[0]).all(|(a, b)| a[0] == b[0]))
+        );
     }
 }

@@ -45,7 +45,7 @@ impl InteropCheck {
 }
 
 /// Plots in reading order (by name prefix); others follow by name.
-const PLOT_ORDER: [&str; 10] = [
+const PLOT_ORDER: [&str; 11] = [
     "sizes",
     "ratios",
     "decode",
@@ -54,6 +54,7 @@ const PLOT_ORDER: [&str; 10] = [
     "filter",
     "transport",
     "links",
+    "cost-map",
     "latency",
     "robustness",
 ];

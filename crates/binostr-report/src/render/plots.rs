@@ -22,6 +22,7 @@ use crate::read::side::LatencyNs;
 use crate::read::sizes::SizeBytes;
 use crate::read::transport::Mode;
 
+mod cost;
 mod heat;
 mod links;
 
@@ -263,6 +264,7 @@ enum Plot {
     Bars(Bars),
     Heat(Heat),
     Links(links::LinksPlot),
+    Cost(cost::CostMap),
 }
 
 impl Plot {
@@ -271,6 +273,7 @@ impl Plot {
             Plot::Bars(b) => b.height(),
             Plot::Heat(h) => h.height(),
             Plot::Links(l) => l.height(),
+            Plot::Cost(m) => m.height(),
         }
     }
 
@@ -279,6 +282,7 @@ impl Plot {
             Plot::Bars(b) => b.draw(area),
             Plot::Heat(h) => h.draw(area),
             Plot::Links(l) => l.draw(area),
+            Plot::Cost(m) => m.draw(area),
         }
     }
 
@@ -642,6 +646,27 @@ fn sensitivity(c: &Campaign, g: &crate::model::sensitivity::Grid) -> Bars {
     }
 }
 
+/// Each role's pick map, from the links rows.
+fn cost_maps(c: &Campaign) -> Vec<cost::CostMap> {
+    use crate::model::cost::{Role, candidates, pick_map};
+    let is_json = |id: &str| {
+        id == crate::model::summary::BASELINE || crate::model::relay::is_json_text(c, id)
+    };
+    Role::ALL
+        .into_iter()
+        .filter_map(|role| {
+            let cands = candidates(&c.links, role);
+            let map = pick_map(&cands, role, &is_json, 49)?;
+            let json = cands
+                .iter()
+                .filter(|k| is_json(&k.profile))
+                .map(|k| k.label())
+                .collect();
+            Some(cost::CostMap { map, json })
+        })
+        .collect()
+}
+
 /// Draws every plot whose inputs exist into `dir`; returns the files written.
 pub fn write_all(c: &Campaign, dir: &Path) -> Result<Vec<PathBuf>> {
     font()?;
@@ -672,6 +697,9 @@ pub fn write_all(c: &Campaign, dir: &Path) -> Result<Vec<PathBuf>> {
     }
     if let Some(l) = links::plot(c) {
         plots.push(("links".into(), Plot::Links(l)));
+    }
+    for m in cost_maps(c) {
+        plots.push((cost::name(m.map.role), Plot::Cost(m)));
     }
     if let Some(b) = ratios(c) {
         plots.push(("ratios".into(), Plot::Bars(b)));

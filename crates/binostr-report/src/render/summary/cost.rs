@@ -159,3 +159,60 @@ fn role_answer(out: &mut String, a: &Answer, p: &Prices) {
         fixed(bytes_only, 1),
     );
 }
+
+/// The header of `summary/cost.csv`.
+pub const COST_HEADER: &str = "role,unit,link_mbit,egress_usd_per_gb,cpu_usd_per_core_hour,json_candidate,json_s_per_million,json_usd_per_million,binary_candidate,binary_s_per_million,binary_usd_per_million,saving_pct,switch_pct,switch,pick,pick_other_unit,break_even_mbit,break_even_egress_usd_per_gb";
+
+/// `summary/cost.csv`: per role, the answer under the defaults in both
+/// units, the pick, the best binary candidate and the break-even values;
+/// the header only without links rows.
+pub fn cost_csv(c: &Campaign) -> String {
+    let p = Prices::default();
+    let is_json = |id: &str| id == crate::model::summary::BASELINE || is_json_text(c, id);
+    let mut out = format!("{COST_HEADER}\n");
+    for role in Role::ALL {
+        let cands = cost::candidates(&c.links, role);
+        let answer = |unit| {
+            cost::answer_in(
+                unit,
+                &cands,
+                role,
+                &is_json,
+                &p,
+                cost::DECISIVE.default,
+                cost::SWITCH.default,
+            )
+        };
+        let (Some(a), Some(other)) = (answer(role.unit()), answer(role.unit().other())) else {
+            continue;
+        };
+        let total = |k: &cost::Candidate, unit| -> f64 {
+            cost::cost_terms(&k.terms, unit, &p)
+                .iter()
+                .map(|t| t.value)
+                .sum()
+        };
+        let cells = [
+            role.id().to_owned(),
+            role.unit().id().to_owned(),
+            p.link_mbit.to_string(),
+            p.egress_usd_per_gb.to_string(),
+            p.cpu_usd_per_core_hour.to_string(),
+            a.json.label(),
+            fixed(total(&a.json, Unit::Seconds), 3),
+            fixed(total(&a.json, Unit::Dollars), 6),
+            a.binary.label(),
+            fixed(total(&a.binary, Unit::Seconds), 3),
+            fixed(total(&a.binary, Unit::Dollars), 6),
+            fixed(a.saving.pct, 2),
+            cost::SWITCH.default.to_string(),
+            if a.switch { "yes" } else { "no" }.to_owned(),
+            a.pick().label(),
+            other.pick().label(),
+            a.break_even_mbit.map_or(String::new(), |r| fixed(r, 1)),
+            a.break_even_egress.map_or(String::new(), |e| fixed(e, 6)),
+        ];
+        out.push_str(&super::csv::csv_line(&cells));
+    }
+    out
+}

@@ -71,7 +71,7 @@ pub fn summary_csv(c: &Campaign) -> String {
     out
 }
 
-fn csv_line(cells: &[String]) -> String {
+pub(super) fn csv_line(cells: &[String]) -> String {
     let quoted: Vec<String> = cells
         .iter()
         .map(|s| {

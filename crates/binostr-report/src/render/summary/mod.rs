@@ -14,6 +14,7 @@ mod relay;
 mod strata;
 mod table;
 
+pub use cost::{COST_HEADER, cost_csv};
 pub use csv::{RATIOS_HEADER, SUMMARY_HEADER, ratios_csv, summary_csv};
 pub use json::summary_json;
 pub use md::summary_md;
