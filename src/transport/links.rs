@@ -27,7 +27,7 @@ use crate::rng::Gen;
 use crate::transport::client::Check;
 use crate::transport::count::Bytes;
 use crate::transport::deflater::Deflater;
-use crate::transport::measure::{self, Estimate, check_sample, estimate, median};
+use crate::transport::measure::{self, Estimate, check_sample, estimate};
 use crate::transport::relay::{Config, Relay, Shared};
 use crate::transport::{Compression, TransportError};
 use netns::{Pair, Shape};
@@ -118,10 +118,10 @@ pub struct Row {
     pub vs_json: Option<Estimate>,
     /// Per-round time ratio to the reference with `deflate` on zlib.
     pub vs_json_deflate: Option<Estimate>,
-    /// Relay thread CPU per event, median over rounds, ns.
-    pub relay_cpu_ns: f64,
-    /// Client thread CPU per event, median over rounds, ns.
-    pub client_cpu_ns: f64,
+    /// Relay thread CPU per event over rounds, ns.
+    pub relay_cpu_ns: Estimate,
+    /// Client thread CPU per event over rounds, ns.
+    pub client_cpu_ns: Estimate,
     /// EVENT → OK.
     pub publish: PublishRow,
 }
@@ -137,10 +137,10 @@ pub struct PublishRow {
     pub c2s_bytes: f64,
     /// See `c2s_bytes`.
     pub s2c_bytes: f64,
-    /// Relay thread CPU per event, median over rounds, ns.
-    pub relay_cpu_ns: f64,
-    /// Client thread CPU per event, median over rounds, ns.
-    pub client_cpu_ns: f64,
+    /// Relay thread CPU per event over rounds, ns.
+    pub relay_cpu_ns: Estimate,
+    /// Client thread CPU per event over rounds, ns.
+    pub client_cpu_ns: Estimate,
 }
 
 /// One link setting as run.
@@ -454,8 +454,8 @@ pub fn run(
                     req_eose_s: estimate(&times(k), &mut rng),
                     vs_json,
                     vs_json_deflate,
-                    relay_cpu_ns: median(&mut samples[k].relay_cpu.clone()),
-                    client_cpu_ns: median(&mut samples[k].client_cpu.clone()),
+                    relay_cpu_ns: estimate(&samples[k].relay_cpu, &mut rng),
+                    client_cpu_ns: estimate(&samples[k].client_cpu, &mut rng),
                     publish: {
                         let s = &samples[k];
                         let w = &wires[k];
@@ -466,8 +466,8 @@ pub fn run(
                             secs: estimate(&secs, &mut rng),
                             c2s_bytes: w.iter().map(|b| b.written as f64).sum::<f64>() / p,
                             s2c_bytes: w.iter().map(|b| b.read as f64).sum::<f64>() / p,
-                            relay_cpu_ns: median(&mut s.pub_relay_cpu.clone()),
-                            client_cpu_ns: median(&mut s.pub_client_cpu.clone()),
+                            relay_cpu_ns: estimate(&s.pub_relay_cpu, &mut rng),
+                            client_cpu_ns: estimate(&s.pub_client_cpu, &mut rng),
                         }
                     },
                 });
@@ -528,7 +528,7 @@ pub fn csv(rows: &[Row]) -> String {
             .unwrap_or_default();
         let _ = writeln!(
             s,
-            "{},{},{deflate},{},{rate},{},{},{},{},{},{},{},{},{},{:.0},{:.0},{},{},{:.1},{:.1},{:.0},{:.0}",
+            "{},{},{deflate},{},{rate},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.1},{:.1},{},{}",
             r.profile,
             r.mode.name(),
             r.shape.name(),
@@ -545,14 +545,14 @@ pub fn csv(rows: &[Row]) -> String {
             est_cells(Some(r.req_eose_s), 6),
             est_cells(r.vs_json, 4),
             est_cells(r.vs_json_deflate, 4),
-            r.relay_cpu_ns,
-            r.client_cpu_ns,
+            est_cells(Some(r.relay_cpu_ns), 0),
+            est_cells(Some(r.client_cpu_ns), 0),
             r.publish.events,
             est_cells(Some(r.publish.secs), 6),
             r.publish.c2s_bytes,
             r.publish.s2c_bytes,
-            r.publish.relay_cpu_ns,
-            r.publish.client_cpu_ns,
+            est_cells(Some(r.publish.relay_cpu_ns), 0),
+            est_cells(Some(r.publish.client_cpu_ns), 0),
         );
     }
     s
@@ -584,15 +584,15 @@ mod tests {
             req_eose_s: e,
             vs_json: None,
             vs_json_deflate: Some(e),
-            relay_cpu_ns: 1.0,
-            client_cpu_ns: 2.0,
+            relay_cpu_ns: e,
+            client_cpu_ns: e,
             publish: PublishRow {
                 events: 2,
                 secs: e,
                 c2s_bytes: 700.5,
                 s2c_bytes: 90.0,
-                relay_cpu_ns: 40000.0,
-                client_cpu_ns: 3000.0,
+                relay_cpu_ns: e,
+                client_cpu_ns: e,
             },
         };
         let text = csv(&[row]);

@@ -213,8 +213,13 @@ pub const TRANSPORT: Layout = Layout {
         // (docs/TRANSPORT.md, "What the latency columns measure").
         col("latency_p50_ns", Real),
         col("latency_p99_ns", Real),
+        // Thread CPU per event: median over rounds and its 95 % CI.
         col("relay_cpu_ns_per_event", Real),
+        col("relay_cpu_ns_per_event_lo", Real),
+        col("relay_cpu_ns_per_event_hi", Real),
         col("client_cpu_ns_per_event", Real),
+        col("client_cpu_ns_per_event_lo", Real),
+        col("client_cpu_ns_per_event_hi", Real),
     ],
 };
 
@@ -251,8 +256,13 @@ pub const LINKS: Layout = Layout {
         col("time_vs_json_deflate", Real),
         col("time_vs_json_deflate_lo", Real),
         col("time_vs_json_deflate_hi", Real),
+        // Thread CPU per event: median over rounds and its 95 % CI.
         col("relay_cpu_ns_per_event", Real),
+        col("relay_cpu_ns_per_event_lo", Real),
+        col("relay_cpu_ns_per_event_hi", Real),
         col("client_cpu_ns_per_event", Real),
+        col("client_cpu_ns_per_event_lo", Real),
+        col("client_cpu_ns_per_event_hi", Real),
         // EVENT → OK, one event at a time on one connection: events
         // published per round, then the per-round mean time per event
         // (measured from a full token bucket, plus the modelled
@@ -268,7 +278,11 @@ pub const LINKS: Layout = Layout {
         // Relay CPU from EVENT taken to OK flushed (decode, id, signature,
         // answer); client CPU from encode to OK.
         col("event_relay_cpu_ns", Real),
+        col("event_relay_cpu_ns_lo", Real),
+        col("event_relay_cpu_ns_hi", Real),
         col("event_client_cpu_ns", Real),
+        col("event_client_cpu_ns_lo", Real),
+        col("event_client_cpu_ns_hi", Real),
     ],
 };
 

@@ -225,8 +225,8 @@ fn table(m: &Measured) -> String {
             r.req_eose_s.median,
             ratio(r.vs_json),
             ratio(r.vs_json_deflate),
-            r.relay_cpu_ns,
-            r.client_cpu_ns,
+            r.relay_cpu_ns.median,
+            r.client_cpu_ns.median,
             r.publish.secs.median,
             r.publish.c2s_bytes
         );
