@@ -17,6 +17,7 @@
 //! no difference. A candidate replaces json only when it saves more than
 //! [`SWITCH`] of json's cost.
 
+use crate::interval::{Ci, Interval};
 use crate::read::links::LinkRow;
 use crate::read::transport::Mode;
 
@@ -38,10 +39,10 @@ pub struct Terms {
     pub link_bytes: f64,
     /// Bytes the relay sends per event.
     pub egress_bytes: f64,
-    /// Relay CPU ns per event.
-    pub relay_cpu_ns: f64,
-    /// Client CPU ns per event.
-    pub client_cpu_ns: f64,
+    /// Relay CPU ns per event: median over rounds and its 95 % CI.
+    pub relay_cpu_ns: Interval,
+    /// Client CPU ns per event: median over rounds and its 95 % CI.
+    pub client_cpu_ns: Interval,
 }
 
 /// One term of a cost, in the cost's unit per million events.
@@ -51,6 +52,34 @@ pub struct Term {
     pub name: &'static str,
     /// Its value.
     pub value: f64,
+    /// Its 95 % CI (a point for byte counts, which are exact).
+    pub ci: Ci,
+}
+
+impl Term {
+    /// An exact term.
+    pub fn exact(name: &'static str, value: f64) -> Term {
+        Term {
+            name,
+            value,
+            ci: Ci {
+                lo: value,
+                hi: value,
+            },
+        }
+    }
+
+    /// A term measured as `i`, scaled by `k`.
+    fn measured(name: &'static str, i: Interval, k: f64) -> Term {
+        Term {
+            name,
+            value: i.est * k,
+            ci: Ci {
+                lo: i.lo * k,
+                hi: i.hi * k,
+            },
+        }
+    }
 }
 
 impl Terms {
@@ -58,32 +87,27 @@ impl Terms {
     /// client CPU.
     pub fn seconds(&self, p: &Prices) -> [Term; 3] {
         [
-            Term {
-                name: "transfer",
-                value: self.link_bytes * 8.0 / (p.link_mbit * 1e6) * 1e6,
-            },
-            Term {
-                name: "relay CPU",
-                value: self.relay_cpu_ns * 1e-3,
-            },
-            Term {
-                name: "client CPU",
-                value: self.client_cpu_ns * 1e-3,
-            },
+            Term::exact(
+                "transfer",
+                self.link_bytes * 8.0 / (p.link_mbit * 1e6) * 1e6,
+            ),
+            Term::measured("relay CPU", self.relay_cpu_ns, 1e-3),
+            Term::measured("client CPU", self.client_cpu_ns, 1e-3),
         ]
     }
 
     /// Dollars per million events at `p`'s prices: egress, relay CPU.
     pub fn dollars(&self, p: &Prices) -> [Term; 2] {
         [
-            Term {
-                name: "egress",
-                value: self.egress_bytes * 1e6 / 1e9 * p.egress_usd_per_gb,
-            },
-            Term {
-                name: "relay CPU",
-                value: self.relay_cpu_ns * 1e6 * 1e-9 / 3600.0 * p.cpu_usd_per_core_hour,
-            },
+            Term::exact(
+                "egress",
+                self.egress_bytes * 1e6 / 1e9 * p.egress_usd_per_gb,
+            ),
+            Term::measured(
+                "relay CPU",
+                self.relay_cpu_ns,
+                1e6 * 1e-9 / 3600.0 * p.cpu_usd_per_core_hour,
+            ),
         ]
     }
 }
@@ -159,7 +183,7 @@ pub struct Saving {
 
 /// What `candidate` saves over `baseline` (term by term, same order),
 /// counting only differences of at least `decisive_pct` of the baseline's
-/// total.
+/// total that the two terms' intervals resolve (they do not overlap).
 pub fn saving(baseline: &[Term], candidate: &[Term], decisive_pct: f64) -> Saving {
     let whole: f64 = baseline.iter().map(|t| t.value).sum();
     let counted: Vec<Term> = baseline
@@ -167,14 +191,9 @@ pub fn saving(baseline: &[Term], candidate: &[Term], decisive_pct: f64) -> Savin
         .zip(candidate)
         .map(|(b, c)| {
             let d = b.value - c.value;
-            Term {
-                name: b.name,
-                value: if d.abs() * 100.0 < decisive_pct * whole {
-                    0.0
-                } else {
-                    d
-                },
-            }
+            let resolved = b.ci.hi < c.ci.lo || c.ci.hi < b.ci.lo;
+            let counts = resolved && d.abs() * 100.0 >= decisive_pct * whole;
+            Term::exact(b.name, if counts { d } else { 0.0 })
         })
         .collect();
     let total = counted.iter().map(|t| t.value).sum();
@@ -194,7 +213,8 @@ pub fn saving(baseline: &[Term], candidate: &[Term], decisive_pct: f64) -> Savin
 /// bytes and less CPU on one side); `None` when one is faster at every rate.
 pub fn break_even_mbit(a: &Terms, b: &Terms) -> Option<f64> {
     let bytes = a.link_bytes - b.link_bytes;
-    let cpu_ns = (b.relay_cpu_ns + b.client_cpu_ns) - (a.relay_cpu_ns + a.client_cpu_ns);
+    let cpu_ns =
+        (b.relay_cpu_ns.est + b.client_cpu_ns.est) - (a.relay_cpu_ns.est + a.client_cpu_ns.est);
     let rate = bytes * 8.0 / (cpu_ns * 1e-9) / 1e6;
     (bytes != 0.0 && cpu_ns != 0.0 && rate > 0.0).then_some(rate)
 }
@@ -203,7 +223,7 @@ pub fn break_even_mbit(a: &Terms, b: &Terms) -> Option<f64> {
 /// $/core-hour; `None` when one is cheaper at every price.
 pub fn break_even_egress(a: &Terms, b: &Terms, cpu_usd_per_core_hour: f64) -> Option<f64> {
     let gb = (a.egress_bytes - b.egress_bytes) * 1e6 / 1e9;
-    let cpu_usd = (b.relay_cpu_ns - a.relay_cpu_ns) * 1e6 * 1e-9 / 3600.0 * cpu_usd_per_core_hour;
+    let cpu_usd = (b.relay_cpu_ns.est - a.relay_cpu_ns.est) * 1e6 * 1e-9 / 3600.0 * cpu_usd_per_core_hour;
     let price = cpu_usd / gb;
     (gb != 0.0 && price > 0.0).then_some(price)
 }
@@ -433,12 +453,20 @@ pub fn pick_map(
 mod tests {
     use super::*;
 
+    fn point(x: f64) -> Interval {
+        Interval {
+            est: x,
+            lo: x,
+            hi: x,
+        }
+    }
+
     fn terms(link: f64, egress: f64, relay: f64, client: f64) -> Terms {
         Terms {
             link_bytes: link,
             egress_bytes: egress,
-            relay_cpu_ns: relay,
-            client_cpu_ns: client,
+            relay_cpu_ns: point(relay),
+            client_cpu_ns: point(client),
         }
     }
 
@@ -460,25 +488,13 @@ mod tests {
     #[test]
     fn a_term_under_the_decisive_share_cannot_decide() {
         let json = [
-            Term {
-                name: "transfer",
-                value: 1000.0,
-            },
-            Term {
-                name: "relay CPU",
-                value: 10.0,
-            },
+            Term::exact("transfer", 1000.0),
+            Term::exact("relay CPU", 10.0),
         ];
         // Saves 0.9 % on CPU only: under 1 %, so nothing counts.
         let cpu_only = [
-            Term {
-                name: "transfer",
-                value: 1000.0,
-            },
-            Term {
-                name: "relay CPU",
-                value: 0.9,
-            },
+            Term::exact("transfer", 1000.0),
+            Term::exact("relay CPU", 0.9),
         ];
         let s = saving(&json, &cpu_only, 1.0);
         assert_eq!(s.total, 0.0);
@@ -487,14 +503,8 @@ mod tests {
         assert!(saving(&json, &cpu_only, 0.0).total > 9.0);
         // A 5 % transfer saving counts, and a 0.5 % loss on CPU does not.
         let bytes = [
-            Term {
-                name: "transfer",
-                value: 950.0,
-            },
-            Term {
-                name: "relay CPU",
-                value: 15.0,
-            },
+            Term::exact("transfer", 950.0),
+            Term::exact("relay CPU", 15.0),
         ];
         let s = saving(&json, &bytes, 1.0);
         assert_eq!(s.total, 50.0);
@@ -518,8 +528,8 @@ mod tests {
             let worse = terms(
                 better.link_bytes + next(),
                 better.egress_bytes + next(),
-                better.relay_cpu_ns + next(),
-                better.client_cpu_ns + next(),
+                better.relay_cpu_ns.est + next(),
+                better.client_cpu_ns.est + next(),
             );
             let json = terms(next(), next(), next(), next());
             for keep in 0u8..8 {
@@ -626,5 +636,21 @@ mod tests {
                 .all(|r| r == &map.cells[0]
                     || r.iter().zip(&map.cells[0]).all(|(a, b)| a[0] == b[0]))
         );
+    }
+
+    #[test]
+    fn a_difference_the_intervals_do_not_resolve_cannot_decide() {
+        let cpu = |est: f64, lo: f64, hi: f64| Term {
+            name: "relay CPU",
+            value: est,
+            ci: Ci { lo, hi },
+        };
+        let json = [Term::exact("transfer", 100.0), cpu(100.0, 80.0, 120.0)];
+        // 30 % less CPU, but its interval reaches json's.
+        let noisy = [Term::exact("transfer", 100.0), cpu(70.0, 50.0, 85.0)];
+        assert_eq!(saving(&json, &noisy, 1.0).total, 0.0);
+        // The same saving, resolved.
+        let resolved = [Term::exact("transfer", 100.0), cpu(70.0, 60.0, 75.0)];
+        assert_eq!(saving(&json, &resolved, 1.0).total, 30.0);
     }
 }

@@ -285,7 +285,7 @@ fn published(r: &LinkRow) -> Published {
     Published {
         profile: r.profile.clone(),
         event_bytes: r.event_c2s_bytes,
-        relay_cpu_ns: r.event_relay_cpu_ns,
+        relay_cpu_ns: r.event_relay_cpu_ns.est,
         event_ok_s: r.event_ok_s,
     }
 }
@@ -340,10 +340,10 @@ fn deflaters(rows: &[LinkRow], links: &[Link], binary: &dyn Fn(&str) -> bool) ->
                     link: i,
                     mode,
                     deflater: d.clone(),
-                    json_ns: json.relay_cpu_ns,
+                    json_ns: json.relay_cpu_ns.est,
                     best: least(&here, mode, binary, |r| r.req_eose_s.est).map(|r| ProfileCpu {
                         profile: r.profile.clone(),
-                        relay_cpu_ns: r.relay_cpu_ns,
+                        relay_cpu_ns: r.relay_cpu_ns.est,
                     }),
                 });
             }

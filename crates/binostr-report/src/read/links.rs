@@ -50,9 +50,9 @@ pub struct LinkRow {
     /// Per-round time ratio to json with deflate (`None` for it).
     pub time_vs_json_deflate: Option<Interval>,
     /// Relay CPU ns per event of the exchange.
-    pub relay_cpu_ns: f64,
+    pub relay_cpu_ns: Interval,
     /// Client CPU ns per event of the exchange.
-    pub client_cpu_ns: f64,
+    pub client_cpu_ns: Interval,
     /// Events published one at a time per round (EVENT → OK).
     pub published: i64,
     /// EVENT → OK seconds per event.
@@ -62,9 +62,9 @@ pub struct LinkRow {
     /// Mean socket bytes of its OK (relay → client).
     pub ok_s2c_bytes: f64,
     /// Relay CPU ns per published event.
-    pub event_relay_cpu_ns: f64,
+    pub event_relay_cpu_ns: Interval,
     /// Client CPU ns per published event.
-    pub event_client_cpu_ns: f64,
+    pub event_client_cpu_ns: Interval,
 }
 
 /// `links.csv` under `root`; empty (with a warning) when absent. A header
@@ -213,6 +213,14 @@ impl Cells<'_> {
         }
     }
 
+    /// [`Self::triple`], which must not be empty.
+    fn required(&self, name: &str) -> Result<Interval> {
+        match self.triple(name)? {
+            Some(i) => Ok(i),
+            None => self.fail(&format!("`{name}` is empty")),
+        }
+    }
+
     fn fail<T>(&self, what: &str) -> Result<T> {
         bail!("{}: line {}: {what}", self.path.display(), self.line)
     }
@@ -252,14 +260,14 @@ fn parse_row(c: &Cells) -> Result<LinkRow> {
         req_eose_s,
         time_vs_json: c.triple("time_vs_json")?,
         time_vs_json_deflate: c.triple("time_vs_json_deflate")?,
-        relay_cpu_ns: c.real("relay_cpu_ns_per_event")?,
-        client_cpu_ns: c.real("client_cpu_ns_per_event")?,
+        relay_cpu_ns: c.required("relay_cpu_ns_per_event")?,
+        client_cpu_ns: c.required("client_cpu_ns_per_event")?,
         published: c.int("published")?,
         event_ok_s: c.triple("event_ok_s")?,
         event_c2s_bytes: c.real("event_c2s_bytes")?,
         ok_s2c_bytes: c.real("ok_s2c_bytes")?,
-        event_relay_cpu_ns: c.real("event_relay_cpu_ns")?,
-        event_client_cpu_ns: c.real("event_client_cpu_ns")?,
+        event_relay_cpu_ns: c.required("event_relay_cpu_ns")?,
+        event_client_cpu_ns: c.required("event_client_cpu_ns")?,
     })
 }
 
@@ -280,9 +288,13 @@ pub(crate) fn test_line(
     let ratio = vs_deflate.map_or(",,".to_owned(), ci);
     format!(
         "{profile},{mode},{deflater},{link},{rate},{rtt},{source},60,3,1000,20,{},,,,{ratio},\
-         2000,3000,5,{},{event_bytes},100,40000,5000\n",
+         {},{},5,{},{event_bytes},100,{},{}\n",
         ci(t),
-        ci(0.001)
+        ci(2000.0),
+        ci(3000.0),
+        ci(0.001),
+        ci(40000.0),
+        ci(5000.0)
     )
 }
 
@@ -350,7 +362,7 @@ mod tests {
     #[test]
     fn another_header_or_a_repeated_row_is_an_error() {
         let good = test_line(("json", "none", "", "1mbit", 0.0), 0.4, Some(1.8), 800.0);
-        let old = LINKS.header().replace(",event_client_cpu_ns", "") + "\n";
+        let old = LINKS.header().replace(",event_client_cpu_ns_hi", "") + "\n";
         let dir = write(&(old + &good));
         let e = read(dir.path(), &mut Vec::new()).unwrap_err().to_string();
         assert!(e.contains("header at line 1"), "{e}");

@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 
 use super::table::md_table;
 use crate::fmt::fixed;
+use crate::interval::Interval;
 use crate::model::campaign::Campaign;
 use crate::model::cost::{self, Answer, PARAMS, Prices, Role, Unit};
 use crate::model::relay::is_json_text;
@@ -22,9 +23,9 @@ pub(super) fn cost_section(out: &mut String, c: &Campaign) {
          CPU-hours × $/core-hour. Candidates are (profile, compression, deflater) as the links \
          workload measured them. A term whose difference from the JSON candidate is under \
          {} % of its total counts as no difference; a binary candidate replaces JSON only when \
-         it saves more than {} %. CPU terms are one run's means with no interval, so a CPU \
-         difference of a few percent is within this host's noise. This model does not yet \
-         decide the recommendation of this summary.\n",
+         it saves more than {} %. CPU terms are medians over the links workload's rounds with \
+         95 % CIs; a term's difference counts only where the two candidates' intervals do not \
+         overlap. This model does not yet decide the recommendation of this summary.\n",
         fixed(cost::DECISIVE.default, 0),
         fixed(cost::SWITCH.default, 0),
     );
@@ -64,8 +65,8 @@ pub(super) fn cost_section(out: &mut String, c: &Campaign) {
                     vec![
                         k.label(),
                         fixed(k.terms.link_bytes, 1),
-                        fixed(k.terms.relay_cpu_ns / 1e3, 1),
-                        fixed(k.terms.client_cpu_ns / 1e3, 1),
+                        micros(k.terms.relay_cpu_ns),
+                        micros(k.terms.client_cpu_ns),
                         fixed(s, 1),
                         fixed(d, 4),
                     ],
@@ -78,14 +79,24 @@ pub(super) fn cost_section(out: &mut String, c: &Campaign) {
             &[
                 "candidate",
                 "link B/event",
-                "relay CPU µs",
-                "client CPU µs",
+                "relay CPU µs [95 % CI]",
+                "client CPU µs [95 % CI]",
                 "s per million",
                 "$ per million",
             ],
             &rows.into_iter().map(|(_, r)| r).collect::<Vec<_>>(),
         );
     }
+}
+
+/// An interval of ns in µs: `est [lo, hi]`.
+fn micros(i: Interval) -> String {
+    format!(
+        "{} [{}, {}]",
+        fixed(i.est / 1e3, 1),
+        fixed(i.lo / 1e3, 1),
+        fixed(i.hi / 1e3, 1)
+    )
 }
 
 /// A role's answer in words.
@@ -147,8 +158,8 @@ fn role_answer(out: &mut String, a: &Answer, p: &Prices) {
          cheapest binary one {}; the binary one saves {} ({} % of JSON's; {}) against a \
          switching threshold of {} %. On the byte term alone it saves {} %. Break-even link \
          rate: {rate}; break-even egress price: {egress}. Both candidates are the minimum over \
-         every measured candidate of their kind, so their difference is biased in the binary \
-         one's favour when the CPU terms are noise.\n",
+         every measured candidate of their kind, which favours the kind with more candidates \
+         when their CPU terms are within noise.\n",
         a.role.name(),
         a.json.label(),
         a.binary.label(),
