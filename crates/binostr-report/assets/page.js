@@ -1,7 +1,8 @@
 /*
- * The results page's behaviour: sortable tables, subset filters, and the
- * relay calculator's form. The arithmetic is calculator.js's (loaded
- * first, as BinostrCalculator); this file only reads inputs and writes cells.
+ * The results page's behaviour: sortable tables, subset filters, the
+ * relay calculator's form and the cost model's. The arithmetic is
+ * calculator.js's and cost.js's (loaded first, as BinostrCalculator and
+ * BinostrCost); this file only reads inputs and writes cells.
  */
 (function () {
   "use strict";
@@ -69,6 +70,63 @@
     select.addEventListener("change", apply);
     apply();
   });
+
+  // The cost model's form; its arithmetic is cost.js's (BinostrCost).
+  const costData = document.getElementById("binostr-cost");
+  const costTable = document.getElementById("cost-table");
+  if (costData && costTable && typeof BinostrCost !== "undefined") {
+    const model = JSON.parse(costData.textContent);
+    const field = (q) => document.getElementById("cost-" + q.id);
+    const num = (x, d) => (x === null ? "none" : x.toFixed(d));
+    const costCell = (tr, value, text, cls) => {
+      const td = tr.insertCell();
+      td.dataset.value = value === null ? "" : String(value);
+      if (cls) td.className = cls;
+      td.textContent = text;
+    };
+    const renderCost = () => {
+      const params = {};
+      model.params.forEach((q) => {
+        params[q.id] = field(q).value.trim() === "" ? NaN : Number(field(q).value);
+      });
+      const out = BinostrCost.evaluate(model, params);
+      const byRole = new Map(out.roles.map((r) => [r.id, r]));
+      Array.from(costTable.tBodies[0].rows).forEach((tr) => {
+        while (tr.cells.length > 1) tr.deleteCell(1);
+        const r = byRole.get(tr.dataset.role);
+        if (!r) return;
+        costCell(tr, r.unit, r.unit);
+        costCell(tr, r.switch ? "switch" : "keep", r.switch ? "switch to " + r.binary.label : "keep JSON",
+                 r.switch ? "good" : "");
+        [r.json, r.binary].forEach((k) => {
+          costCell(tr, k.label, k.label);
+          costCell(tr, k.seconds, num(k.seconds, 1), "n");
+          costCell(tr, k.dollars, num(k.dollars, 4), "n");
+        });
+        costCell(tr, r.saving.pct, num(r.saving.pct, 1) + "\u00a0%", "n");
+        costCell(tr, r.pick_other_unit, r.pick_other_unit);
+        costCell(tr, r.break_even_mbit, num(r.break_even_mbit, 1) + (r.break_even_mbit === null ? "" : " Mbit/s"), "n");
+        costCell(tr, r.break_even_egress, num(r.break_even_egress, 6) + (r.break_even_egress === null ? "" : " $/GB"), "n");
+      });
+      const summary = document.getElementById("cost-summary");
+      summary.textContent = out.error
+        ? "Cannot compute: " + out.error + "."
+        : out.roles
+            .map((r) => r.name + ": " + (r.switch ? "switch to " + r.binary.label : "keep JSON (" + r.json.label + ")") +
+              ", saving " + r.saving.pct.toFixed(1) + "\u00a0% of JSON's " + r.unit + " against a threshold of " +
+              out.params.switch_pct + "\u00a0%.")
+            .join(" ");
+    };
+    document.getElementById("cost-form").addEventListener("input", renderCost);
+    document.getElementById("cost-form").addEventListener("change", renderCost);
+    document.getElementById("cost-reset").addEventListener("click", () => {
+      model.params.forEach((q) => {
+        field(q).value = String(q.default);
+      });
+      renderCost();
+    });
+    renderCost();
+  }
 
   // The calculator's form.
   const form = document.getElementById("calc-form");

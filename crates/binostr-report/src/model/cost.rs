@@ -449,6 +449,47 @@ pub fn pick_map(
     })
 }
 
+/// The model as data for the page's `cost.js`: the parameters, and per
+/// role its deciding unit and candidates with their terms per event. Floats
+/// are written as Rust holds them, so the page computes on the same numbers.
+pub fn export(rows: &[LinkRow], is_json: &dyn Fn(&str) -> bool) -> serde_json::Value {
+    use serde_json::json;
+    let interval = |i: Interval| json!({"est": i.est, "lo": i.lo, "hi": i.hi});
+    let params: Vec<serde_json::Value> = PARAMS
+        .iter()
+        .map(|q| {
+            json!({"id": q.id, "unit": q.unit, "default": q.default, "low": q.low,
+                   "high": q.high, "source": q.source})
+        })
+        .collect();
+    let roles: Vec<serde_json::Value> = Role::ALL
+        .iter()
+        .map(|&role| {
+            let cands: Vec<serde_json::Value> = candidates(rows, role)
+                .iter()
+                .map(|c| {
+                    json!({
+                        "label": c.label(),
+                        "profile": c.profile,
+                        "mode": c.mode.name(),
+                        "deflater": c.deflater,
+                        "is_json": is_json(&c.profile),
+                        "terms": {
+                            "link_bytes": c.terms.link_bytes,
+                            "egress_bytes": c.terms.egress_bytes,
+                            "relay_cpu_ns": interval(c.terms.relay_cpu_ns),
+                            "client_cpu_ns": interval(c.terms.client_cpu_ns),
+                        },
+                    })
+                })
+                .collect();
+            json!({"id": role.id(), "name": role.name(), "unit": role.unit().id(),
+                   "candidates": cands})
+        })
+        .collect();
+    json!({"params": params, "roles": roles})
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -653,4 +694,59 @@ mod tests {
         let resolved = [Term::exact("transfer", 100.0), cpu(70.0, 60.0, 75.0)];
         assert_eq!(saving(&json, &resolved, 1.0).total, 30.0);
     }
+    /// The page computes on exactly the model's numbers: every role's
+    /// candidates come back from the exported JSON text bit for bit.
+    #[test]
+    fn the_export_round_trips() {
+        use crate::read::links::{test_line as line, test_rows};
+        let rows = test_rows(&[
+            line(("json", "none", "", "unshaped", 0.0), 0.002, None, 743.7),
+            line(("b", "deflate", "zlib-1", "unshaped", 0.0), 0.003, None, 401.3),
+            line(("b", "none", "", "10mbit", 0.0), 0.05, None, 500.0),
+        ]);
+        let is_json = |p: &str| p == "json";
+        let text = serde_json::to_string(&export(&rows, &is_json)).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["params"].as_array().unwrap().len(), PARAMS.len());
+        for (q, e) in PARAMS.iter().zip(v["params"].as_array().unwrap()) {
+            assert_eq!(e["id"], q.id);
+            assert_eq!(e["default"].as_f64(), Some(q.default));
+            assert_eq!((e["low"].as_f64(), e["high"].as_f64()), (Some(q.low), Some(q.high)));
+        }
+        let interval = |e: &serde_json::Value| Interval {
+            est: e["est"].as_f64().unwrap(),
+            lo: e["lo"].as_f64().unwrap(),
+            hi: e["hi"].as_f64().unwrap(),
+        };
+        for (role, e) in Role::ALL.iter().zip(v["roles"].as_array().unwrap()) {
+            assert_eq!(e["id"], role.id());
+            assert_eq!(e["unit"], role.unit().id());
+            let back: Vec<Candidate> = e["candidates"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| {
+                    let t = &c["terms"];
+                    let k = Candidate {
+                        profile: c["profile"].as_str().unwrap().into(),
+                        mode: Mode::from_name(c["mode"].as_str().unwrap()).unwrap(),
+                        deflater: c["deflater"].as_str().unwrap().into(),
+                        terms: Terms {
+                            link_bytes: t["link_bytes"].as_f64().unwrap(),
+                            egress_bytes: t["egress_bytes"].as_f64().unwrap(),
+                            relay_cpu_ns: interval(&t["relay_cpu_ns"]),
+                            client_cpu_ns: interval(&t["client_cpu_ns"]),
+                        },
+                    };
+                    assert_eq!(c["label"], k.label());
+                    assert_eq!(c["is_json"], is_json(&k.profile));
+                    k
+                })
+                .collect();
+            // The shaped row is no candidate.
+            assert_eq!(back.len(), 2);
+            assert_eq!(back, candidates(&rows, *role));
+        }
+    }
 }
+

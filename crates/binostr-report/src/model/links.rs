@@ -355,17 +355,7 @@ fn deflaters(rows: &[LinkRow], links: &[Link], binary: &dyn Fn(&str) -> bool) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::links::test_line as line;
-
-    /// Reads `lines` as `links.csv` under a temporary root.
-    fn rows(lines: &[String]) -> Vec<LinkRow> {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join(binostr_records::csv::LINKS.file);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        let text = binostr_records::csv::LINKS.header_line() + &lines.concat();
-        std::fs::write(&path, text).unwrap();
-        crate::read::links::read(dir.path(), &mut Vec::new()).unwrap()
-    }
+    use crate::read::links::{test_line as line, test_rows as rows};
 
     fn binary(p: &str) -> bool {
         !p.starts_with("json")

@@ -298,6 +298,16 @@ pub(crate) fn test_line(
     )
 }
 
+/// Reads `lines` as `links.csv` under a temporary root.
+#[cfg(test)]
+pub(crate) fn test_rows(lines: &[String]) -> Vec<LinkRow> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(LINKS.file);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, LINKS.header_line() + &lines.concat()).unwrap();
+    read(dir.path(), &mut Vec::new()).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

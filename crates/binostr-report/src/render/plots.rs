@@ -649,9 +649,7 @@ fn sensitivity(c: &Campaign, g: &crate::model::sensitivity::Grid) -> Bars {
 /// Each role's pick map, from the links rows.
 fn cost_maps(c: &Campaign) -> Vec<cost::CostMap> {
     use crate::model::cost::{Role, candidates, pick_map};
-    let is_json = |id: &str| {
-        id == crate::model::summary::BASELINE || crate::model::relay::is_json_text(c, id)
-    };
+    let is_json = |id: &str| crate::model::cost::is_json(c, id);
     Role::ALL
         .into_iter()
         .filter_map(|role| {

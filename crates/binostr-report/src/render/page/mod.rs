@@ -1,14 +1,16 @@
 //! `results/campaigns/<label>/site/index.html`: one self-contained results
-//! page with sortable tables, the plots, provenance and a relay calculator.
+//! page with sortable tables, the plots, provenance, a relay calculator and
+//! the cost model.
 //!
 //! The page fetches nothing: its styles, scripts (`assets/page.js`,
-//! `assets/calculator.js`), font (`assets/page-sans.ttf`, a subset of the
+//! `assets/calculator.js`, `assets/cost.js`), font (`assets/page-sans.ttf`, a subset of the
 //! plots' DejaVu Sans) and plots are inline, and a Content-Security-Policy
 //! forbids every network request. Tables are plain HTML, readable without
 //! scripts. Rendering is deterministic: the same records give the same
 //! bytes, so the page can sit in the signed manifest.
 
 mod calc;
+mod cost;
 mod html;
 mod links;
 mod provenance;
@@ -35,7 +37,9 @@ use html::esc;
 
 /// The calculator's arithmetic (documented there), embedded in the page.
 pub const CALCULATOR_JS: &str = include_str!("../../../assets/calculator.js");
-/// Sorting, filtering and the calculator's form.
+/// The cost model's arithmetic (documented there), embedded in the page.
+pub const COST_JS: &str = include_str!("../../../assets/cost.js");
+/// Sorting, filtering and the calculator's and cost model's forms.
 pub const PAGE_JS: &str = include_str!("../../../assets/page.js");
 /// The page's styles.
 pub const PAGE_CSS: &str = include_str!("../../../assets/page.css");
@@ -89,9 +93,13 @@ pub fn render(a: &Analysis, inputs: &Inputs, label: &str) -> Result<String> {
     let c = a.campaign;
     let profiles = profiles(c, inputs);
     let calculator = calc::section(c, &profiles)?;
+    let cost = cost::section(c);
     let mut out = String::new();
     head_and_header(&mut out, c, label, &profiles);
     out.push_str(&calculator.html);
+    if let Some(cost) = &cost {
+        out.push_str(&cost.html);
+    }
     out.push_str(&scorecard::section(&a.decisions));
     out.push_str(&results::claims(c));
     out.push_str(&strata::holds(c));
@@ -109,9 +117,14 @@ pub fn render(a: &Analysis, inputs: &Inputs, label: &str) -> Result<String> {
     footer(&mut out, inputs, label, &c.apart, &profiles);
     let _ = write!(
         out,
-        "<script type=\"application/json\" id=\"binostr-data\">{}</script>\n\
-         <script>\n{CALCULATOR_JS}</script>\n<script>\n{PAGE_JS}</script>\n</body>\n</html>\n",
-        calculator.data
+        "<script type=\"application/json\" id=\"binostr-data\">{}</script>\n{}\
+         <script>\n{CALCULATOR_JS}</script>\n<script>\n{COST_JS}</script>\n\
+         <script>\n{PAGE_JS}</script>\n</body>\n</html>\n",
+        calculator.data,
+        cost.map_or(String::new(), |k| format!(
+            "<script type=\"application/json\" id=\"binostr-cost\">{}</script>\n",
+            k.data
+        ))
     );
     Ok(out)
 }
@@ -137,7 +150,7 @@ fn head_and_header(out: &mut String, c: &Campaign, label: &str, profiles: &[Stri
          holds every number of campaign <code>{}</code>: {} profiles, {} independent runs on host \
          <code>{}</code>, {} events of the {} corpus (fingerprint <code class=\"hash\">{}</code>). \
          It works offline and fetches nothing.</p>\n<nav>\
-         <a href=\"#calculator\">Relay calculator</a> \
+         <a href=\"#calculator\">Relay calculator</a> {}\
          <a href=\"#recommendation\">Recommendation</a> <a href=\"#claims\">Claims</a> \
          <a href=\"#holds\">Where claims hold</a> \
          <a href=\"#workloads\">Workloads</a> <a href=\"#sizes\">Sizes</a> \
@@ -158,6 +171,11 @@ fn head_and_header(out: &mut String, c: &Campaign, label: &str, profiles: &[Stri
             "recorded"
         },
         esc(&first.corpus.fingerprint),
+        if c.links.is_empty() {
+            ""
+        } else {
+            "<a href=\"#cost\">Cost model</a> "
+        },
         if crate::model::links::links(c).is_some() {
             "<a href=\"#links\">Links</a> "
         } else {
