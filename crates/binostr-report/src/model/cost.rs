@@ -18,6 +18,7 @@
 //! [`SWITCH`] of json's cost.
 
 use crate::interval::{Ci, Interval};
+use crate::model::campaign::Campaign;
 use crate::read::links::LinkRow;
 use crate::read::transport::Mode;
 
@@ -223,7 +224,8 @@ pub fn break_even_mbit(a: &Terms, b: &Terms) -> Option<f64> {
 /// $/core-hour; `None` when one is cheaper at every price.
 pub fn break_even_egress(a: &Terms, b: &Terms, cpu_usd_per_core_hour: f64) -> Option<f64> {
     let gb = (a.egress_bytes - b.egress_bytes) * 1e6 / 1e9;
-    let cpu_usd = (b.relay_cpu_ns.est - a.relay_cpu_ns.est) * 1e6 * 1e-9 / 3600.0 * cpu_usd_per_core_hour;
+    let cpu_usd =
+        (b.relay_cpu_ns.est - a.relay_cpu_ns.est) * 1e6 * 1e-9 / 3600.0 * cpu_usd_per_core_hour;
     let price = cpu_usd / gb;
     (gb != 0.0 && price > 0.0).then_some(price)
 }
@@ -366,6 +368,26 @@ pub fn answer_in(
         binary,
         saving,
     })
+}
+
+/// Whether `id` is JSON text in `c` (json, or the registry's
+/// `nostr-baseline` family): a candidate with no switching cost.
+pub fn is_json(c: &Campaign, id: &str) -> bool {
+    id == crate::model::summary::BASELINE || crate::model::relay::is_json_text(c, id)
+}
+
+/// `role`'s answer over `c`'s links rows, decided in `unit` at `p` and the
+/// default thresholds.
+pub fn campaign_answer(c: &Campaign, role: Role, unit: Unit, p: &Prices) -> Option<Answer> {
+    answer_in(
+        unit,
+        &candidates(&c.links, role),
+        role,
+        &|id: &str| is_json(c, id),
+        p,
+        DECISIVE.default,
+        SWITCH.default,
+    )
 }
 
 /// A role's picks over link rate × egress price, the CPU price at its
