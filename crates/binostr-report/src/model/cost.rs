@@ -310,26 +310,6 @@ impl Answer {
     }
 }
 
-/// The answer of `role` over `cands`, decided in the role's own unit.
-pub fn answer(
-    cands: &[Candidate],
-    role: Role,
-    is_json: &dyn Fn(&str) -> bool,
-    p: &Prices,
-    decisive_pct: f64,
-    switch_pct: f64,
-) -> Option<Answer> {
-    answer_in(
-        role.unit(),
-        cands,
-        role,
-        is_json,
-        p,
-        decisive_pct,
-        switch_pct,
-    )
-}
-
 /// The answer of `role` over `cands` decided in `unit`, `is_json` saying
 /// which profiles are JSON text; `None` without both kinds of candidate.
 pub fn answer_in(
@@ -613,7 +593,16 @@ mod tests {
         ];
         let is_json = |p: &str| p == "json";
         let p = Prices::default();
-        let a = answer(&cands, Role::RelayToClient, &is_json, &p, 1.0, 10.0).unwrap();
+        let a = answer_in(
+            Unit::Dollars,
+            &cands,
+            Role::RelayToClient,
+            &is_json,
+            &p,
+            1.0,
+            10.0,
+        )
+        .unwrap();
         // Dollars: egress dominates; json deflate and bin deflate are the cheapest.
         assert_eq!(a.json.label(), "json deflate (zlib-1)");
         assert_eq!(a.binary.label(), "bin deflate (zlib-1)");
@@ -621,7 +610,16 @@ mod tests {
         assert!((a.saving.pct - 11.1).abs() < 0.1, "{:?}", a.saving);
         // bin deflate is smaller and costs more CPU: equal at some rate.
         assert!(a.break_even_mbit.is_none(), "smaller and less CPU in total");
-        let strict = answer(&cands, Role::RelayToClient, &is_json, &p, 1.0, 20.0).unwrap();
+        let strict = answer_in(
+            Unit::Dollars,
+            &cands,
+            Role::RelayToClient,
+            &is_json,
+            &p,
+            1.0,
+            20.0,
+        )
+        .unwrap();
         assert!(!strict.switch);
     }
 
