@@ -18,6 +18,7 @@
 //! [`SWITCH`] of json's cost.
 
 use crate::interval::{Ci, Interval};
+use crate::model::campaign::Campaign;
 use crate::read::links::LinkRow;
 use crate::read::transport::Mode;
 
@@ -223,7 +224,8 @@ pub fn break_even_mbit(a: &Terms, b: &Terms) -> Option<f64> {
 /// $/core-hour; `None` when one is cheaper at every price.
 pub fn break_even_egress(a: &Terms, b: &Terms, cpu_usd_per_core_hour: f64) -> Option<f64> {
     let gb = (a.egress_bytes - b.egress_bytes) * 1e6 / 1e9;
-    let cpu_usd = (b.relay_cpu_ns.est - a.relay_cpu_ns.est) * 1e6 * 1e-9 / 3600.0 * cpu_usd_per_core_hour;
+    let cpu_usd =
+        (b.relay_cpu_ns.est - a.relay_cpu_ns.est) * 1e6 * 1e-9 / 3600.0 * cpu_usd_per_core_hour;
     let price = cpu_usd / gb;
     (gb != 0.0 && price > 0.0).then_some(price)
 }
@@ -308,26 +310,6 @@ impl Answer {
     }
 }
 
-/// The answer of `role` over `cands`, decided in the role's own unit.
-pub fn answer(
-    cands: &[Candidate],
-    role: Role,
-    is_json: &dyn Fn(&str) -> bool,
-    p: &Prices,
-    decisive_pct: f64,
-    switch_pct: f64,
-) -> Option<Answer> {
-    answer_in(
-        role.unit(),
-        cands,
-        role,
-        is_json,
-        p,
-        decisive_pct,
-        switch_pct,
-    )
-}
-
 /// The answer of `role` over `cands` decided in `unit`, `is_json` saying
 /// which profiles are JSON text; `None` without both kinds of candidate.
 pub fn answer_in(
@@ -366,6 +348,26 @@ pub fn answer_in(
         binary,
         saving,
     })
+}
+
+/// Whether `id` is JSON text in `c` (json, or the registry's
+/// `nostr-baseline` family): a candidate with no switching cost.
+pub fn is_json(c: &Campaign, id: &str) -> bool {
+    id == crate::model::summary::BASELINE || crate::model::relay::is_json_text(c, id)
+}
+
+/// `role`'s answer over `c`'s links rows, decided in `unit` at `p` and the
+/// default thresholds.
+pub fn campaign_answer(c: &Campaign, role: Role, unit: Unit, p: &Prices) -> Option<Answer> {
+    answer_in(
+        unit,
+        &candidates(&c.links, role),
+        role,
+        &|id: &str| is_json(c, id),
+        p,
+        DECISIVE.default,
+        SWITCH.default,
+    )
 }
 
 /// A role's picks over link rate × egress price, the CPU price at its
@@ -632,7 +634,16 @@ mod tests {
         ];
         let is_json = |p: &str| p == "json";
         let p = Prices::default();
-        let a = answer(&cands, Role::RelayToClient, &is_json, &p, 1.0, 10.0).unwrap();
+        let a = answer_in(
+            Unit::Dollars,
+            &cands,
+            Role::RelayToClient,
+            &is_json,
+            &p,
+            1.0,
+            10.0,
+        )
+        .unwrap();
         // Dollars: egress dominates; json deflate and bin deflate are the cheapest.
         assert_eq!(a.json.label(), "json deflate (zlib-1)");
         assert_eq!(a.binary.label(), "bin deflate (zlib-1)");
@@ -640,7 +651,16 @@ mod tests {
         assert!((a.saving.pct - 11.1).abs() < 0.1, "{:?}", a.saving);
         // bin deflate is smaller and costs more CPU: equal at some rate.
         assert!(a.break_even_mbit.is_none(), "smaller and less CPU in total");
-        let strict = answer(&cands, Role::RelayToClient, &is_json, &p, 1.0, 20.0).unwrap();
+        let strict = answer_in(
+            Unit::Dollars,
+            &cands,
+            Role::RelayToClient,
+            &is_json,
+            &p,
+            1.0,
+            20.0,
+        )
+        .unwrap();
         assert!(!strict.switch);
     }
 

@@ -7,7 +7,6 @@ use crate::fmt::fixed;
 use crate::interval::Interval;
 use crate::model::campaign::Campaign;
 use crate::model::cost::{self, Answer, PARAMS, Prices, Role, Unit};
-use crate::model::relay::is_json_text;
 
 /// The section, when the campaign has links rows.
 pub(super) fn cost_section(out: &mut String, c: &Campaign) {
@@ -15,7 +14,6 @@ pub(super) fn cost_section(out: &mut String, c: &Campaign) {
         return;
     }
     let p = Prices::default();
-    let is_json = |id: &str| id == crate::model::summary::BASELINE || is_json_text(c, id);
     let _ = writeln!(
         out,
         "## Cost of a million events on the wire (`results/links/`, unshaped rows)\n\n\
@@ -42,17 +40,10 @@ pub(super) fn cost_section(out: &mut String, c: &Campaign) {
         .collect();
     md_table(out, &["parameter", "default", "range", "source"], &rows);
     for role in Role::ALL {
-        let cands = cost::candidates(&c.links, role);
-        let Some(a) = cost::answer(
-            &cands,
-            role,
-            &is_json,
-            &p,
-            cost::DECISIVE.default,
-            cost::SWITCH.default,
-        ) else {
+        let Some(a) = cost::campaign_answer(c, role, role.unit(), &p) else {
             continue;
         };
+        let cands = cost::candidates(&c.links, role);
         role_answer(out, &a, &p);
         let mut rows: Vec<(f64, Vec<String>)> = cands
             .iter()
@@ -179,21 +170,9 @@ pub const COST_HEADER: &str = "role,unit,link_mbit,egress_usd_per_gb,cpu_usd_per
 /// the header only without links rows.
 pub fn cost_csv(c: &Campaign) -> String {
     let p = Prices::default();
-    let is_json = |id: &str| id == crate::model::summary::BASELINE || is_json_text(c, id);
     let mut out = format!("{COST_HEADER}\n");
     for role in Role::ALL {
-        let cands = cost::candidates(&c.links, role);
-        let answer = |unit| {
-            cost::answer_in(
-                unit,
-                &cands,
-                role,
-                &is_json,
-                &p,
-                cost::DECISIVE.default,
-                cost::SWITCH.default,
-            )
-        };
+        let answer = |unit| cost::campaign_answer(c, role, unit, &p);
         let (Some(a), Some(other)) = (answer(role.unit()), answer(role.unit().other())) else {
             continue;
         };
