@@ -16,6 +16,12 @@ and checks that:
     measured (its registry.json, whose enabled profiles must be those of
     run-1/sizes.csv) and every summary row of each workload;
   - sorting by a column changes the order to that column's order;
+  - the cost model's embedded data are links.csv's candidates and terms,
+    its parameters those summary/cost.csv states; the page's answers per
+    role equal summary/cost.csv at the defaults (as that file rounds them)
+    and cost_reference.py's recomputation at the defaults, at 3 random
+    parameter sets drawn within the ranges (seeded) and at one set where a
+    role's pick differs from the defaults';
   - the calculator shows, for the default mix, a changed one (the other
     kinds' share too), every relay mode and every compression the campaign
     measured (permessage-deflate per kind and on the socket, with and
@@ -36,6 +42,7 @@ import csv
 import json
 import math
 import os
+import random
 import re
 import shutil
 import socket
@@ -49,6 +56,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import calc_reference as ref  # noqa: E402
+import cost_reference as cref  # noqa: E402
 
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
 # Tables whose rows must be exactly the enabled registry profiles.
@@ -241,6 +249,171 @@ def compare(page: dict, want: dict, what: str) -> int:
     return n
 
 
+COST_SEED = 45
+# The page's cost table, after the role's header: which answer each cell holds.
+COST_CELLS = ["unit", "verdict", "json", "json_seconds", "json_dollars", "binary", "binary_seconds",
+              "binary_dollars", "saving_pct", "pick_other_unit", "break_even_mbit", "break_even_egress"]
+
+
+def cost_static(html: str, cands: dict) -> dict | None:
+    """The embedded model: the parameters, and links.csv's candidates with
+    their terms exactly; None when the page has no cost section."""
+    m = re.search(r'<script type="application/json" id="binostr-cost">(.*?)</script>', html, re.S)
+    if not m:
+        return None
+    model = json.loads(m.group(1))
+    if [q["id"] for q in model["params"]] != cref.PARAMS:
+        fail(f"cost parameters {[q['id'] for q in model['params']]} are not {cref.PARAMS}")
+    for q in model["params"]:
+        if not q["low"] <= q["default"] <= q["high"] or not q["source"]:
+            fail(f"cost parameter {q['id']}: default {q['default']} outside [{q['low']}, {q['high']}] or no source")
+    roles = {r["id"]: r for r in model["roles"]}
+    for role, unit in cref.ROLES.items():
+        if roles[role]["unit"] != unit:
+            fail(f"cost: {role} is decided in {roles[role]['unit']}, the model says {unit}")
+        got = {c["label"]: c for c in roles[role]["candidates"]}
+        if sorted(got) != sorted(c["label"] for c in cands[role]):
+            fail(f"cost: {role} candidates {sorted(got)} are not links.csv's {sorted(c['label'] for c in cands[role])}")
+        for c in cands[role]:
+            e = got[c["label"]]
+            t = e["terms"]
+            want = (c["link"], c["egress"], c["relay"], c["client"], c["is_json"])
+            tr = lambda i: (i["est"], i["lo"], i["hi"])  # noqa: E731
+            if (t["link_bytes"], t["egress_bytes"], tr(t["relay_cpu_ns"]), tr(t["client_cpu_ns"]),
+                    e["is_json"]) != want:
+                fail(f"cost: {role} {c['label']} embedded {t} {e['is_json']}, links.csv gives {want}")
+    return model
+
+
+def cost_page(d: WebDriver) -> dict:
+    rows = d.js("""return Array.from(document.querySelectorAll('#cost-table tbody tr')).map(tr =>
+        [tr.dataset.role, Array.from(tr.cells).slice(1).map(td => td.dataset.value)]);""")
+    out = {}
+    for role, cells in rows:
+        if len(cells) != len(COST_CELLS):
+            fail(f"cost table: {role} has {len(cells)} answer cells, want {len(COST_CELLS)}")
+        v = dict(zip(COST_CELLS, cells))
+        for k in COST_CELLS:
+            if k in ("json_seconds", "json_dollars", "binary_seconds", "binary_dollars", "saving_pct",
+                     "break_even_mbit", "break_even_egress"):
+                v[k] = None if v[k] == "" else float(v[k])
+        v["switch"] = v["verdict"] == "switch"
+        v["pick"] = v["binary"] if v["switch"] else v["json"]
+        out[role] = v
+    return out
+
+
+def set_cost(d: WebDriver, p: dict) -> dict:
+    for k, v in p.items():
+        d.type(f"#cost-{k}", repr(float(v)))
+    return cost_page(d)
+
+
+def cost_compare(page: dict, want: dict, what: str) -> int:
+    n = 0
+    if sorted(page) != sorted(want):
+        fail(f"cost, {what}: the page answers for {sorted(page)}, the recomputation for {sorted(want)}")
+    for role, w in want.items():
+        g = page[role]
+        pairs = [("unit", g["unit"], w["unit"]), ("json", g["json"], w["json"]["label"]),
+                 ("binary", g["binary"], w["binary"]["label"]), ("switch", g["switch"], w["switch"]),
+                 ("pick", g["pick"], w["pick"]), ("pick_other_unit", g["pick_other_unit"], w["pick_other_unit"])]
+        for k in ("json", "binary"):
+            for u in cref.UNITS:
+                pairs.append((f"{k}_{u}", g[f"{k}_{u}"], w[k][u]))
+        for k in ("saving_pct", "break_even_mbit", "break_even_egress"):
+            pairs.append((k, g[k], w[k]))
+        for k, got, exp in pairs:
+            same = close(got, exp) if isinstance(exp, float) or exp is None else got == exp
+            if not same:
+                fail(f"cost, {what}: {role} {k} shows {got!r}, recomputed {exp!r}")
+            n += 1
+    return n
+
+
+def cost_csv_compare(page: dict, path: Path, defaults: dict) -> int:
+    """The page at the defaults against summary/cost.csv, rounded as it is."""
+    with path.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        fail(f"{path} has no rows, the page has a cost section")
+    n = 0
+    for r in rows:
+        for k in ("link_mbit", "egress_usd_per_gb", "cpu_usd_per_core_hour", "switch_pct"):
+            if float(r[k]) != defaults[k]:
+                fail(f"{path}: {r['role']} {k} {r[k]}, the page's default {defaults[k]}")
+        g = page.get(r["role"])
+        if g is None:
+            fail(f"the page has no cost answer for {r['role']} ({path} has)")
+        def fixed(x, dec):
+            """As the report writes a number: fixed decimals, no negative zero."""
+            if x is None:
+                return ""
+            t = f"{x:.{dec}f}"
+            return t[1:] if t.startswith("-") and set(t[1:]) <= set("0.") else t
+        pairs = [("unit", g["unit"], r["unit"]), ("json_candidate", g["json"], r["json_candidate"]),
+                 ("json_s_per_million", fixed(g["json_seconds"], 3), r["json_s_per_million"]),
+                 ("json_usd_per_million", fixed(g["json_dollars"], 6), r["json_usd_per_million"]),
+                 ("binary_candidate", g["binary"], r["binary_candidate"]),
+                 ("binary_s_per_million", fixed(g["binary_seconds"], 3), r["binary_s_per_million"]),
+                 ("binary_usd_per_million", fixed(g["binary_dollars"], 6), r["binary_usd_per_million"]),
+                 ("saving_pct", fixed(g["saving_pct"], 2), r["saving_pct"]),
+                 ("switch", "yes" if g["switch"] else "no", r["switch"]), ("pick", g["pick"], r["pick"]),
+                 ("pick_other_unit", g["pick_other_unit"], r["pick_other_unit"]),
+                 ("break_even_mbit", fixed(g["break_even_mbit"], 1), r["break_even_mbit"]),
+                 ("break_even_egress_usd_per_gb", fixed(g["break_even_egress"], 6),
+                  r["break_even_egress_usd_per_gb"])]
+        for k, got, want in pairs:
+            if got != want:
+                fail(f"cost at the defaults: {r['role']} {k} shows {got!r}, {path.name} has {want!r}")
+            n += 1
+    return n
+
+
+def check_cost(d: WebDriver, model: dict, cands: dict, csv_path: Path) -> None:
+    defaults = {q["id"]: q["default"] for q in model["params"]}
+    page = cost_page(d)
+    n = cost_csv_compare(page, csv_path, defaults)
+    n += cost_compare(page, cref.answers(cands, defaults), "defaults")
+    rng = random.Random(COST_SEED)
+    draws = [{q["id"]: rng.uniform(q["low"], q["high"]) for q in model["params"]} for _ in range(3)]
+    for i, p in enumerate(draws):
+        n += cost_compare(set_cost(d, p), cref.answers(cands, p), f"random set {i + 1} {p}")
+    # A set where a role's pick is not the defaults': the range's corners first.
+    base = cref.answers(cands, defaults)
+    corners = [dict(defaults, **{q["id"]: q[end]}) for q in model["params"] for end in ("low", "high")]
+    more = [{q["id"]: rng.uniform(q["low"], q["high"]) for q in model["params"]} for _ in range(200)]
+    flip = next((p for p in corners + more
+                 if any(a["pick"] != base[r]["pick"] for r, a in cref.answers(cands, p).items())), None)
+    if flip is None:
+        fail("cost: no parameter set within the ranges changes a pick; the flip is not exercised")
+    now = cref.answers(cands, flip)
+    n += cost_compare(set_cost(d, flip), now, f"flip {flip}")
+    flipped = [f"{r} {base[r]['pick']} -> {a['pick']}" for r, a in now.items() if a["pick"] != base[r]["pick"]]
+    d.click("#cost-reset")
+    n += cost_csv_compare(cost_page(d), csv_path, defaults)
+    # The CI rule: cost.js on the page's model with every CPU interval
+    # widened to overlap counts no CPU term, as the recomputation does.
+    wide = {r: [dict(c, relay=(c["relay"][0], 0.0, 1e15), client=(c["client"][0], 0.0, 1e15)) for c in cs]
+            for r, cs in cands.items()}
+    want = cref.answers(wide, defaults)
+    got = d.js("""const m = JSON.parse(document.getElementById('binostr-cost').textContent);
+        for (const r of m.roles) for (const c of r.candidates)
+            for (const k of ['relay_cpu_ns', 'client_cpu_ns']) { c.terms[k].lo = 0; c.terms[k].hi = 1e15; }
+        return BinostrCost.evaluate(m, arguments[0]).roles.map(r => [r.id, r.saving.pct, r.switch]);""", defaults)
+    for role, pct, switch in got:
+        if not close(pct, want[role]["saving_pct"]) or switch != want[role]["switch"]:
+            fail(f"cost, CPU intervals overlapping: {role} saves {pct} % (switch {switch}), "
+                 f"recomputed {want[role]['saving_pct']} % (switch {want[role]['switch']})")
+        n += 2
+    if all(close(want[r]["saving_pct"], base[r]["saving_pct"]) for r in want):
+        fail("cost: overlapping CPU intervals change no saving; the CI rule is not exercised")
+    print(f"browser-test: cost model: {n} answers equal summary/cost.csv at the defaults (twice, the second "
+          f"after the reset) and cost_reference.py at the defaults, 3 random sets (seed {COST_SEED}) and "
+          f"a flip ({'; '.join(flipped)}), and with every CPU interval overlapping; defaults: " +
+          "; ".join(f"{r} {a['pick']} ({a['saving_pct']:.2f} % saved)" for r, a in base.items()))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", default=".", type=Path)
@@ -259,7 +432,10 @@ def main() -> None:
     if not a.chromium or not a.chromedriver:
         fail("chromium and chromedriver are needed (Debian: apt-get install chromium chromium-driver)")
     rec = ref.Records(root, a.label)
-    data = check_static(page.read_text(), rec)
+    html = page.read_text()
+    data = check_static(html, rec)
+    cost_cands = cref.candidates(root, a.label)
+    cost_model = cost_static(html, cost_cands)
     enabled = enabled_profiles(root, a.label)
 
     port = free_port()
@@ -400,6 +576,13 @@ def main() -> None:
               f"{sorted(disabled)}; {ties} tied groups never coloured apart; default mix: json "
               f"{want['json']['wire_bytes_per_second'] / 1e6:.3f} MB/s, "
               f"{'not measured' if json_cores is None else f'{json_cores[0]:.4f}'} cores")
+
+        if cost_model is None:
+            if any(cost_cands.values()):
+                fail("links.csv has candidates, the page has no cost section")
+            print("browser-test: cost model: no links rows, no section")
+        else:
+            check_cost(d, cost_model, cost_cands, root / "results/campaigns" / a.label / "summary/cost.csv")
 
         if a.screenshot:
             d.click("#reset-mix")
