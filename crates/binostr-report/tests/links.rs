@@ -23,9 +23,13 @@ fn row(profile: &str, mode: &str, link: &str, rtt: f64, t: f64, r: Option<f64>, 
     let r = r.map_or(",,".to_owned(), ci);
     format!(
         "{profile},{mode},{deflater},{link},{rate},{rtt},{source},60,3,1000,20,{},,,,{r},\
-         2000,3000,5,{},{b},100,40000,5000\n",
+         {},{},5,{},{b},100,{},{}\n",
         ci(t),
-        ci(0.001)
+        ci(2000.0),
+        ci(3000.0),
+        ci(0.001),
+        ci(40000.0),
+        ci(5000.0)
     )
 }
 
@@ -116,6 +120,30 @@ fn links_reach_the_summary_the_paper_and_the_page() {
         html.contains("results/links/links.csv"),
         "not in Provenance"
     );
+    // The cost model: its section, its script and the model's export.
+    assert!(html.contains("<section id=\"cost\">"));
+    assert!(html.contains("<a href=\"#cost\">Cost model</a>"));
+    assert!(html.contains("root.BinostrCost = api"));
+    let open = "<script type=\"application/json\" id=\"binostr-cost\">";
+    let start = html.find(open).expect("the cost model's data") + open.len();
+    let end = start + html[start..].find("</script>").unwrap();
+    let data: serde_json::Value = serde_json::from_str(&html[start..end]).unwrap();
+    for role in data["roles"].as_array().unwrap() {
+        let cands = role["candidates"].as_array().unwrap();
+        // The 7 unshaped rows; json-simd is JSON text, event2 is not.
+        assert_eq!(cands.len(), 7, "{role}");
+        let kind = |label: &str| {
+            cands
+                .iter()
+                .find(|c| c["label"] == label)
+                .map(|c| c["is_json"].clone())
+        };
+        assert_eq!(kind("json-simd deflate (zlib-1)"), Some(true.into()));
+        assert_eq!(kind("event2 none"), Some(false.into()));
+        for id in ["link_mbit", "switch_pct"] {
+            assert!(html.contains(&format!("id=\"cost-{id}\"")), "no input {id}");
+        }
+    }
 }
 
 #[test]
@@ -126,6 +154,10 @@ fn without_links_there_is_a_warning_and_no_section() {
     let md = read(tmp.path().join("results/campaigns/q1/summary/summary.md"));
     assert!(md.contains("links.csv is missing"), "{md}");
     assert!(!md.contains("## Links"));
+    fs::create_dir_all(tmp.path().join("results/campaigns/q1/summary/plots")).unwrap();
+    let html = read(binostr_report::page(tmp.path(), "q1", None).unwrap());
+    assert!(!html.contains("<section id=\"cost\">"));
+    assert!(!html.contains("<script type=\"application/json\" id=\"binostr-cost\">"));
     let tex = read(tmp.path().join("paper/generated/macros.tex"));
     assert!(!tex.contains("\\Links"));
     assert_eq!(

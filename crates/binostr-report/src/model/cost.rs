@@ -721,7 +721,12 @@ mod tests {
         use crate::read::links::{test_line as line, test_rows};
         let rows = test_rows(&[
             line(("json", "none", "", "unshaped", 0.0), 0.002, None, 743.7),
-            line(("b", "deflate", "zlib-1", "unshaped", 0.0), 0.003, None, 401.3),
+            line(
+                ("b", "deflate", "zlib-1", "unshaped", 0.0),
+                0.003,
+                None,
+                401.3,
+            ),
             line(("b", "none", "", "10mbit", 0.0), 0.05, None, 500.0),
         ]);
         let is_json = |p: &str| p == "json";
@@ -731,7 +736,10 @@ mod tests {
         for (q, e) in PARAMS.iter().zip(v["params"].as_array().unwrap()) {
             assert_eq!(e["id"], q.id);
             assert_eq!(e["default"].as_f64(), Some(q.default));
-            assert_eq!((e["low"].as_f64(), e["high"].as_f64()), (Some(q.low), Some(q.high)));
+            assert_eq!(
+                (e["low"].as_f64(), e["high"].as_f64()),
+                (Some(q.low), Some(q.high))
+            );
         }
         let interval = |e: &serde_json::Value| Interval {
             est: e["est"].as_f64().unwrap(),
@@ -769,4 +777,3 @@ mod tests {
         }
     }
 }
-
