@@ -213,13 +213,8 @@ pub const TRANSPORT: Layout = Layout {
         // (docs/TRANSPORT.md, "What the latency columns measure").
         col("latency_p50_ns", Real),
         col("latency_p99_ns", Real),
-        // Thread CPU per event: median over rounds and its 95 % CI.
         col("relay_cpu_ns_per_event", Real),
-        col("relay_cpu_ns_per_event_lo", Real),
-        col("relay_cpu_ns_per_event_hi", Real),
         col("client_cpu_ns_per_event", Real),
-        col("client_cpu_ns_per_event_lo", Real),
-        col("client_cpu_ns_per_event_hi", Real),
     ],
 };
 
