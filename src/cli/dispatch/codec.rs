@@ -97,6 +97,20 @@ pub(super) fn run_sizes(json: bool, all: bool, inputs: &[PathBuf]) -> Result<()>
         .map(crate::bench::sizes::Accumulator::finish)
         .collect::<io::Result<Vec<_>>>()?;
     let seconds = started.elapsed().as_secs_f64();
+    let json_total = rows
+        .iter()
+        .find(|r| r.not_representable == 0)
+        .map_or(0, |r| r.json_total);
+    let threads = rayon::current_num_threads();
+    let rate = json_total as f64 / 1e6 / seconds;
+    let peak = crate::bench::probe::peak_rss_kib().map_or("unknown".into(), |k| k.to_string());
+    eprintln!(
+        "{:.1} s: {:.1} MB of compact JSON/s on {threads} threads ({:.1} MB/s per thread); \
+         peak RSS {peak} KiB",
+        seconds,
+        rate,
+        rate / threads as f64
+    );
     if json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(());
@@ -125,18 +139,6 @@ pub(super) fn run_sizes(json: bool, all: bool, inputs: &[PathBuf]) -> Result<()>
         );
     }
     print!("{}", crate::bench::sizes::render_costs(&rows));
-    let json_total = rows
-        .iter()
-        .find(|r| r.not_representable == 0)
-        .map_or(0, |r| r.json_total);
-    let threads = rayon::current_num_threads();
-    let rate = json_total as f64 / 1e6 / seconds;
-    eprintln!(
-        "{:.1} s: {:.1} MB of compact JSON/s on {threads} threads ({:.1} MB/s per thread)",
-        seconds,
-        rate,
-        rate / threads as f64
-    );
     Ok(())
 }
 
