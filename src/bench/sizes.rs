@@ -491,6 +491,7 @@ pub fn render_costs(rows: &[ProfileSizes]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::corpus::calibrate::percentile;
 
     #[test]
     fn json_is_exactly_its_own_baseline() {
@@ -547,6 +548,37 @@ mod tests {
             zstd::bulk::compress(record, ZSTD_LEVEL).unwrap().len()
         );
         assert!(first.deflate < record.len(), "{first:?}");
+    }
+
+    #[test]
+    fn batches_add_up_to_the_whole() {
+        let events = crate::corpus::generate::generate(7, 300);
+        let p = crate::profiles::find("cbor-packed").unwrap();
+        let whole = measure(p, &events).unwrap();
+        let mut acc = Accumulator::new(p).unwrap();
+        for chunk in events.chunks(37) {
+            acc.add(chunk, &JsonOf::batch(chunk).unwrap()).unwrap();
+        }
+        let parts = acc.finish().unwrap();
+        assert_eq!(parts.raw, whole.raw);
+        assert_eq!(parts.by_kind, whole.by_kind);
+        assert_eq!(parts.raw_total, whole.raw_total);
+        assert_eq!(parts.deflate_by_kind, whole.deflate_by_kind);
+        assert_eq!(parts.json_deflate_total, whole.json_deflate_total);
+        assert_eq!(parts.json_total, whole.json_total);
+        let mut sizes: Vec<usize> = events
+            .iter()
+            .map(|e| {
+                let mut r = Vec::new();
+                p.codec.encode(e, &mut r).unwrap();
+                r.len()
+            })
+            .collect();
+        sizes.sort_unstable();
+        assert_eq!(whole.raw_total, sizes.iter().sum::<usize>());
+        assert_eq!(whole.raw.p99, percentile(&sizes, 99.0));
+        assert!(whole.deflate_total < whole.raw_total, "{whole:?}");
+        assert!(whole.json_deflate_total < whole.json_total, "{whole:?}");
     }
 
     #[test]
