@@ -12,6 +12,18 @@ fn binostr(args: &[&str]) -> Output {
         .expect("binostr runs")
 }
 
+fn with_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_binostr"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 fn generate(out: &Path, count: usize) {
     let o = binostr(&[
         "corpus",
@@ -62,31 +74,19 @@ fn sizes_reads_relay_messages_from_compressed_stdin_with_duplicates() {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     gz.write_all(&messages).unwrap();
     let gz = gz.finish().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_binostr"))
-        .args(["sizes", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(&gz).unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = with_stdin(&["sizes", "-"], &gz);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(
         out.contains("200 valid events (401 records read, 1 rejected, 200 duplicates)"),
         "{out}"
     );
-    assert!(out.contains("line 401"), "the refusal names its line: {out}");
+    assert!(
+        out.contains("line 401"),
+        "the refusal names its line: {out}"
+    );
     // The JSON report over stdin equals the file's.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_binostr"))
-        .args(["sizes", "--json", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(&gz).unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = with_stdin(&["sizes", "--json", "-"], &gz);
     assert_eq!(o.stdout, plain.stdout);
 }
 

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use crate::cli::args::LimitArgs;
 use crate::cli::{EXIT_BAD_DATA, ExitError};
 use crate::corpus::audit;
-use crate::files::write_atomically;
+use crate::files::write_atomically_with;
 use crate::model::hex;
 use crate::validate::Limits;
 
@@ -22,30 +22,47 @@ fn profile(id: &str) -> Result<&'static crate::codec::Profile> {
 
 pub(super) fn run_encode(id: &str, output: Option<&Path>, input: &Path) -> Result<()> {
     let profile = profile(id)?;
-    let mut events = Vec::new();
-    let report = audit::audit_paths(&[input.to_path_buf()], &LimitArgs::default_options(), |e| {
-        events.push(e)
-    })?;
-    let mut stream = Vec::new();
-    let mut record = Vec::new();
+    let (mut encoded, mut bytes) = (0u64, 0u64);
     let mut refused = Vec::new();
-    for e in &events {
-        record.clear();
-        match profile.codec.encode(e, &mut record) {
-            Ok(()) => crate::codec::framing::write_frame(&mut stream, &record)?,
-            Err(err) => refused.push((hex::encode(&e.id), err.reason)),
+    let mut report = None;
+    // Streams: each accepted event is framed and written as it comes.
+    let mut write = |out: &mut dyn Write| -> io::Result<()> {
+        let mut record = Vec::new();
+        let mut frame = Vec::new();
+        let mut failed = Ok(());
+        let options = LimitArgs::default_options();
+        let r = audit::audit_paths(&[input.to_path_buf()], &options, |e| {
+            record.clear();
+            match profile.codec.encode(&e, &mut record) {
+                Ok(()) if failed.is_ok() => {
+                    frame.clear();
+                    failed = crate::codec::framing::write_frame(&mut frame, &record)
+                        .map_err(io::Error::other)
+                        .and_then(|()| out.write_all(&frame));
+                    encoded += 1;
+                    bytes += frame.len() as u64;
+                }
+                Ok(()) => {}
+                Err(err) => refused.push((hex::encode(&e.id), err.reason)),
+            }
+        })?;
+        report = Some(r);
+        failed
+    };
+    match output {
+        Some(path) => write_atomically_with(path, write)?,
+        None => {
+            let stdout = io::stdout();
+            let mut out = BufWriter::new(stdout.lock());
+            write(&mut out)?;
+            out.flush()?;
         }
     }
-    match output {
-        Some(path) => write_atomically(path, &stream)?,
-        None => io::stdout().lock().write_all(&stream)?,
-    }
+    let report = report.expect("the audit ran");
     eprintln!(
-        "encoded {} of {} records with {}: {} bytes; {} rejected by the audit, {} not representable, {} duplicates",
-        events.len() - refused.len(),
+        "encoded {encoded} of {} records with {}: {bytes} bytes; {} rejected by the audit, {} not representable, {} duplicates",
         report.read,
         profile.id,
-        stream.len(),
         report.rejected.len(),
         refused.len(),
         report.duplicates
