@@ -243,18 +243,21 @@ impl Accumulator {
             }
             let r = &self.record;
             let deflated = deflate::deflated_alone(&mut self.deflate, r, &mut self.scratch)?;
-            write_frame(&mut self.framed, r).map_err(std::io::Error::other)?;
-            write_frame(&mut self.json_framed, &j.json).map_err(std::io::Error::other)?;
+            // One frame at a time: no buffer grows with the batch.
+            for (frame, bytes, out) in [
+                (&mut self.framed, r.as_slice(), &mut self.zstd),
+                (&mut self.json_framed, &j.json, &mut self.json_zstd),
+            ] {
+                frame.clear();
+                write_frame(frame, bytes).map_err(std::io::Error::other)?;
+                out.write_all(frame)?;
+            }
             self.raw.add(r.len());
             self.by_kind.entry(e.kind).or_default().add(r.len());
             *self.deflate_by_kind.entry(e.kind).or_default() += deflated;
             *self.json_by_kind.entry(e.kind).or_default() += j.json.len();
             *self.json_deflate_by_kind.entry(e.kind).or_default() += j.deflated;
         }
-        self.zstd.write_all(&self.framed)?;
-        self.json_zstd.write_all(&self.json_framed)?;
-        self.framed.clear();
-        self.json_framed.clear();
         Ok(())
     }
 
