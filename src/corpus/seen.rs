@@ -12,8 +12,9 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::os::unix::fs::FileExt;
 
-/// Ids held in memory before a spill.
-pub const CAP: usize = 1 << 20;
+/// Ids held in memory before a spill: 7/8 of 2^20, the most a table of
+/// 2^20 buckets holds (about 33 MiB) before it doubles.
+pub const CAP: usize = 7 << 17;
 
 /// Size of the Bloom filter over spilled ids (32 MiB).
 pub const BLOOM_BYTES: usize = 32 << 20;
