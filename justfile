@@ -38,6 +38,12 @@ audit-real:
 sizes: corpus
     cargo run --release -- sizes results/corpus/default/selection.jsonl
 
+# Streamed `corpus generate -o - | sizes -` at each COUNT: time, throughput
+# and peak RSS into results/streaming/.
+streaming-bench +counts="100000 1000000":
+    cargo build --release --bin binostr
+    bash scripts/streaming-bench.sh "$CARGO_TARGET_DIR/release/binostr" {{counts}}
+
 # Measure all enabled profiles into results/campaigns/LABEL (SETTINGS: quick|publication|smoke).
 campaign label settings="quick":
     cargo run --release -- campaign --settings {{settings}} --label {{label}}

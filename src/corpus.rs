@@ -15,6 +15,7 @@ pub mod audit;
 pub mod calibrate;
 pub mod generate;
 pub mod import;
+pub mod seen;
 pub mod select;
 pub mod source;
 pub mod valid;
@@ -102,11 +103,27 @@ pub fn audit_real(
 pub fn fingerprint<'a>(ids: impl IntoIterator<Item = &'a [u8; 32]>) -> String {
     let mut sorted: Vec<&[u8; 32]> = ids.into_iter().collect();
     sorted.sort_unstable();
-    let mut hasher = Sha256::new();
-    for id in sorted {
-        hasher.update(id);
+    let mut hasher = Fingerprint::default();
+    hasher.update(sorted.into_iter().copied());
+    hasher.finish()
+}
+
+/// SHA-256 over ids fed in ascending order, as [`fingerprint`] hashes them.
+#[derive(Default)]
+pub struct Fingerprint(Sha256);
+
+impl Fingerprint {
+    /// Adds the next ids, in ascending order.
+    pub fn update(&mut self, ids: impl IntoIterator<Item = [u8; 32]>) {
+        for id in ids {
+            self.0.update(id);
+        }
     }
-    hex::encode(&hasher.finalize())
+
+    /// The hex digest.
+    pub fn finish(self) -> String {
+        hex::encode(&self.0.finalize())
+    }
 }
 
 #[cfg(test)]

@@ -42,6 +42,15 @@ pub fn write_jsonl_atomically(path: &Path, events: &[Event]) -> Result<(), Write
 
 /// Writes `data` to a temporary file beside `path`, then renames it over.
 pub fn write_atomically(path: &Path, data: impl AsRef<[u8]>) -> Result<(), WriteError> {
+    write_atomically_with(path, |w| w.write_all(data.as_ref()))
+}
+
+/// Streams `fill`'s output to a temporary file beside `path`, then renames
+/// it over.
+pub fn write_atomically_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), WriteError> {
     let failed = |action: &'static str, path: &Path| {
         let path = path.to_path_buf();
         move |source| WriteError {
@@ -50,7 +59,6 @@ pub fn write_atomically(path: &Path, data: impl AsRef<[u8]>) -> Result<(), Write
             source,
         }
     };
-    let data = data.as_ref();
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).map_err(failed("creating", dir))?;
     }
@@ -58,7 +66,7 @@ pub fn write_atomically(path: &Path, data: impl AsRef<[u8]>) -> Result<(), Write
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
     let mut file = BufWriter::new(File::create(&tmp).map_err(failed("creating", &tmp))?);
-    file.write_all(data)
+    fill(&mut file)
         .and_then(|()| file.into_inner().map_err(io::IntoInnerError::into_error))
         .and_then(|file| file.sync_all())
         .map_err(failed("writing", &tmp))?;

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::codec::Profile;
 use crate::codec::framing::{FRAME_HEADER, write_frame};
-use crate::corpus::calibrate::{Compressed, percentile};
+use crate::corpus::calibrate::{Compressed, nearest_rank};
 use crate::model::Event;
 use crate::transport::{deflate, deflater};
 
@@ -27,18 +27,64 @@ pub struct Stats {
 }
 
 impl Stats {
-    fn of(mut sizes: Vec<usize>) -> Self {
-        sizes.sort_unstable();
-        let total: usize = sizes.iter().sum();
-        Self {
-            events: sizes.len(),
-            mean: if sizes.is_empty() {
+    #[cfg(test)]
+    fn of(sizes: Vec<usize>) -> Self {
+        let mut h = Histogram::default();
+        sizes.into_iter().for_each(|s| h.add(s));
+        h.stats()
+    }
+}
+
+/// An exact histogram of sizes: one count per distinct size, so its memory
+/// is bounded by the largest record allowed, never by the number of events.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Histogram {
+    counts: BTreeMap<usize, u64>,
+    events: u64,
+    total: u64,
+}
+
+impl Histogram {
+    /// Counts one size.
+    pub fn add(&mut self, size: usize) {
+        *self.counts.entry(size).or_default() += 1;
+        self.events += 1;
+        self.total += size as u64;
+    }
+
+    /// Nearest-rank percentile, as [`crate::corpus::calibrate::percentile`]
+    /// over the sorted sizes.
+    pub fn percentile(&self, p: f64) -> usize {
+        if self.events == 0 {
+            return 0;
+        }
+        let rank = nearest_rank(self.events, p);
+        let mut seen = 0;
+        for (&size, &n) in &self.counts {
+            seen += n;
+            if seen >= rank {
+                return size;
+            }
+        }
+        0
+    }
+
+    /// Largest size counted.
+    pub fn max(&self) -> usize {
+        self.counts.keys().next_back().copied().unwrap_or(0)
+    }
+
+    /// Count, mean, median and p99.
+    pub fn stats(&self) -> Stats {
+        Stats {
+            events: self.events as usize,
+            mean: if self.events == 0 {
                 0.0
             } else {
-                total as f64 / sizes.len() as f64
+                self.total as f64 / self.events as f64
             },
-            p50: percentile(&sizes, 50.0),
-            p99: percentile(&sizes, 99.0),
+            p50: self.percentile(50.0),
+            p99: self.percentile(99.0),
         }
     }
 }
@@ -62,10 +108,23 @@ pub struct ProfileSizes {
     pub framed_total: usize,
     /// zstd (level [`ZSTD_LEVEL`]) of the framed stream.
     pub zstd_total: usize,
+    /// Each record raw-deflated alone (permessage-deflate without context
+    /// takeover).
+    pub deflate_total: usize,
+    /// Raw record bytes per kind.
+    pub raw_by_kind: BTreeMap<u16, usize>,
+    /// Deflated bytes per kind, each record alone.
+    pub deflate_by_kind: BTreeMap<u16, usize>,
     /// Compact JSON bytes of the same events.
     pub json_total: usize,
+    /// Compact JSON bytes of the same events, per kind.
+    pub json_by_kind: BTreeMap<u16, usize>,
     /// JSON of the same events, framed and zstd-compressed.
     pub json_zstd_total: usize,
+    /// JSON of the same events, each deflated alone.
+    pub json_deflate_total: usize,
+    /// JSON of the same events, each deflated alone, per kind.
+    pub json_deflate_by_kind: BTreeMap<u16, usize>,
 }
 
 impl ProfileSizes {
@@ -78,52 +137,164 @@ impl ProfileSizes {
     pub fn zstd_share(&self) -> f64 {
         ratio(self.zstd_total, self.json_zstd_total)
     }
+
+    /// Deflated size as a share of deflated JSON of the same events.
+    pub fn deflate_share(&self) -> f64 {
+        ratio(self.deflate_total, self.json_deflate_total)
+    }
 }
 
 fn ratio(a: usize, b: usize) -> f64 {
     if b == 0 { 0.0 } else { a as f64 / b as f64 }
 }
 
-/// Measures `profile` over `events`.
-pub fn measure(profile: &Profile, events: &[Event]) -> std::io::Result<ProfileSizes> {
-    let mut record = Vec::new();
-    let mut json = Vec::new();
-    let mut framed = Vec::new();
-    let mut json_framed = Vec::new();
-    let mut sizes = Vec::with_capacity(events.len());
-    let mut by_kind: BTreeMap<u16, Vec<usize>> = BTreeMap::new();
-    let mut refused = Vec::new();
-    let mut json_total = 0;
-    for e in events {
-        record.clear();
-        if let Err(err) = profile.codec.encode(e, &mut record) {
-            refused.push(err.reason);
-            continue;
-        }
-        json.clear();
-        e.write_json(&mut json);
-        json_total += json.len();
-        write_frame(&mut framed, &record).map_err(std::io::Error::other)?;
-        write_frame(&mut json_framed, &json).map_err(std::io::Error::other)?;
-        sizes.push(record.len());
-        by_kind.entry(e.kind).or_default().push(record.len());
+/// Counts the bytes written to it.
+#[derive(Default)]
+struct Counter(usize);
+
+impl std::io::Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
     }
-    let raw_total = sizes.iter().sum();
-    Ok(ProfileSizes {
-        profile: profile.id,
-        not_representable: refused.len(),
-        not_representable_reasons: refused.into_iter().take(5).collect(),
-        framed_total: raw_total + FRAME_HEADER * sizes.len(),
-        raw: Stats::of(sizes),
-        by_kind: by_kind
-            .into_iter()
-            .map(|(k, v)| (k, Stats::of(v)))
-            .collect(),
-        raw_total,
-        zstd_total: zstd::bulk::compress(&framed, ZSTD_LEVEL)?.len(),
-        json_total,
-        json_zstd_total: zstd::bulk::compress(&json_framed, ZSTD_LEVEL)?.len(),
-    })
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// One event's compact JSON and its size deflated alone, shared by every
+/// profile's [`Accumulator`].
+pub struct JsonOf {
+    /// Compact JSON.
+    pub json: Vec<u8>,
+    /// Its size deflated alone.
+    pub deflated: usize,
+}
+
+impl JsonOf {
+    /// The JSON of `events`, computed in parallel.
+    pub fn batch(events: &[Event]) -> std::io::Result<Vec<Self>> {
+        use rayon::prelude::*;
+        events
+            .par_iter()
+            .map_init(deflater::compressor, |c, e| {
+                let mut json = Vec::with_capacity(512);
+                e.write_json(&mut json);
+                let deflated = deflate::deflated_alone(c, &json, &mut Vec::new())?;
+                Ok(Self { json, deflated })
+            })
+            .collect()
+    }
+}
+
+/// A profile's sizes over a stream of events, in memory bounded by the
+/// largest record (histograms and compressor state), not by the count.
+pub struct Accumulator {
+    profile: &'static Profile,
+    refused: usize,
+    reasons: Vec<String>,
+    raw: Histogram,
+    by_kind: BTreeMap<u16, Histogram>,
+    deflate_by_kind: BTreeMap<u16, usize>,
+    json_by_kind: BTreeMap<u16, usize>,
+    json_deflate_by_kind: BTreeMap<u16, usize>,
+    zstd: zstd::stream::write::Encoder<'static, Counter>,
+    json_zstd: zstd::stream::write::Encoder<'static, Counter>,
+    deflate: flate2::Compress,
+    record: Vec<u8>,
+    scratch: Vec<u8>,
+    framed: Vec<u8>,
+    json_framed: Vec<u8>,
+}
+
+impl Accumulator {
+    /// An empty accumulator for `profile`.
+    pub fn new(profile: &'static Profile) -> std::io::Result<Self> {
+        Ok(Self {
+            profile,
+            refused: 0,
+            reasons: Vec::new(),
+            raw: Histogram::default(),
+            by_kind: BTreeMap::new(),
+            deflate_by_kind: BTreeMap::new(),
+            json_by_kind: BTreeMap::new(),
+            json_deflate_by_kind: BTreeMap::new(),
+            zstd: zstd::stream::write::Encoder::new(Counter::default(), ZSTD_LEVEL)?,
+            json_zstd: zstd::stream::write::Encoder::new(Counter::default(), ZSTD_LEVEL)?,
+            deflate: deflater::compressor(),
+            record: Vec::new(),
+            scratch: Vec::new(),
+            framed: Vec::new(),
+            json_framed: Vec::new(),
+        })
+    }
+
+    /// Adds `events`, whose JSON is `json` (same order).
+    pub fn add(&mut self, events: &[Event], json: &[JsonOf]) -> std::io::Result<()> {
+        use std::io::Write as _;
+        for (e, j) in events.iter().zip(json) {
+            self.record.clear();
+            if let Err(err) = self.profile.codec.encode(e, &mut self.record) {
+                self.refused += 1;
+                if self.reasons.len() < 5 {
+                    self.reasons.push(err.reason);
+                }
+                continue;
+            }
+            let r = &self.record;
+            let deflated = deflate::deflated_alone(&mut self.deflate, r, &mut self.scratch)?;
+            // One frame at a time: no buffer grows with the batch.
+            for (frame, bytes, out) in [
+                (&mut self.framed, r.as_slice(), &mut self.zstd),
+                (&mut self.json_framed, &j.json, &mut self.json_zstd),
+            ] {
+                frame.clear();
+                write_frame(frame, bytes).map_err(std::io::Error::other)?;
+                out.write_all(frame)?;
+            }
+            self.raw.add(r.len());
+            self.by_kind.entry(e.kind).or_default().add(r.len());
+            *self.deflate_by_kind.entry(e.kind).or_default() += deflated;
+            *self.json_by_kind.entry(e.kind).or_default() += j.json.len();
+            *self.json_deflate_by_kind.entry(e.kind).or_default() += j.deflated;
+        }
+        Ok(())
+    }
+
+    /// The profile's sizes over every event added.
+    pub fn finish(self) -> std::io::Result<ProfileSizes> {
+        let raw_total = self.raw.total as usize;
+        let sum = |m: &BTreeMap<u16, usize>| m.values().sum();
+        Ok(ProfileSizes {
+            profile: self.profile.id,
+            not_representable: self.refused,
+            not_representable_reasons: self.reasons,
+            framed_total: raw_total + FRAME_HEADER * self.raw.events as usize,
+            raw: self.raw.stats(),
+            by_kind: self.by_kind.iter().map(|(k, h)| (*k, h.stats())).collect(),
+            raw_by_kind: self
+                .by_kind
+                .iter()
+                .map(|(k, h)| (*k, h.total as usize))
+                .collect(),
+            raw_total,
+            zstd_total: self.zstd.finish()?.0,
+            deflate_total: sum(&self.deflate_by_kind),
+            json_total: sum(&self.json_by_kind),
+            json_zstd_total: self.json_zstd.finish()?.0,
+            json_deflate_total: sum(&self.json_deflate_by_kind),
+            deflate_by_kind: self.deflate_by_kind,
+            json_by_kind: self.json_by_kind,
+            json_deflate_by_kind: self.json_deflate_by_kind,
+        })
+    }
+}
+
+/// Measures `profile` over `events`.
+pub fn measure(profile: &'static Profile, events: &[Event]) -> std::io::Result<ProfileSizes> {
+    let mut acc = Accumulator::new(profile)?;
+    acc.add(events, &JsonOf::batch(events)?)?;
+    acc.finish()
 }
 
 /// Byte totals of one set of records, as `sizes.csv` records them.
@@ -242,9 +413,88 @@ pub fn render(rows: &[ProfileSizes]) -> String {
     s
 }
 
+/// Per kind (and all), per profile: bytes per event raw and each deflated
+/// alone, each as % of JSON of the same events, priced under the cost
+/// model's defaults: egress dollars and transfer seconds per million events.
+pub fn render_costs(rows: &[ProfileSizes]) -> String {
+    use binostr_records::cost::{EGRESS, LINK};
+    use std::fmt::Write as _;
+    let mut s = format!(
+        "\nPer million events: egress $ at {} = {} {} ({}); transfer s at {} = {} {} ({}).\n\n\
+         | kind | profile | events | raw B/ev | raw % JSON | deflate B/ev | deflate % JSON | $ egress raw | $ egress deflate | s raw | s deflate |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        EGRESS.id,
+        EGRESS.default,
+        EGRESS.unit,
+        EGRESS.source,
+        LINK.id,
+        LINK.default,
+        LINK.unit,
+        LINK.source
+    );
+    let dollars = |b: f64| b * 1e6 / 1e9 * EGRESS.default;
+    let seconds = |b: f64| b * 8.0 * 1e6 / (LINK.default * 1e6);
+    let mut line = |kind: &str,
+                    r: &ProfileSizes,
+                    n: usize,
+                    raw: usize,
+                    json: usize,
+                    d: usize,
+                    jd: usize| {
+        let per = |b: usize| if n == 0 { 0.0 } else { b as f64 / n as f64 };
+        let _ = writeln!(
+            s,
+            "| {kind} | {} | {n} | {:.1} | {:.1} | {:.1} | {:.1} | {:.2} | {:.2} | {:.0} | {:.0} |",
+            r.profile,
+            per(raw),
+            100.0 * ratio(raw, json),
+            per(d),
+            100.0 * ratio(d, jd),
+            dollars(per(raw)),
+            dollars(per(d)),
+            seconds(per(raw)),
+            seconds(per(d)),
+        );
+    };
+    for r in rows {
+        line(
+            "all",
+            r,
+            r.raw.events,
+            r.raw_total,
+            r.json_total,
+            r.deflate_total,
+            r.json_deflate_total,
+        );
+    }
+    let kinds: std::collections::BTreeSet<u16> = rows
+        .iter()
+        .flat_map(|r| r.by_kind.keys().copied())
+        .collect();
+    for k in kinds {
+        for r in rows {
+            let Some(st) = r.by_kind.get(&k) else {
+                continue;
+            };
+            let get = |m: &BTreeMap<u16, usize>| m.get(&k).copied().unwrap_or(0);
+            line(
+                &k.to_string(),
+                r,
+                st.events,
+                get(&r.raw_by_kind),
+                get(&r.json_by_kind),
+                get(&r.deflate_by_kind),
+                get(&r.json_deflate_by_kind),
+            );
+        }
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::corpus::calibrate::percentile;
 
     #[test]
     fn json_is_exactly_its_own_baseline() {
@@ -301,6 +551,37 @@ mod tests {
             zstd::bulk::compress(record, ZSTD_LEVEL).unwrap().len()
         );
         assert!(first.deflate < record.len(), "{first:?}");
+    }
+
+    #[test]
+    fn batches_add_up_to_the_whole() {
+        let events = crate::corpus::generate::generate(7, 300);
+        let p = crate::profiles::find("cbor-packed").unwrap();
+        let whole = measure(p, &events).unwrap();
+        let mut acc = Accumulator::new(p).unwrap();
+        for chunk in events.chunks(37) {
+            acc.add(chunk, &JsonOf::batch(chunk).unwrap()).unwrap();
+        }
+        let parts = acc.finish().unwrap();
+        assert_eq!(parts.raw, whole.raw);
+        assert_eq!(parts.by_kind, whole.by_kind);
+        assert_eq!(parts.raw_total, whole.raw_total);
+        assert_eq!(parts.deflate_by_kind, whole.deflate_by_kind);
+        assert_eq!(parts.json_deflate_total, whole.json_deflate_total);
+        assert_eq!(parts.json_total, whole.json_total);
+        let mut sizes: Vec<usize> = events
+            .iter()
+            .map(|e| {
+                let mut r = Vec::new();
+                p.codec.encode(e, &mut r).unwrap();
+                r.len()
+            })
+            .collect();
+        sizes.sort_unstable();
+        assert_eq!(whole.raw_total, sizes.iter().sum::<usize>());
+        assert_eq!(whole.raw.p99, percentile(&sizes, 99.0));
+        assert!(whole.deflate_total < whole.raw_total, "{whole:?}");
+        assert!(whole.json_deflate_total < whole.json_total, "{whole:?}");
     }
 
     #[test]

@@ -89,9 +89,10 @@ pub(super) enum Command {
         #[arg(value_name = "IN")]
         input: PathBuf,
     },
-    /// Encoded size per profile over the valid events of the inputs: bytes per
-    /// event (mean, median, p99) overall and by kind, framed, and zstd over
-    /// the framed stream, each as a share of JSON over the same events.
+    /// Encoded size per profile over the valid events of the inputs, streamed
+    /// in bounded memory: bytes per event (mean, median, p99) overall and by
+    /// kind, raw, each deflated alone and zstd over the framed stream, each
+    /// as a share of JSON over the same events, priced per million events.
     Sizes {
         /// Print JSON instead of a table.
         #[arg(long)]
@@ -99,7 +100,7 @@ pub(super) enum Command {
         /// Include disabled profiles.
         #[arg(long)]
         all: bool,
-        /// Input events (any shape `corpus audit` reads).
+        /// Input events (any shape `corpus audit` reads; `-` for stdin).
         #[arg(value_name = "IN", required = true)]
         inputs: Vec<PathBuf>,
     },
@@ -486,7 +487,7 @@ pub(super) enum CorpusCommand {
         /// Number of events.
         #[arg(long, default_value_t = 10_000)]
         count: usize,
-        /// Output file.
+        /// Output file (`-`: standard output, streamed).
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
     },

@@ -4,8 +4,11 @@
 //! Records are parsed and checked (structure, limits, id, BIP-340) in
 //! parallel batches on all cores with rayon, then accounted for in input
 //! order, so the report is deterministic whatever the thread count.
+//!
+//! Memory does not grow with the input: ids go to a spilling [`IdSet`]
+//! and sizes to an exact histogram; only rejected records are listed.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::io::{self, BufRead};
 use std::path::PathBuf;
 
@@ -13,6 +16,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::import::{Position, RawRecord, RecordReader, Shape};
+use super::seen::IdSet;
+use crate::bench::sizes::Histogram;
 use crate::model::Event;
 use crate::validate::{self, Limits, ValidationError};
 
@@ -154,7 +159,7 @@ pub fn audit(
                 .map(|raw| (raw.position, check(raw, &options.limits)))
                 .collect();
             for (position, result) in checked {
-                state.account(&input.label, position, result, &mut summary, &mut accept);
+                state.account(&input.label, position, result, &mut summary, &mut accept)?;
             }
             let pos = reader.bytes_read();
             bar.inc(pos - last_pos);
@@ -164,7 +169,7 @@ pub fn audit(
         state.inputs.push(summary);
     }
     bar.finish_and_clear();
-    Ok(state.into_report())
+    state.into_report()
 }
 
 fn progress_bar(show: bool, total: u64) -> indicatif::ProgressBar {
@@ -197,8 +202,8 @@ struct Tally {
     duplicates: u64,
     rejected: Vec<Rejected>,
     kinds: BTreeMap<u16, u64>,
-    sizes: Vec<usize>,
-    seen: HashSet<[u8; 32]>,
+    sizes: Histogram,
+    seen: IdSet,
     inputs: Vec<InputSummary>,
 }
 
@@ -210,7 +215,7 @@ impl Tally {
         result: Result<Event, ValidationError>,
         summary: &mut InputSummary,
         accept: &mut impl FnMut(Event),
-    ) {
+    ) -> io::Result<()> {
         self.read += 1;
         summary.read += 1;
         match result {
@@ -223,7 +228,7 @@ impl Tally {
                     detail: e.to_string(),
                 });
             }
-            Ok(event) if !self.seen.insert(event.id) => {
+            Ok(event) if !self.seen.insert(event.id)? => {
                 summary.duplicates += 1;
                 self.duplicates += 1;
             }
@@ -232,32 +237,32 @@ impl Tally {
                 *self.kinds.entry(event.kind).or_default() += 1;
                 let mut json = Vec::with_capacity(512);
                 event.write_json(&mut json);
-                self.sizes.push(json.len());
+                self.sizes.add(json.len());
                 accept(event);
             }
         }
+        Ok(())
     }
 
-    fn into_report(mut self) -> AuditReport {
-        self.sizes.sort_unstable();
-        let pct = |p: f64| super::calibrate::percentile(&self.sizes, p);
+    fn into_report(self) -> io::Result<AuditReport> {
+        let pct = |p: f64| self.sizes.percentile(p);
         let sizes = SizeStats {
             p50: pct(50.0),
             p90: pct(90.0),
             p99: pct(99.0),
-            max: self.sizes.last().copied().unwrap_or(0),
+            max: self.sizes.max(),
         };
-        let accepted = self.seen.len() as u64;
-        AuditReport {
+        let accepted = self.seen.len();
+        Ok(AuditReport {
             read: self.read,
             accepted,
             duplicates: self.duplicates,
             rejected: self.rejected,
             kinds: self.kinds,
             sizes,
-            fingerprint: super::fingerprint(self.seen.iter()),
+            fingerprint: self.seen.fingerprint()?,
             inputs: self.inputs,
-        }
+        })
     }
 }
 

@@ -33,11 +33,16 @@ pub fn percentile(sorted: &[usize], p: f64) -> usize {
     if sorted.is_empty() {
         return 0;
     }
-    let n = sorted.len();
+    sorted[nearest_rank(sorted.len() as u64, p) as usize - 1]
+}
+
+/// The 1-based rank of the `p`th percentile among `n > 0` values, as
+/// [`percentile`] picks it.
+pub fn nearest_rank(n: u64, p: f64) -> u64 {
     let p = if p.is_nan() { 0.0 } else { p.clamp(0.0, 100.0) };
     // p * n first keeps integral products exact (90 * 10 / 100 == 9, not 9.000...2).
-    let rank = ((p * n as f64) / 100.0).ceil() as usize;
-    sorted[rank.clamp(1, n) - 1]
+    let rank = ((p * n as f64) / 100.0).ceil() as u64;
+    rank.clamp(1, n)
 }
 
 /// Compressed sizes of one record, compressed alone.

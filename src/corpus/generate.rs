@@ -301,15 +301,39 @@ fn plan(key: [u8; 32], count: usize) -> Vec<(u16, f64)> {
 /// Generates `count` signed events from `seed`. Deterministic: the same seed
 /// and count always give the same events, on any platform and thread count.
 pub fn generate(seed: u64, count: usize) -> Vec<Event> {
+    let mut events = Vec::with_capacity(count);
+    generate_each(seed, count, count.max(1), |chunk| {
+        events.extend(chunk);
+        Ok::<_, std::convert::Infallible>(())
+    })
+    .unwrap_or_else(|never| match never {});
+    events
+}
+
+/// The events of [`generate`], built in parallel `chunk` at a time and
+/// handed to `each` in order. Memory: the plan (a kind and a quantile, 16
+/// bytes per event, so that a seed keeps its events) and one chunk.
+pub fn generate_each<E>(
+    seed: u64,
+    count: usize,
+    chunk: usize,
+    mut each: impl FnMut(Vec<Event>) -> Result<(), E>,
+) -> Result<(), E> {
     let ctx = Ctx::new(seed);
-    plan(ctx.key, count)
-        .into_par_iter()
-        .enumerate()
-        .map(|(i, (kind, u))| {
-            let mut g = Gen::new(ctx.key, i as u64 + 1);
-            kinds::build(&ctx, &mut g, kind, u)
-        })
-        .collect()
+    let plan = plan(ctx.key, count);
+    for (c, part) in plan.chunks(chunk.max(1)).enumerate() {
+        let events = part
+            .par_iter()
+            .enumerate()
+            .map(|(j, &(kind, u))| {
+                let i = c * chunk.max(1) + j;
+                let mut g = Gen::new(ctx.key, i as u64 + 1);
+                kinds::build(&ctx, &mut g, kind, u)
+            })
+            .collect();
+        each(events)?;
+    }
+    Ok(())
 }
 
 /// Medians of the follow lists [`follow_lists`] builds for the mix

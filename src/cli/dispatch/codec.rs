@@ -1,7 +1,7 @@
 //! The commands over one profile's bytes: `encode`, `decode`, `sizes`.
 
 use std::fs;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use crate::cli::args::LimitArgs;
 use crate::cli::{EXIT_BAD_DATA, ExitError};
 use crate::corpus::audit;
-use crate::files::write_atomically;
+use crate::files::write_atomically_with;
 use crate::model::hex;
 use crate::validate::Limits;
 
@@ -22,30 +22,47 @@ fn profile(id: &str) -> Result<&'static crate::codec::Profile> {
 
 pub(super) fn run_encode(id: &str, output: Option<&Path>, input: &Path) -> Result<()> {
     let profile = profile(id)?;
-    let mut events = Vec::new();
-    let report = audit::audit_paths(&[input.to_path_buf()], &LimitArgs::default_options(), |e| {
-        events.push(e)
-    })?;
-    let mut stream = Vec::new();
-    let mut record = Vec::new();
+    let (mut encoded, mut bytes) = (0u64, 0u64);
     let mut refused = Vec::new();
-    for e in &events {
-        record.clear();
-        match profile.codec.encode(e, &mut record) {
-            Ok(()) => crate::codec::framing::write_frame(&mut stream, &record)?,
-            Err(err) => refused.push((hex::encode(&e.id), err.reason)),
+    let mut report = None;
+    // Streams: each accepted event is framed and written as it comes.
+    let mut write = |out: &mut dyn Write| -> io::Result<()> {
+        let mut record = Vec::new();
+        let mut frame = Vec::new();
+        let mut failed = Ok(());
+        let options = LimitArgs::default_options();
+        let r = audit::audit_paths(&[input.to_path_buf()], &options, |e| {
+            record.clear();
+            match profile.codec.encode(&e, &mut record) {
+                Ok(()) if failed.is_ok() => {
+                    frame.clear();
+                    failed = crate::codec::framing::write_frame(&mut frame, &record)
+                        .map_err(io::Error::other)
+                        .and_then(|()| out.write_all(&frame));
+                    encoded += 1;
+                    bytes += frame.len() as u64;
+                }
+                Ok(()) => {}
+                Err(err) => refused.push((hex::encode(&e.id), err.reason)),
+            }
+        })?;
+        report = Some(r);
+        failed
+    };
+    match output {
+        Some(path) => write_atomically_with(path, write)?,
+        None => {
+            let stdout = io::stdout();
+            let mut out = BufWriter::new(stdout.lock());
+            write(&mut out)?;
+            out.flush()?;
         }
     }
-    match output {
-        Some(path) => write_atomically(path, &stream)?,
-        None => io::stdout().lock().write_all(&stream)?,
-    }
+    let report = report.expect("the audit ran");
     eprintln!(
-        "encoded {} of {} records with {}: {} bytes; {} rejected by the audit, {} not representable, {} duplicates",
-        events.len() - refused.len(),
+        "encoded {encoded} of {} records with {}: {bytes} bytes; {} rejected by the audit, {} not representable, {} duplicates",
         report.read,
         profile.id,
-        stream.len(),
         report.rejected.len(),
         refused.len(),
         report.duplicates
@@ -59,26 +76,76 @@ pub(super) fn run_encode(id: &str, output: Option<&Path>, input: &Path) -> Resul
     Ok(())
 }
 
+/// Events encoded per parallel batch by `sizes`.
+const SIZES_BATCH: usize = 4096;
+
 pub(super) fn run_sizes(json: bool, all: bool, inputs: &[PathBuf]) -> Result<()> {
-    let mut events = Vec::new();
-    let report = audit::audit_paths(inputs, &LimitArgs::default_options(), |e| events.push(e))?;
-    let rows = crate::profiles::PROFILES
+    use rayon::prelude::*;
+    let started = std::time::Instant::now();
+    let mut accs = crate::profiles::PROFILES
         .iter()
         .filter(|p| all || p.enabled)
-        .map(|p| crate::bench::sizes::measure(p, &events))
+        .map(crate::bench::sizes::Accumulator::new)
         .collect::<io::Result<Vec<_>>>()?;
+    let mut batch = Vec::with_capacity(SIZES_BATCH);
+    let mut failed = None;
+    let mut flush = |batch: &mut Vec<crate::model::Event>| -> io::Result<()> {
+        let json = crate::bench::sizes::JsonOf::batch(batch)?;
+        accs.par_iter_mut().try_for_each(|a| a.add(batch, &json))?;
+        batch.clear();
+        Ok(())
+    };
+    let options = audit::AuditOptions {
+        progress: io::stderr().is_terminal(),
+        ..LimitArgs::default_options()
+    };
+    let report = audit::audit_paths(inputs, &options, |e| {
+        batch.push(e);
+        if batch.len() == SIZES_BATCH && failed.is_none() {
+            failed = flush(&mut batch).err();
+        }
+    })?;
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    flush(&mut batch)?;
+    let rows = accs
+        .into_iter()
+        .map(crate::bench::sizes::Accumulator::finish)
+        .collect::<io::Result<Vec<_>>>()?;
+    let seconds = started.elapsed().as_secs_f64();
+    let json_total = rows
+        .iter()
+        .find(|r| r.not_representable == 0)
+        .map_or(0, |r| r.json_total);
+    let threads = rayon::current_num_threads();
+    let rate = json_total as f64 / 1e6 / seconds;
+    let peak = crate::bench::probe::peak_rss_kib().map_or("unknown".into(), |k| k.to_string());
+    eprintln!(
+        "{:.1} s: {:.1} MB of compact JSON/s on {threads} threads ({:.1} MB/s per thread); \
+         peak RSS {peak} KiB",
+        seconds,
+        rate,
+        rate / threads as f64
+    );
     if json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(());
     }
     println!(
         "{} valid events ({} records read, {} rejected, {} duplicates); zstd level {}",
-        events.len(),
+        report.accepted,
         report.read,
         report.rejected.len(),
         report.duplicates,
         binostr_records::ZSTD_LEVEL
     );
+    for (reason, n) in report.reasons() {
+        println!("  rejected {n}: {reason}");
+    }
+    for r in report.rejected.iter().take(5) {
+        println!("  e.g. {}: {}: {}", r.source, r.position, r.detail);
+    }
     print!("{}", crate::bench::sizes::render(&rows));
     for r in rows.iter().filter(|r| r.not_representable > 0) {
         println!(
@@ -88,6 +155,7 @@ pub(super) fn run_sizes(json: bool, all: bool, inputs: &[PathBuf]) -> Result<()>
             r.not_representable_reasons.join("; ")
         );
     }
+    print!("{}", crate::bench::sizes::render_costs(&rows));
     Ok(())
 }
 

@@ -16,6 +16,9 @@ use crate::corpus::{calibrate, generate, select};
 use crate::files::{write_atomically, write_jsonl_atomically};
 use crate::model::Event;
 
+/// Events generated and written per parallel chunk by `corpus generate`.
+const GENERATE_CHUNK: usize = 4096;
+
 pub(super) fn run_corpus(command: CorpusCommand) -> Result<()> {
     match command {
         CorpusCommand::Audit {
@@ -44,13 +47,32 @@ pub(super) fn run_corpus(command: CorpusCommand) -> Result<()> {
             count,
             output,
         } => {
-            let events = generate::generate(seed, count);
-            write_jsonl_atomically(&output, &events)?;
-            let fingerprint = crate::corpus::fingerprint(events.iter().map(|e| &e.id));
-            println!(
+            let mut ids = crate::corpus::seen::IdSet::default();
+            let mut write = |out: &mut dyn io::Write| {
+                generate::generate_each(seed, count, GENERATE_CHUNK, |events| {
+                    crate::files::write_jsonl(&events, &mut &mut *out)?;
+                    events.iter().try_for_each(|e| ids.insert(e.id).map(drop))
+                })
+            };
+            if output.as_os_str() == "-" {
+                let stdout = io::stdout();
+                let mut out = io::BufWriter::new(stdout.lock());
+                write(&mut out)?;
+                io::Write::flush(&mut out)?;
+            } else {
+                crate::files::write_atomically_with(&output, write)?;
+            }
+            let fingerprint = ids.fingerprint()?;
+            let message = format!(
                 "wrote {count} events (seed {seed}, fingerprint {fingerprint}) to {}",
                 output.display()
             );
+            // Standard output carries the events when OUT is `-`.
+            if output.as_os_str() == "-" {
+                eprintln!("{message}");
+            } else {
+                println!("{message}");
+            }
             Ok(())
         }
         CorpusCommand::Calibrate {
