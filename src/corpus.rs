@@ -14,6 +14,7 @@ use crate::model::{Event, hex};
 pub mod audit;
 pub mod calibrate;
 pub mod generate;
+pub mod histogram;
 pub mod import;
 pub mod seen;
 pub mod select;

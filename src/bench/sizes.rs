@@ -9,85 +9,11 @@ use serde::Serialize;
 
 use crate::codec::Profile;
 use crate::codec::framing::{FRAME_HEADER, write_frame};
-use crate::corpus::calibrate::{Compressed, nearest_rank};
+use crate::corpus::calibrate::Compressed;
 use crate::model::Event;
 use crate::transport::{deflate, deflater};
 
-/// Per-event size statistics in bytes.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct Stats {
-    /// Events measured.
-    pub events: usize,
-    /// Mean bytes per event.
-    pub mean: f64,
-    /// Median.
-    pub p50: usize,
-    /// 99th percentile.
-    pub p99: usize,
-}
-
-impl Stats {
-    #[cfg(test)]
-    fn of(sizes: Vec<usize>) -> Self {
-        let mut h = Histogram::default();
-        sizes.into_iter().for_each(|s| h.add(s));
-        h.stats()
-    }
-}
-
-/// An exact histogram of sizes: one count per distinct size, so its memory
-/// is bounded by the largest record allowed, never by the number of events.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Histogram {
-    counts: BTreeMap<usize, u64>,
-    events: u64,
-    total: u64,
-}
-
-impl Histogram {
-    /// Counts one size.
-    pub fn add(&mut self, size: usize) {
-        *self.counts.entry(size).or_default() += 1;
-        self.events += 1;
-        self.total += size as u64;
-    }
-
-    /// Nearest-rank percentile, as [`crate::corpus::calibrate::percentile`]
-    /// over the sorted sizes.
-    pub fn percentile(&self, p: f64) -> usize {
-        if self.events == 0 {
-            return 0;
-        }
-        let rank = nearest_rank(self.events, p);
-        let mut seen = 0;
-        for (&size, &n) in &self.counts {
-            seen += n;
-            if seen >= rank {
-                return size;
-            }
-        }
-        0
-    }
-
-    /// Largest size counted.
-    pub fn max(&self) -> usize {
-        self.counts.keys().next_back().copied().unwrap_or(0)
-    }
-
-    /// Count, mean, median and p99.
-    pub fn stats(&self) -> Stats {
-        Stats {
-            events: self.events as usize,
-            mean: if self.events == 0 {
-                0.0
-            } else {
-                self.total as f64 / self.events as f64
-            },
-            p50: self.percentile(50.0),
-            p99: self.percentile(99.0),
-        }
-    }
-}
+pub use crate::corpus::histogram::{Histogram, Stats};
 
 /// Sizes of one profile over a corpus.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -263,19 +189,19 @@ impl Accumulator {
 
     /// The profile's sizes over every event added.
     pub fn finish(self) -> std::io::Result<ProfileSizes> {
-        let raw_total = self.raw.total as usize;
+        let raw_total = self.raw.total() as usize;
         let sum = |m: &BTreeMap<u16, usize>| m.values().sum();
         Ok(ProfileSizes {
             profile: self.profile.id,
             not_representable: self.refused,
             not_representable_reasons: self.reasons,
-            framed_total: raw_total + FRAME_HEADER * self.raw.events as usize,
+            framed_total: raw_total + FRAME_HEADER * self.raw.events() as usize,
             raw: self.raw.stats(),
             by_kind: self.by_kind.iter().map(|(k, h)| (*k, h.stats())).collect(),
             raw_by_kind: self
                 .by_kind
                 .iter()
-                .map(|(k, h)| (*k, h.total as usize))
+                .map(|(k, h)| (*k, h.total() as usize))
                 .collect(),
             raw_total,
             zstd_total: self.zstd.finish()?.0,

@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use super::import::{Position, RawRecord, RecordReader, Shape};
 use super::seen::IdSet;
-use crate::bench::sizes::Histogram;
+use super::histogram::Histogram;
 use crate::model::Event;
 use crate::validate::{self, Limits, ValidationError};
 
