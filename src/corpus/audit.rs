@@ -15,9 +15,9 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::histogram::Histogram;
 use super::import::{Position, RawRecord, RecordReader, Shape};
 use super::seen::IdSet;
-use super::histogram::Histogram;
 use crate::model::Event;
 use crate::validate::{self, Limits, ValidationError};
 
