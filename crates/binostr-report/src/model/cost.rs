@@ -277,6 +277,11 @@ pub fn cost_terms(t: &Terms, unit: Unit, p: &Prices) -> Vec<Term> {
     }
 }
 
+/// The sum of a candidate's terms in `unit` at `p`.
+pub fn total(t: &Terms, unit: Unit, p: &Prices) -> f64 {
+    cost_terms(t, unit, p).iter().map(|t| t.value).sum()
+}
+
 /// A role's two answers: keep JSON or switch, and the binary candidate to
 /// adopt if it switches.
 #[derive(Clone, Debug, PartialEq)]
@@ -325,10 +330,7 @@ pub fn answer_in(
         cands
             .iter()
             .filter(|c| is_json(&c.profile) == json)
-            .map(|c| {
-                let total: f64 = cost_terms(&c.terms, unit, p).iter().map(|t| t.value).sum();
-                (total, c.label(), c)
-            })
+            .map(|c| (total(&c.terms, unit, p), c.label(), c))
             .min_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(&b.1)))
             .map(|(_, _, c)| c.clone())
     };

@@ -48,8 +48,8 @@ pub(super) fn cost_section(out: &mut String, c: &Campaign) {
         let mut rows: Vec<(f64, Vec<String>)> = cands
             .iter()
             .map(|k| {
-                let s: f64 = k.terms.seconds(&p).iter().map(|t| t.value).sum();
-                let d: f64 = k.terms.dollars(&p).iter().map(|t| t.value).sum();
+                let s = cost::total(&k.terms, Unit::Seconds, &p);
+                let d = cost::total(&k.terms, Unit::Dollars, &p);
                 let key = if role.unit() == Unit::Dollars { d } else { s };
                 (
                     key,
@@ -176,12 +176,7 @@ pub fn cost_csv(c: &Campaign) -> String {
         let (Some(a), Some(other)) = (answer(role.unit()), answer(role.unit().other())) else {
             continue;
         };
-        let total = |k: &cost::Candidate, unit| -> f64 {
-            cost::cost_terms(&k.terms, unit, &p)
-                .iter()
-                .map(|t| t.value)
-                .sum()
-        };
+        let total = |k: &cost::Candidate, unit| cost::total(&k.terms, unit, &p);
         let cells = [
             role.id().to_owned(),
             role.unit().id().to_owned(),
