@@ -358,8 +358,9 @@ pub fn render_costs(rows: &[ProfileSizes]) -> String {
         LINK.unit,
         LINK.source
     );
-    let dollars = |b: f64| b * 1e6 / 1e9 * EGRESS.default;
-    let seconds = |b: f64| b * 8.0 * 1e6 / (LINK.default * 1e6);
+    let prices = binostr_records::cost::Prices::default();
+    let dollars = |b: f64| prices.egress_usd_per_million(b);
+    let seconds = |b: f64| prices.transfer_s_per_million(b);
     let mut line = |kind: &str,
                     r: &ProfileSizes,
                     n: usize,

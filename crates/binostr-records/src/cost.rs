@@ -101,3 +101,15 @@ impl Default for Prices {
         }
     }
 }
+
+impl Prices {
+    /// Seconds to send `bytes` per event, a million times, on the link.
+    pub fn transfer_s_per_million(&self, bytes: f64) -> f64 {
+        bytes * 8.0 / (self.link_mbit * 1e6) * 1e6
+    }
+
+    /// Dollars of egress for `bytes` per event, a million times.
+    pub fn egress_usd_per_million(&self, bytes: f64) -> f64 {
+        bytes * 1e6 / 1e9 * self.egress_usd_per_gb
+    }
+}

@@ -88,10 +88,7 @@ impl Terms {
     /// client CPU.
     pub fn seconds(&self, p: &Prices) -> [Term; 3] {
         [
-            Term::exact(
-                "transfer",
-                self.link_bytes * 8.0 / (p.link_mbit * 1e6) * 1e6,
-            ),
+            Term::exact("transfer", p.transfer_s_per_million(self.link_bytes)),
             Term::measured("relay CPU", self.relay_cpu_ns, 1e-3),
             Term::measured("client CPU", self.client_cpu_ns, 1e-3),
         ]
@@ -100,10 +97,7 @@ impl Terms {
     /// Dollars per million events at `p`'s prices: egress, relay CPU.
     pub fn dollars(&self, p: &Prices) -> [Term; 2] {
         [
-            Term::exact(
-                "egress",
-                self.egress_bytes * 1e6 / 1e9 * p.egress_usd_per_gb,
-            ),
+            Term::exact("egress", p.egress_usd_per_million(self.egress_bytes)),
             Term::measured(
                 "relay CPU",
                 self.relay_cpu_ns,
