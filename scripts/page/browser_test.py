@@ -16,7 +16,8 @@ and checks that:
     measured (its registry.json, whose enabled profiles must be those of
     run-1/sizes.csv) and every summary row of each workload;
   - sorting by a column changes the order to that column's order;
-  - the cost model's embedded data are links.csv's candidates and terms,
+  - the cost model's embedded data are links.csv's candidates and terms
+    (of the profiles summary/scorecard.csv gates in),
     its parameters those summary/cost.csv states; the page's answers per
     role equal summary/cost.csv at the defaults (as that file rounds them)
     and cost_reference.py's recomputation at the defaults, at 3 random
@@ -256,8 +257,8 @@ COST_CELLS = ["unit", "verdict", "json", "json_seconds", "json_dollars", "binary
 
 
 def cost_static(html: str, cands: dict) -> dict | None:
-    """The embedded model: the parameters, and links.csv's candidates with
-    their terms exactly; None when the page has no cost section."""
+    """The embedded model: the parameters, and links.csv's candidates of
+    the gated profiles with their terms exactly; None when the page has no cost section."""
     m = re.search(r'<script type="application/json" id="binostr-cost">(.*?)</script>', html, re.S)
     if not m:
         return None

@@ -2,9 +2,10 @@
 """Recomputes the results page's cost model from results/links/links.csv.
 
 Independent of the page and of its script: it reads links.csv by column
-name (unshaped rows measured without added round trip are the candidates)
-and the campaign's registry.json (which profiles are JSON text: json and
-the nostr-baseline family), and applies the model as docs/RESULTS.md and
+name (unshaped rows measured without added round trip are the candidates),
+the campaign's registry.json (which profiles are JSON text: json and the
+nostr-baseline family) and its summary/scorecard.csv (which profiles pass
+each role's gates), and applies the model as docs/RESULTS.md and
 the page's "How the cost model computes" state it. browser_test.py
 compares its answers with the page's and with summary/cost.csv.
 
@@ -23,6 +24,8 @@ BASELINE = "json"
 PARAMS = ["link_mbit", "egress_usd_per_gb", "cpu_usd_per_core_hour", "decisive_pct", "switch_pct"]
 # Each role and the unit its answer is decided in.
 ROLES = {"relay-to-client": "dollars", "client-to-relay": "seconds"}
+# The recommendation's id of each role (scorecard.csv's role column).
+SCORECARD_ROLES = {"relay-client": "relay-to-client", "client-relay": "client-to-relay"}
 UNITS = ["seconds", "dollars"]
 
 
@@ -34,10 +37,26 @@ def triple(row: dict, name: str) -> tuple[float, float, float]:
         raise SystemExit(f"cost-reference: links.csv: {name} and its CI: {e}") from e
 
 
+def gated(root: Path, label: str) -> dict[str, set[str]]:
+    """Per role, the profiles that pass its gates (summary/scorecard.csv)."""
+    path = root / "results/campaigns" / label / "summary/scorecard.csv"
+    if not path.is_file():
+        raise SystemExit(f"cost-reference: {path} is missing (run: just aggregate {label})")
+    out: dict[str, set[str]] = {r: set() for r in ROLES}
+    with path.open(newline="") as f:
+        for row in csv.DictReader(f):
+            role = SCORECARD_ROLES.get(row["role"])
+            if role is not None and row["gated"] == "true":
+                out[role].add(row["profile"])
+    return out
+
+
 def candidates(root: Path, label: str) -> dict[str, list[dict]]:
-    """Per role, every candidate: label, is_json and its terms per event."""
+    """Per role, every candidate whose profile passes the role's gates:
+    label, is_json and its terms per event."""
     reg = json.loads((root / "results/campaigns" / label / "registry.json").read_text())
     json_text = {p["id"] for p in reg if p.get("family") == "nostr-baseline"} | {BASELINE}
+    admitted = gated(root, label)
     out: dict[str, list[dict]] = {r: [] for r in ROLES}
     with (root / "results/links/links.csv").open(newline="") as f:
         for row in csv.DictReader(f):
@@ -46,13 +65,15 @@ def candidates(root: Path, label: str) -> dict[str, list[dict]]:
             label_ = f"{row['profile']} {row['mode']}" + (f" ({row['deflate_impl']})" if row["deflate_impl"] else "")
             base = dict(label=label_, is_json=row["profile"] in json_text)
             s2c = int(row["s2c_bytes"]) / int(row["events"])
-            out["relay-to-client"].append(dict(base, link=s2c, egress=s2c,
-                                               relay=triple(row, "relay_cpu_ns_per_event"),
-                                               client=triple(row, "client_cpu_ns_per_event")))
+            if row["profile"] in admitted["relay-to-client"]:
+                out["relay-to-client"].append(dict(base, link=s2c, egress=s2c,
+                                                   relay=triple(row, "relay_cpu_ns_per_event"),
+                                                   client=triple(row, "client_cpu_ns_per_event")))
             ok = float(row["ok_s2c_bytes"])
-            out["client-to-relay"].append(dict(base, link=float(row["event_c2s_bytes"]) + ok, egress=ok,
-                                               relay=triple(row, "event_relay_cpu_ns"),
-                                               client=triple(row, "event_client_cpu_ns")))
+            if row["profile"] in admitted["client-to-relay"]:
+                out["client-to-relay"].append(dict(base, link=float(row["event_c2s_bytes"]) + ok, egress=ok,
+                                                   relay=triple(row, "event_relay_cpu_ns"),
+                                                   client=triple(row, "event_client_cpu_ns")))
     return out
 
 

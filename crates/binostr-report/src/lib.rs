@@ -81,12 +81,16 @@ pub fn aggregate_holding(
     )?;
     put(summary.join("summary.md"), render::summary::summary_md(&a))?;
     put(summary.join("ratios.csv"), render::summary::ratios_csv(&c))?;
-    put(summary.join("cost.csv"), render::summary::cost_csv(&c))?;
+    put(summary.join("cost.csv"), render::summary::cost_csv(&a))?;
+    put(
+        summary.join("scorecard.csv"),
+        render::paper::recommend::scorecard_csv(&a.decisions),
+    )?;
     for (name, text) in paper::render(&a)? {
         put(paper.join(name), text)?;
     }
     if plots {
-        files.extend(plots::write_all(&c, &summary.join("plots"))?);
+        files.extend(plots::write_all(&a, &summary.join("plots"))?);
     }
     files.sort();
     Ok(files)
@@ -138,5 +142,5 @@ fn load(root: &Path, labels: &[String], holds_on: Option<&str>) -> Result<Campai
 pub fn plots_only(root: &Path, labels: &[String]) -> Result<Vec<PathBuf>> {
     let c = Campaign::load(root, labels)?;
     let dir = records::campaign_dir(root, &labels[0]).join("summary/plots");
-    plots::write_all(&c, &dir)
+    plots::write_all(&Analysis::new(&c), &dir)
 }

@@ -3,6 +3,7 @@
 //! renderer reads these here instead of computing them again.
 
 use crate::model::campaign::Campaign;
+use crate::model::cost;
 use crate::model::languages::{MatrixRow, language_matrix};
 use crate::model::recommend::{Decision, recommend};
 
@@ -26,5 +27,16 @@ impl<'a> Analysis<'a> {
             languages,
             decisions,
         }
+    }
+}
+
+impl Analysis<'_> {
+    /// Whether `profile` passes the gates of the recommendation's role on
+    /// the wire `role`: the cost model's candidates are these.
+    pub fn admits(&self, role: cost::Role, profile: &str) -> bool {
+        self.decisions
+            .iter()
+            .find(|d| d.role.wire == Some(role))
+            .is_some_and(|d| d.admits(profile))
     }
 }

@@ -17,6 +17,7 @@
 //! no difference. A candidate replaces json only when it saves more than
 //! [`SWITCH`] of json's cost.
 
+use crate::fmt::fixed;
 use crate::interval::{Ci, Interval};
 use crate::model::campaign::Campaign;
 use crate::read::links::LinkRow;
@@ -121,6 +122,12 @@ pub struct Candidate {
 }
 
 impl Candidate {
+    /// `` `profile` mode (deflater) ``: the label with the id as code.
+    pub fn code(&self) -> String {
+        let label = self.label();
+        format!("`{}`{}", self.profile, &label[self.profile.len()..])
+    }
+
     /// `profile mode (deflater)`.
     pub fn label(&self) -> String {
         if self.deflater.is_empty() {
@@ -307,6 +314,84 @@ impl Answer {
             &self.json
         }
     }
+
+    /// The answer in words at `p`: the verdict, both candidates' costs,
+    /// the decisive terms and where it flips. Profile ids in backticks.
+    pub fn text(&self, p: &Prices) -> String {
+        let (unit, decimals) = match self.unit {
+            Unit::Seconds => (format!("s per million events at {} Mbit/s", p.link_mbit), 1),
+            Unit::Dollars => (
+                format!(
+                    "$ per million events at {} $/GB and {} $/core-hour",
+                    p.egress_usd_per_gb, p.cpu_usd_per_core_hour
+                ),
+                4,
+            ),
+        };
+        let terms: Vec<String> = self
+            .saving
+            .counted
+            .iter()
+            .map(|t| {
+                if t.value == 0.0 {
+                    format!("{} not decisive", t.name)
+                } else {
+                    format!("{} {}", t.name, fixed(t.value, decimals))
+                }
+            })
+            .collect();
+        let bytes_only =
+            self.saving.counted.first().map_or(0.0, |t| t.value) / self.saving.whole * 100.0;
+        let verdict = if self.switch {
+            format!("switch to {}", self.binary.code())
+        } else {
+            format!("keep JSON ({})", self.json.code())
+        };
+        let (json, binary) = (&self.json.terms, &self.binary.terms);
+        let rate =
+            self.break_even_mbit
+                .map_or("none (one is faster at every rate)".to_owned(), |r| {
+                    let side = if binary.link_bytes < json.link_bytes {
+                        "below"
+                    } else {
+                        "above"
+                    };
+                    format!(
+                        "{} Mbit/s (the binary candidate is faster {side} it)",
+                        fixed(r, 0)
+                    )
+                });
+        let egress =
+            self.break_even_egress
+                .map_or("none (one is cheaper at every price)".to_owned(), |e| {
+                    let side = if binary.egress_bytes < json.egress_bytes {
+                        "above"
+                    } else {
+                        "below"
+                    };
+                    format!(
+                        "{} $/GB (the binary candidate is cheaper {side} it)",
+                        fixed(e, 4)
+                    )
+                });
+        format!(
+            "Decided in {unit}: {verdict}. The cheapest JSON candidate is {} at {}, the \
+             cheapest binary one {} at {}; the binary one saves {} ({} % of JSON's; {}) against \
+             a switching threshold of {} %. On the byte term alone it saves {} %. Break-even \
+             link rate: {rate}; break-even egress price: {egress}. Both candidates are the \
+             minimum over every measured candidate of their kind, which favours the kind with \
+             more candidates when their CPU terms are within noise.",
+            self.json.code(),
+            fixed(total(json, self.unit, p), decimals),
+            self.binary.code(),
+            fixed(total(binary, self.unit, p), decimals),
+            fixed(self.saving.total, decimals),
+            fixed(self.saving.pct, 1),
+            terms.join(", "),
+            fixed(SWITCH.default, 0),
+            fixed(bytes_only, 1),
+        )
+    }
 }
 
 /// The answer of `role` over `cands` decided in `unit`, `is_json` saying
@@ -352,12 +437,26 @@ pub fn is_json(c: &Campaign, id: &str) -> bool {
     id == crate::model::summary::BASELINE || crate::model::relay::is_json_text(c, id)
 }
 
-/// `role`'s answer over `c`'s links rows, decided in `unit` at `p` and the
-/// default thresholds.
-pub fn campaign_answer(c: &Campaign, role: Role, unit: Unit, p: &Prices) -> Option<Answer> {
+/// The candidates of `role` whose profile `admit` lets through (the
+/// recommendation's gates for the role).
+pub fn admitted(rows: &[LinkRow], role: Role, admit: &dyn Fn(&str) -> bool) -> Vec<Candidate> {
+    let mut out = candidates(rows, role);
+    out.retain(|c| admit(&c.profile));
+    out
+}
+
+/// `role`'s answer over `c`'s links rows of the profiles `admit` lets
+/// through, decided in `unit` at `p` and the default thresholds.
+pub fn campaign_answer(
+    c: &Campaign,
+    admit: &dyn Fn(&str) -> bool,
+    role: Role,
+    unit: Unit,
+    p: &Prices,
+) -> Option<Answer> {
     answer_in(
         unit,
-        &candidates(&c.links, role),
+        &admitted(&c.links, role, admit),
         role,
         &|id: &str| is_json(c, id),
         p,
@@ -448,9 +547,14 @@ pub fn pick_map(
 }
 
 /// The model as data for the page's `cost.js`: the parameters, and per
-/// role its deciding unit and candidates with their terms per event. Floats
+/// role its deciding unit and the candidates `admit` lets through, with
+/// their terms per event. Floats
 /// are written as Rust holds them, so the page computes on the same numbers.
-pub fn export(rows: &[LinkRow], is_json: &dyn Fn(&str) -> bool) -> serde_json::Value {
+pub fn export(
+    rows: &[LinkRow],
+    is_json: &dyn Fn(&str) -> bool,
+    admit: &dyn Fn(Role, &str) -> bool,
+) -> serde_json::Value {
     use serde_json::json;
     let interval = |i: Interval| json!({"est": i.est, "lo": i.lo, "hi": i.hi});
     let params: Vec<serde_json::Value> = PARAMS
@@ -463,7 +567,7 @@ pub fn export(rows: &[LinkRow], is_json: &dyn Fn(&str) -> bool) -> serde_json::V
     let roles: Vec<serde_json::Value> = Role::ALL
         .iter()
         .map(|&role| {
-            let cands: Vec<serde_json::Value> = candidates(rows, role)
+            let cands: Vec<serde_json::Value> = admitted(rows, role, &|id| admit(role, id))
                 .iter()
                 .map(|c| {
                     json!({
@@ -724,9 +828,12 @@ mod tests {
                 401.3,
             ),
             line(("b", "none", "", "10mbit", 0.0), 0.05, None, 500.0),
+            line(("out", "none", "", "unshaped", 0.0), 0.002, None, 300.0),
         ]);
         let is_json = |p: &str| p == "json";
-        let text = serde_json::to_string(&export(&rows, &is_json)).unwrap();
+        // `out` fails relay → client's gates only.
+        let admit = |role: Role, p: &str| !(role == Role::RelayToClient && p == "out");
+        let text = serde_json::to_string(&export(&rows, &is_json, &admit)).unwrap();
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["params"].as_array().unwrap().len(), PARAMS.len());
         for (q, e) in PARAMS.iter().zip(v["params"].as_array().unwrap()) {
@@ -767,9 +874,10 @@ mod tests {
                     k
                 })
                 .collect();
-            // The shaped row is no candidate.
-            assert_eq!(back.len(), 2);
-            assert_eq!(back, candidates(&rows, *role));
+            // The shaped row is no candidate, nor a gated-out profile.
+            let want = if *role == Role::RelayToClient { 2 } else { 3 };
+            assert_eq!(back.len(), want);
+            assert_eq!(back, admitted(&rows, *role, &|p| admit(*role, p)));
         }
     }
 }

@@ -386,7 +386,7 @@ impl ProfileTable {
 
 /// The cells of one CSV line (RFC 4180 quoting, `""` for a quote inside);
 /// `None` when a quote is unbalanced or stray.
-fn split_csv(line: &str) -> Option<Vec<String>> {
+pub fn split_csv(line: &str) -> Option<Vec<String>> {
     let mut cells = Vec::new();
     let mut chars = line.chars().peekable();
     loop {

@@ -16,6 +16,7 @@ use plotters::prelude::*;
 use binostr_records::Workload;
 
 use crate::interval::{Ci, Interval};
+use crate::model::analysis::Analysis;
 use crate::model::campaign::Campaign;
 use crate::model::summary::{REFERENCE, Row, ratio_order};
 use crate::read::side::LatencyNs;
@@ -646,14 +647,14 @@ fn sensitivity(c: &Campaign, g: &crate::model::sensitivity::Grid) -> Bars {
     }
 }
 
-/// Each role's pick map, from the links rows.
-fn cost_maps(c: &Campaign) -> Vec<cost::CostMap> {
-    use crate::model::cost::{Role, candidates, pick_map};
-    let is_json = |id: &str| crate::model::cost::is_json(c, id);
+/// Each role's pick map, from the links rows of the gated profiles.
+fn cost_maps(a: &Analysis) -> Vec<cost::CostMap> {
+    use crate::model::cost::{Role, admitted, pick_map};
+    let is_json = |id: &str| crate::model::cost::is_json(a.campaign, id);
     Role::ALL
         .into_iter()
         .filter_map(|role| {
-            let cands = candidates(&c.links, role);
+            let cands = admitted(&a.campaign.links, role, &|id| a.admits(role, id));
             let map = pick_map(&cands, role, &is_json, 49)?;
             let json = cands
                 .iter()
@@ -666,7 +667,8 @@ fn cost_maps(c: &Campaign) -> Vec<cost::CostMap> {
 }
 
 /// Draws every plot whose inputs exist into `dir`; returns the files written.
-pub fn write_all(c: &Campaign, dir: &Path) -> Result<Vec<PathBuf>> {
+pub fn write_all(a: &Analysis, dir: &Path) -> Result<Vec<PathBuf>> {
+    let c = a.campaign;
     font()?;
     std::fs::create_dir_all(dir)?;
     let mut plots: Vec<(String, Plot)> = Vec::new();
@@ -696,7 +698,7 @@ pub fn write_all(c: &Campaign, dir: &Path) -> Result<Vec<PathBuf>> {
     if let Some(l) = links::plot(c) {
         plots.push(("links".into(), Plot::Links(l)));
     }
-    for m in cost_maps(c) {
+    for m in cost_maps(a) {
         plots.push((cost::name(m.map.role), Plot::Cost(m)));
     }
     if let Some(b) = ratios(c) {

@@ -2,48 +2,138 @@
 
 use std::fs;
 
+use std::collections::BTreeSet;
+
 use binostr_report::model::languages::{LANGUAGES, Language, RUST};
+use binostr_report::model::recommend::ROLES;
 use binostr_report::read::inputs::interop_checks;
+use binostr_report::read::registry::read_registry;
+use binostr_report::read::side::split_csv;
 
-use super::{campaign_profiles, macro_value, macros, root};
+use super::{campaign_profiles, macro_value, macros, paper_campaign, root};
 
-/// The README's line for one `\paragraph{Role} ... Pick: X.` of
-/// `recommendation.tex`: `- **Role**: X.`, with `\prof{id}` as `` `id` ``.
-fn readme_pick(tex_line: &str) -> Option<String> {
-    let role = tex_line.strip_prefix("\\paragraph{")?.split('}').next()?;
-    let (_, after) = tex_line.split_once("Pick: ")?;
-    let pick = &after[..after.find(". ")?];
-    let mut plain = String::new();
-    let mut rest = pick;
-    while let Some(at) = rest.find("\\prof{") {
-        plain.push_str(&rest[..at]);
-        let tail = &rest[at + "\\prof{".len()..];
-        let end = tail.find('}')?;
-        plain.push_str(&format!("`{}`", &tail[..end]));
-        rest = &tail[end + 1..];
+/// Rows of a CSV of the paper's campaign's summary, by header name.
+fn summary_rows(file: &str) -> Vec<std::collections::BTreeMap<String, String>> {
+    let path = paper_campaign().join("summary").join(file);
+    let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut lines = text
+        .lines()
+        .map(|l| split_csv(l).unwrap_or_else(|| panic!("{}: not CSV: {l}", path.display())));
+    let head = lines.next().unwrap_or_default();
+    lines
+        .map(|cells| head.iter().cloned().zip(cells).collect())
+        .collect()
+}
+
+/// `profile mode (deflater)` as `` `profile` (mode, deflater) ``.
+fn candidate_words(label: &str) -> String {
+    let p = label.split(' ').next().unwrap();
+    format!("`{p}` {}", compression_words(label))
+}
+
+/// `profile mode (deflater)`'s compression: `(mode, deflater)`.
+fn compression_words(label: &str) -> String {
+    let mut parts = label.splitn(3, ' ').skip(1);
+    let mode = parts.next().unwrap_or("");
+    match parts.next() {
+        Some(d) => format!("({mode}, {})", d.trim_matches(['(', ')'])),
+        None => format!("({mode})"),
     }
-    plain.push_str(rest);
-    Some(format!("- **{role}**: {plain}."))
+}
+
+/// The README's answer, one line per role, derived from the paper
+/// campaign's `summary/scorecard.csv` (the pick) and, on the wire, its
+/// `summary/cost.csv` (the costs), which must name the same profile.
+fn readme_answer() -> Vec<String> {
+    let baseline: BTreeSet<String> = read_registry(&paper_campaign().join("registry.json"))
+        .unwrap()
+        .into_iter()
+        .filter(|e| e.family == "nostr-baseline")
+        .map(|e| e.id)
+        .collect();
+    let (scores, costs) = (summary_rows("scorecard.csv"), summary_rows("cost.csv"));
+    ROLES
+        .iter()
+        .map(|role| {
+            let picks: BTreeSet<&str> = scores
+                .iter()
+                .filter(|r| r["role"] == role.id && r["pick"] == "true")
+                .map(|r| r["profile"].as_str())
+                .collect();
+            assert_eq!(picks.len(), 1, "{}: scorecard picks {picks:?}", role.id);
+            let pick = picks.into_iter().next().unwrap();
+            let verdict = if pick == "json" {
+                "keep JSON".to_owned()
+            } else if baseline.contains(pick) {
+                format!("keep JSON, parsed with `{pick}`")
+            } else {
+                format!("change to `{pick}`")
+            };
+            let Some(wire) = role.wire else {
+                return format!("- **{}**: {verdict}.", role.name);
+            };
+            let c = costs
+                .iter()
+                .find(|r| r["role"] == wire.id())
+                .unwrap_or_else(|| panic!("cost.csv has no {} row", wire.id()));
+            let switch = c["switch"] == "yes";
+            assert_eq!(
+                c["pick"].split(' ').next(),
+                Some(pick),
+                "{}: cost.csv picks {}, the scorecard {pick}",
+                role.id,
+                c["pick"]
+            );
+            let (mine, other) = if switch {
+                ("binary", "json")
+            } else {
+                ("json", "binary")
+            };
+            let cost = |side: &str| -> f64 {
+                let col = match c["unit"].as_str() {
+                    "dollars" => format!("{side}_usd_per_million"),
+                    _ => format!("{side}_s_per_million"),
+                };
+                c[&col].parse().unwrap()
+            };
+            let (a, b) = (cost(mine), cost(other));
+            let versus = candidate_words(&c[&format!("{other}_candidate")]);
+            let figures = match c["unit"].as_str() {
+                "dollars" => format!(
+                    "${a:.4} against ${b:.4} for {versus} per million events served, at {} \
+                     $/GB egress and {} $/core-hour",
+                    c["egress_usd_per_gb"], c["cpu_usd_per_core_hour"]
+                ),
+                _ => format!(
+                    "{a:.1} against {b:.1} s for {versus} per million events published, at {} \
+                     Mbit/s",
+                    c["link_mbit"]
+                ),
+            };
+            format!(
+                "- **{}**: {verdict} {}: {figures}.",
+                role.name,
+                compression_words(&c["pick"]),
+            )
+        })
+        .collect()
 }
 
 #[test]
-fn readme_pick_reads_a_paragraph() {
-    let line = "\\paragraph{Relay storage} (stored events). Pick: change to \\prof{event2}. \
-                Pareto set (2): \\prof{event2} and \\prof{bencode}.";
+fn candidates_are_put_in_words() {
     assert_eq!(
-        readme_pick(line).as_deref(),
-        Some("- **Relay storage**: change to `event2`.")
+        candidate_words("cbor-packed deflate-ctx (zlib-1)"),
+        "`cbor-packed` (deflate-ctx, zlib-1)"
     );
-    assert_eq!(readme_pick("\\caption{Pick: keep JSON. }"), None);
+    assert_eq!(candidate_words("json none"), "`json` (none)");
 }
 
-/// The README states the answer: the same picks, in the same order, as the
-/// paper's generated recommendation.
+/// The README states the answer: each role's pick as the paper's
+/// campaign's scorecard.csv gives it, in role order, with the costs of
+/// cost.csv on the wire.
 #[test]
-fn readme_states_the_papers_picks() {
-    let tex = fs::read_to_string(root().join("paper/generated/recommendation.tex")).unwrap();
-    let want: Vec<String> = tex.lines().filter_map(readme_pick).collect();
-    assert!(want.len() >= 5, "recommendation.tex: {} picks", want.len());
+fn readme_states_the_scorecards_picks() {
+    let want = readme_answer();
     let readme = fs::read_to_string(root().join("README.md")).unwrap();
     let found: Vec<&str> = readme
         .lines()
@@ -52,8 +142,10 @@ fn readme_states_the_papers_picks() {
         .take_while(|l| l.starts_with("- **"))
         .collect();
     assert_eq!(
-        found, want,
-        "README.md's answer differs from paper/generated/recommendation.tex"
+        found,
+        want,
+        "README.md's answer differs from the scorecard and cost.csv; it should read:\n{}",
+        want.join("\n")
     );
 }
 

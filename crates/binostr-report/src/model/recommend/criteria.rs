@@ -3,6 +3,7 @@
 
 use binostr_records::Workload;
 
+use crate::model::cost::Role as WireRole;
 use crate::model::mix::SizeMeasure;
 use crate::read::transport::Mode;
 
@@ -104,6 +105,9 @@ pub struct Role {
     pub min_languages: usize,
     /// Its criteria, the first deciding ties first.
     pub criteria: &'static [Criterion],
+    /// The cost model's role when it is on the wire: its pick is then the
+    /// cost model's over the gated candidates (rule 4).
+    pub wire: Option<WireRole>,
 }
 
 /// Every role, in the order the paper discusses them.
@@ -113,6 +117,7 @@ pub const ROLES: [Role; 5] = [
         name: "Relay to client",
         scope: "REQ responses, with permessage-deflate as deployed",
         min_languages: 3,
+        wire: Some(WireRole::RelayToClient),
         criteria: &[
             lower(
                 "socket",
@@ -144,6 +149,7 @@ pub const ROLES: [Role; 5] = [
         name: "Client to relay",
         scope: "publishing: one EVENT, validated by the relay",
         min_languages: 3,
+        wire: Some(WireRole::ClientToRelay),
         criteria: &[
             RAW,
             DEFLATE,
@@ -163,6 +169,7 @@ pub const ROLES: [Role; 5] = [
         name: "Relay storage",
         scope: "stored events, REQ filters matched on them",
         min_languages: 1,
+        wire: None,
         criteria: &[
             RAW,
             ZSTD,
@@ -176,6 +183,7 @@ pub const ROLES: [Role; 5] = [
         name: "Client cache",
         scope: "events a client keeps, read back in Rust or JavaScript",
         min_languages: 1,
+        wire: None,
         criteria: &[RAW, DECODE, JS, RANGE],
     },
     Role {
@@ -183,6 +191,7 @@ pub const ROLES: [Role; 5] = [
         name: "SDKs",
         scope: "libraries across languages",
         min_languages: 4,
+        wire: None,
         criteria: &[
             LANGUAGE_COUNT,
             JS,

@@ -6,6 +6,7 @@ use super::criteria::{Better, Measure, ROLES, Role};
 use super::gates::Facts;
 use super::values::value;
 use crate::model::campaign::Campaign;
+use crate::model::cost::{self, Answer, Prices};
 use crate::model::languages::MatrixRow;
 use crate::model::relay::is_json_text;
 use crate::model::summary::BASELINE;
@@ -55,18 +56,23 @@ pub struct Decision {
     /// Whether the pick keeps the JSON wire.
     pub no_change: bool,
     /// The strongest candidate of the other kind (a binary one when the
-    /// wire stays JSON, the best JSON-text one otherwise).
+    /// role stays JSON, the best JSON-text one otherwise); on the wire, the
+    /// cost model's cheapest of that kind.
     pub challenger: Option<String>,
     /// The criteria (ids) on which the pick beats the challenger.
     pub wins: Vec<&'static str>,
     /// The criteria (ids) on which it loses to the challenger.
     pub losses: Vec<&'static str>,
     /// What would change the pick: each criterion it wins on given no
-    /// weight alone, where that changes it; when none does and the wire
-    /// stays JSON, all of them together.
+    /// weight alone, where that changes it; when none does and the role
+    /// stays JSON, all of them together. Empty on the wire, where the cost
+    /// model's break-even values say it.
     pub change: Vec<Change>,
     /// Size measures of the challenger (or the pick) over the mix grid.
     pub mix: Vec<MixSpan>,
+    /// On the wire, the cost model's answer over the gated candidates at
+    /// the default prices: it sets the pick (rule 4).
+    pub cost: Option<Answer>,
 }
 
 /// One size criterion of a profile over the mix grid.
@@ -86,6 +92,11 @@ impl Decision {
     /// The candidate `profile`.
     pub fn candidate(&self, profile: &str) -> Option<&Candidate> {
         self.candidates.iter().find(|c| c.profile == profile)
+    }
+
+    /// Whether `profile` passes the role's gates.
+    pub fn admits(&self, profile: &str) -> bool {
+        self.candidate(profile).is_some_and(Candidate::gated)
     }
 }
 
@@ -169,17 +180,34 @@ fn decide(c: &Campaign, facts: &Facts, role: &Role) -> Decision {
     for x in candidates.iter_mut().filter(|x| x.gated()) {
         x.pareto = !gated.iter().any(|y| dominates(role, y, x, &all));
     }
-    let pick = pick_on(role, &candidates, &all);
-    let no_change = candidates.iter().any(|x| x.profile == pick && x.json_text);
-    let challenger = best_on(
-        role,
-        candidates
-            .iter()
-            .filter(|x| x.gated() && x.json_text != no_change)
-            .collect(),
-        &all,
-    )
-    .map(str::to_owned);
+    let cost = role.wire.and_then(|w| {
+        let admit = |id: &str| candidates.iter().any(|x| x.profile == id && x.gated());
+        cost::campaign_answer(c, &admit, w, w.unit(), &Prices::default())
+    });
+    let (pick, no_change, challenger) = match &cost {
+        Some(a) => {
+            let other = if a.switch { &a.json } else { &a.binary };
+            (
+                a.pick().profile.clone(),
+                !a.switch,
+                Some(other.profile.clone()),
+            )
+        }
+        None => {
+            let pick = pick_on(role, &candidates, &all);
+            let no_change = candidates.iter().any(|x| x.profile == pick && x.json_text);
+            let challenger = best_on(
+                role,
+                candidates
+                    .iter()
+                    .filter(|x| x.gated() && x.json_text != no_change)
+                    .collect(),
+                &all,
+            )
+            .map(str::to_owned);
+            (pick, no_change, challenger)
+        }
+    };
     let (mut wins, mut losses) = (Vec::new(), Vec::new());
     let mut change = Vec::new();
     if let (Some(ch), Some(p)) = (
@@ -195,7 +223,9 @@ fn decide(c: &Campaign, facts: &Facts, role: &Role) -> Decision {
                 _ => {}
             }
         }
-        change = changes(role, &candidates, &wins, &pick, no_change);
+        if cost.is_none() {
+            change = changes(role, &candidates, &wins, &pick, no_change);
+        }
     }
     let sized = match &challenger {
         Some(ch) if no_change => ch.clone(),
@@ -227,6 +257,7 @@ fn decide(c: &Campaign, facts: &Facts, role: &Role) -> Decision {
         losses,
         change,
         mix,
+        cost,
     }
 }
 
@@ -376,6 +407,7 @@ mod tests {
         scope: "t",
         min_languages: 1,
         criteria: &[RAW, DECODE],
+        wire: None,
     };
 
     #[test]

@@ -16,12 +16,15 @@
 //!    intervals are disjoint and the difference exceeds the margin.
 //! 3. **Pareto set.** The gated candidates that no other gated candidate
 //!    dominates (better on one criterion, better or equivalent on all).
-//! 4. **Pick.** The wire stays JSON ("no change") while a JSON-text
-//!    candidate is in the Pareto set: a change must be an improvement on
-//!    every criterion, because the cost of changing is not measured here.
-//!    Otherwise the pick is a Pareto member that dominates `json`. Ties go
-//!    lexicographically through the role's criteria in order, then to JSON
-//!    text, then to the name.
+//! 4. **Pick.** On the wire, the cost model's answer
+//!    ([`crate::model::cost`]) over the gated candidates at the default
+//!    prices: the cheapest binary candidate replaces the cheapest JSON-text
+//!    one only when it saves more than the switching share of JSON's cost
+//!    in the role's unit. Elsewhere (and on the wire without links rows)
+//!    the role stays JSON ("no change") while a JSON-text candidate is in
+//!    the Pareto set; otherwise the pick is a Pareto member that dominates
+//!    `json`. Ties go lexicographically through the role's criteria in
+//!    order, then to JSON text, then to the name.
 //! 5. **What would change it**, computed, not asserted: the pick with the
 //!    criteria that decided it given no weight, and the size measures over
 //!    the traffic-mix grid ([`crate::model::sensitivity`]).

@@ -8,6 +8,7 @@ use super::compare::{Cmp, Kind, MARGIN, SITTING_MARGIN, Value};
 use super::criteria::Measure;
 use super::decide::{Candidate, Decision};
 use crate::fmt::fixed;
+use crate::model::cost;
 use crate::model::summary::BASELINE;
 
 /// A value as tables and sentences print it.
@@ -134,15 +135,25 @@ pub fn rules() -> String {
          exceeds a margin of {} % (for ratios, only when the 95 % intervals are also \
          disjoint); within the margin two values are equivalent, and timings from one sitting \
          of another language's harness count only beyond {} %. The Pareto set is what no \
-         other candidate dominates. The wire stays JSON while a JSON-text candidate is in the \
-         Pareto set, because a change must improve every criterion: its cost is not measured \
-         here. Ties go through the criteria in the order of the scorecard. Two measures \
+         other candidate dominates. On the wire (relay to client, client to relay), the cost \
+         model picks among the gated candidates, each a profile in one compression mode with \
+         one deflater: a role is decided in the unit of whoever pays, dollars for the relay \
+         that serves REQs and seconds for the client that waits for its OK, at the stated \
+         default link rate and prices. The cheapest binary candidate replaces the cheapest \
+         JSON-text one only when it saves more than {} % of JSON's cost, counting a term only \
+         when it reaches {} % of JSON's cost and the two candidates' intervals do not overlap. \
+         The criteria are then the evidence beside the pick. In the other roles, whose costs \
+         are not yet in units, the role stays JSON while a JSON-text candidate is in the \
+         Pareto set, because a change must improve every criterion. Ties go through the \
+         criteria in the order of the scorecard. Two measures \
          are reported but not weighed: selective reads of kind and author, which only formats \
          with a borrowed view have (the filter criterion already reads through that view), \
          and the lines and crates of our implementation, which measure this code base rather \
          than the format.",
         fixed(MARGIN * 100.0, 0),
-        fixed(SITTING_MARGIN * 100.0, 0)
+        fixed(SITTING_MARGIN * 100.0, 0),
+        fixed(cost::SWITCH.default, 0),
+        fixed(cost::DECISIVE.default, 0),
     )
 }
 
@@ -150,6 +161,9 @@ pub fn rules() -> String {
 /// change it, the mix range, and what the gates left out.
 pub fn role_text(d: &Decision) -> String {
     let mut s = format!("Pick: {}. ", pick_text(d));
+    if let Some(a) = &d.cost {
+        let _ = write!(s, "{} ", a.text(&cost::Prices::default()));
+    }
     let pareto: Vec<String> = d
         .candidates
         .iter()
@@ -170,9 +184,14 @@ pub fn role_text(d: &Decision) -> String {
                 )
             }
         };
+        let whose = if d.cost.is_some() {
+            "On the criteria, against the cost model's"
+        } else {
+            "Against the strongest"
+        };
         let _ = write!(
             s,
-            "Against the strongest {kind} candidate, {}, the pick is {} and {}. ",
+            "{whose} {kind} candidate, {}, the pick is {} and {}. ",
             code(ch),
             side(&d.wins, "better"),
             side(&d.losses, "worse"),
@@ -181,7 +200,7 @@ pub fn role_text(d: &Decision) -> String {
         s.push_str("No candidate of the other kind passes the gates. ");
     }
     if d.change.is_empty() {
-        if !d.wins.is_empty() {
+        if !d.wins.is_empty() && d.cost.is_none() {
             s.push_str(
                 "What would change it: no criterion the pick wins on, given no weight alone, \
                  changes it. ",
@@ -275,11 +294,45 @@ fn across(d: &Decision) -> String {
     )
 }
 
-/// The abstract's conclusion: one clause per role.
+/// The abstract's conclusion: one clause per role, with the cost and its
+/// conditions on the wire.
 pub fn summary(ds: &[Decision]) -> String {
+    let p = cost::Prices::default();
     let parts: Vec<String> = ds
         .iter()
-        .map(|d| format!("{}: {}", d.role.name, pick_text(d)))
+        .map(|d| {
+            let mut s = format!("{}: {}", d.role.name, pick_text(d));
+            if let Some(a) = &d.cost {
+                let (what, at) = match a.unit {
+                    cost::Unit::Dollars => (
+                        "of the relay's cost per event served",
+                        format!("{} $/GB egress", p.egress_usd_per_gb),
+                    ),
+                    cost::Unit::Seconds => (
+                        "of a publisher's time per event",
+                        format!("a {} Mbit/s link", p.link_mbit),
+                    ),
+                };
+                let b = &a.binary;
+                let how = &b.label()[b.profile.len()..];
+                let saves = format!("{} % {what} at {at}", fixed(a.saving.pct, 1));
+                let switch = fixed(cost::SWITCH.default, 0);
+                let _ = if a.switch {
+                    write!(
+                        s,
+                        " with{how}, saving {saves} (the threshold is {switch} %)"
+                    )
+                } else {
+                    write!(
+                        s,
+                        " (the cheapest binary candidate, {}, saves {saves}, under the \
+                         {switch} % threshold)",
+                        b.code()
+                    )
+                };
+            }
+            s
+        })
         .collect();
     format!("Per role, the rules pick: {}.", parts.join("; "))
 }

@@ -7,20 +7,25 @@ use std::fmt::Write as _;
 
 use super::calc::{Section, embed};
 use super::html::esc;
-use crate::model::campaign::Campaign;
+use crate::model::analysis::Analysis;
 use crate::model::cost::{self, PARAMS};
 
 /// The section and its data; `None` without links rows.
-pub fn section(c: &Campaign) -> Option<Section> {
+pub fn section(a: &Analysis) -> Option<Section> {
+    let c = a.campaign;
     if c.links.is_empty() {
         return None;
     }
-    let data = cost::export(&c.links, &|id: &str| cost::is_json(c, id));
+    let data = cost::export(&c.links, &|id: &str| cost::is_json(c, id), &|role, id| {
+        a.admits(role, id)
+    });
     let mut out = String::from(
         "<section id=\"cost\"><h2>Cost model</h2>\n<p>Keep JSON or switch? Per role, the cost \
          of a million events in seconds on a link and in dollars at stated prices, for every \
          (profile, compression, deflater) the links workload measured (<code>results/links/\
-         links.csv</code>, unshaped rows). Each role is decided in the unit of whoever pays: \
+         links.csv</code>, unshaped rows) whose profile passes the recommendation's gates for \
+         the role (the scorecard says which). At the defaults its answer is the \
+         recommendation's pick. Each role is decided in the unit of whoever pays: \
          the relay pays dollars for what it serves, a publishing client waits seconds for its \
          OK. The arithmetic is <code>cost.js</code>, embedded in this page, on the model's own \
          numbers; at the defaults it gives <code>summary/cost.csv</code>.</p>\n\

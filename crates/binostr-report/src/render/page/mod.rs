@@ -93,7 +93,7 @@ pub fn render(a: &Analysis, inputs: &Inputs, label: &str) -> Result<String> {
     let c = a.campaign;
     let profiles = profiles(c, inputs);
     let calculator = calc::section(c, &profiles)?;
-    let cost = cost::section(c);
+    let cost = cost::section(a);
     let mut out = String::new();
     head_and_header(&mut out, c, label, &profiles);
     out.push_str(&calculator.html);

@@ -5,11 +5,12 @@ use std::fmt::Write as _;
 use super::table::md_table;
 use crate::fmt::fixed;
 use crate::interval::Interval;
-use crate::model::campaign::Campaign;
-use crate::model::cost::{self, Answer, PARAMS, Prices, Role, Unit};
+use crate::model::analysis::Analysis;
+use crate::model::cost::{self, PARAMS, Prices, Role, Unit};
 
 /// The section, when the campaign has links rows.
-pub(super) fn cost_section(out: &mut String, c: &Campaign) {
+pub(super) fn cost_section(out: &mut String, a: &Analysis) {
+    let c = a.campaign;
     if c.links.is_empty() {
         return;
     }
@@ -23,7 +24,9 @@ pub(super) fn cost_section(out: &mut String, c: &Campaign) {
          {} % of its total counts as no difference; a binary candidate replaces JSON only when \
          it saves more than {} %. CPU terms are medians over the links workload's rounds with \
          95 % CIs; a term's difference counts only where the two candidates' intervals do not \
-         overlap. This model does not yet decide the recommendation of this summary.\n",
+         overlap. The candidates are the profiles that pass the recommendation's gates for the role \
+         (the table marks the others); over them, this model sets the recommendation's pick for \
+         both roles.\n",
         fixed(cost::DECISIVE.default, 0),
         fixed(cost::SWITCH.default, 0),
     );
@@ -40,11 +43,26 @@ pub(super) fn cost_section(out: &mut String, c: &Campaign) {
         .collect();
     md_table(out, &["parameter", "default", "range", "source"], &rows);
     for role in Role::ALL {
-        let Some(a) = cost::campaign_answer(c, role, role.unit(), &p) else {
-            continue;
-        };
+        let admit = |id: &str| a.admits(role, id);
         let cands = cost::candidates(&c.links, role);
-        role_answer(out, &a, &p);
+        let text = match cost::campaign_answer(c, &admit, role, role.unit(), &p) {
+            Some(answer) => answer.text(&p),
+            None => {
+                let kind = |json: bool| {
+                    let n = cands
+                        .iter()
+                        .filter(|k| admit(&k.profile) && cost::is_json(c, &k.profile) == json)
+                        .count();
+                    format!("{n} {} candidate", if json { "JSON" } else { "binary" })
+                };
+                format!(
+                    "No answer: the gates let through {} and {}; the model needs one of each.",
+                    kind(true),
+                    kind(false)
+                )
+            }
+        };
+        let _ = writeln!(out, "### {}\n\n{text}\n", role.name());
         let mut rows: Vec<(f64, Vec<String>)> = cands
             .iter()
             .map(|k| {
@@ -55,6 +73,7 @@ pub(super) fn cost_section(out: &mut String, c: &Campaign) {
                     key,
                     vec![
                         k.label(),
+                        if admit(&k.profile) { "pass" } else { "out" }.to_owned(),
                         fixed(k.terms.link_bytes, 1),
                         micros(k.terms.relay_cpu_ns),
                         micros(k.terms.client_cpu_ns),
@@ -69,6 +88,7 @@ pub(super) fn cost_section(out: &mut String, c: &Campaign) {
             out,
             &[
                 "candidate",
+                "gates",
                 "link B/event",
                 "relay CPU µs [95 % CI]",
                 "client CPU µs [95 % CI]",
@@ -90,89 +110,18 @@ fn micros(i: Interval) -> String {
     )
 }
 
-/// A role's answer in words.
-fn role_answer(out: &mut String, a: &Answer, p: &Prices) {
-    let (unit, decimals) = match a.role.unit() {
-        Unit::Seconds => (format!("s per million events at {} Mbit/s", p.link_mbit), 1),
-        Unit::Dollars => (
-            format!(
-                "$ per million events at {} $/GB and {} $/core-hour",
-                p.egress_usd_per_gb, p.cpu_usd_per_core_hour
-            ),
-            4,
-        ),
-    };
-    let terms: Vec<String> = a
-        .saving
-        .counted
-        .iter()
-        .map(|t| {
-            if t.value == 0.0 {
-                format!("{} not decisive", t.name)
-            } else {
-                format!("{} {}", t.name, fixed(t.value, decimals))
-            }
-        })
-        .collect();
-    let bytes_only = a.saving.counted.first().map_or(0.0, |t| t.value) / a.saving.whole * 100.0;
-    let verdict = if a.switch {
-        format!("switch to {}", a.binary.label())
-    } else {
-        format!("keep JSON ({})", a.json.label())
-    };
-    let smaller = a.binary.terms.link_bytes < a.json.terms.link_bytes;
-    let rate = a
-        .break_even_mbit
-        .map_or("none (one is faster at every rate)".to_owned(), |r| {
-            format!(
-                "{} Mbit/s (the binary candidate is faster {} it)",
-                fixed(r, 0),
-                if smaller { "below" } else { "above" }
-            )
-        });
-    let egress =
-        a.break_even_egress
-            .map_or("none (one is cheaper at every price)".to_owned(), |e| {
-                format!(
-                    "{} $/GB (the binary candidate is cheaper {} it)",
-                    fixed(e, 4),
-                    if a.binary.terms.egress_bytes < a.json.terms.egress_bytes {
-                        "above"
-                    } else {
-                        "below"
-                    }
-                )
-            });
-    let _ = writeln!(
-        out,
-        "### {}\n\nDecided in {unit}. **{verdict}.** The cheapest JSON candidate is {}, the \
-         cheapest binary one {}; the binary one saves {} ({} % of JSON's; {}) against a \
-         switching threshold of {} %. On the byte term alone it saves {} %. Break-even link \
-         rate: {rate}; break-even egress price: {egress}. Both candidates are the minimum over \
-         every measured candidate of their kind, which favours the kind with more candidates \
-         when their CPU terms are within noise.\n",
-        a.role.name(),
-        a.json.label(),
-        a.binary.label(),
-        fixed(a.saving.total, decimals),
-        fixed(a.saving.pct, 1),
-        terms.join(", "),
-        fixed(cost::SWITCH.default, 0),
-        fixed(bytes_only, 1),
-    );
-}
-
 /// The header of `summary/cost.csv`.
 pub const COST_HEADER: &str = "role,unit,link_mbit,egress_usd_per_gb,cpu_usd_per_core_hour,json_candidate,json_s_per_million,json_usd_per_million,binary_candidate,binary_s_per_million,binary_usd_per_million,saving_pct,switch_pct,switch,pick,pick_other_unit,break_even_mbit,break_even_egress_usd_per_gb";
 
 /// `summary/cost.csv`: per role, the answer under the defaults in both
-/// units, the pick, the best binary candidate and the break-even values;
-/// the header only without links rows.
-pub fn cost_csv(c: &Campaign) -> String {
+/// units over the gated candidates, the pick, the best binary candidate
+/// and the break-even values; the header only without links rows.
+pub fn cost_csv(a: &Analysis) -> String {
     let p = Prices::default();
     let mut out = format!("{COST_HEADER}\n");
     for role in Role::ALL {
-        let answer = |unit| cost::campaign_answer(c, role, unit, &p);
+        let admit = |id: &str| a.admits(role, id);
+        let answer = |unit| cost::campaign_answer(a.campaign, &admit, role, unit, &p);
         let (Some(a), Some(other)) = (answer(role.unit()), answer(role.unit().other())) else {
             continue;
         };

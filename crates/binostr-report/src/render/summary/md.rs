@@ -45,7 +45,7 @@ pub fn summary_md(a: &Analysis) -> String {
     }
     language_section(&mut out, c, &a.languages);
     super::links::links_section(&mut out, c);
-    super::cost::cost_section(&mut out, c);
+    super::cost::cost_section(&mut out, a);
     valid_section(&mut out, c);
     suite_section(
         &mut out,
