@@ -231,11 +231,13 @@ pub(super) enum Command {
         count: usize,
         /// Profiles also measured with the faster deflater, zlib-rs at
         /// level 1, in the deflate modes; json always among them (`none`:
-        /// no profile). Those not measured are named and skipped.
+        /// no profile). Those not measured are named and skipped. The
+        /// default: every JSON-text profile, the binary ones that pass the
+        /// wire roles' gates, and notepack and event2.
         #[arg(
             long,
             value_delimiter = ',',
-            default_value = "json,cbor-packed,notepack,event2"
+            default_value = "json,json-sonic,json-simd,cbor-packed,msgpack,protobuf,flatbuffers,flexbuffers,capnp-packed,bencode,notepack,event2"
         )]
         sensitivity: Vec<String>,
         /// Events published one at a time (EVENT → OK) per member and

@@ -39,4 +39,25 @@ impl Analysis<'_> {
             .find(|d| d.role.wire == Some(role))
             .is_some_and(|d| d.admits(profile))
     }
+
+    /// Each wire role's [`cost::PickMap`] on an `n` × `n` grid over the
+    /// gated candidates, with the labels of its JSON-text candidates; a
+    /// role without both kinds of candidate has none.
+    pub fn pick_maps(&self, n: usize) -> Vec<(cost::PickMap, Vec<String>)> {
+        let c = self.campaign;
+        let is_json = |id: &str| cost::is_json(c, id);
+        cost::Role::ALL
+            .into_iter()
+            .filter_map(|role| {
+                let cands = cost::admitted(&c.links, role, &|id| self.admits(role, id));
+                let map = cost::pick_map(&cands, role, &is_json, n)?;
+                let json = cands
+                    .iter()
+                    .filter(|k| is_json(&k.profile))
+                    .map(cost::Candidate::label)
+                    .collect();
+                Some((map, json))
+            })
+            .collect()
+    }
 }

@@ -303,6 +303,10 @@ pub struct Answer {
     pub break_even_mbit: Option<f64>,
     /// The egress price at which the two cost the same.
     pub break_even_egress: Option<f64>,
+    /// The cheapest candidate of each other binary profile over which
+    /// `binary` saves nothing decisive: the model does not tell them
+    /// apart. Cheapest first.
+    pub rivals: Vec<Candidate>,
 }
 
 impl Answer {
@@ -318,16 +322,9 @@ impl Answer {
     /// The answer in words at `p`: the verdict, both candidates' costs,
     /// the decisive terms and where it flips. Profile ids in backticks.
     pub fn text(&self, p: &Prices) -> String {
-        let (unit, decimals) = match self.unit {
-            Unit::Seconds => (format!("s per million events at {} Mbit/s", p.link_mbit), 1),
-            Unit::Dollars => (
-                format!(
-                    "$ per million events at {} $/GB and {} $/core-hour",
-                    p.egress_usd_per_gb, p.cpu_usd_per_core_hour
-                ),
-                4,
-            ),
-        };
+        let (unit, decimals) = self.unit.words(p);
+        let (other_unit, other_decimals) = self.unit.other().words(p);
+        let in_other = |c: &Candidate| fixed(total(&c.terms, self.unit.other(), p), other_decimals);
         let terms: Vec<String> = self
             .saving
             .counted
@@ -348,6 +345,27 @@ impl Answer {
             format!("keep JSON ({})", self.json.code())
         };
         let (json, binary) = (&self.json.terms, &self.binary.terms);
+        let rivals = if self.rivals.is_empty() {
+            "It saves a decisive term over the cheapest candidate of every other binary profile."
+                .to_owned()
+        } else {
+            let names: Vec<String> = self
+                .rivals
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{} ({})",
+                        r.code(),
+                        fixed(total(&r.terms, self.unit, p), decimals)
+                    )
+                })
+                .collect();
+            format!(
+                "The model does not tell it apart from {}: no term of the difference reaches \
+                 the decisive share with disjoint intervals.",
+                names.join(", ")
+            )
+        };
         let rate =
             self.break_even_mbit
                 .map_or("none (one is faster at every rate)".to_owned(), |r| {
@@ -380,7 +398,8 @@ impl Answer {
              a switching threshold of {} %. On the byte term alone it saves {} %. Break-even \
              link rate: {rate}; break-even egress price: {egress}. Both candidates are the \
              minimum over every measured candidate of their kind, which favours the kind with \
-             more candidates when their CPU terms are within noise.",
+             more candidates when their CPU terms are within noise. {rivals} In {other_unit}, the \
+             binary candidate costs {} against JSON's {}.",
             self.json.code(),
             fixed(total(json, self.unit, p), decimals),
             self.binary.code(),
@@ -390,6 +409,8 @@ impl Answer {
             terms.join(", "),
             fixed(SWITCH.default, 0),
             fixed(bytes_only, 1),
+            in_other(&self.binary),
+            in_other(&self.json),
         )
     }
 }
@@ -414,11 +435,25 @@ pub fn answer_in(
             .map(|(_, _, c)| c.clone())
     };
     let (json, binary) = (cheapest(true)?, cheapest(false)?);
-    let saving = saving(
-        &cost_terms(&json.terms, unit, p),
-        &cost_terms(&binary.terms, unit, p),
-        decisive_pct,
-    );
+    let terms = |c: &Candidate| cost_terms(&c.terms, unit, p);
+    let mut rivals: Vec<(f64, Candidate)> = Vec::new();
+    for c in cands
+        .iter()
+        .filter(|c| !is_json(&c.profile) && c.profile != binary.profile)
+    {
+        let t = total(&c.terms, unit, p);
+        match rivals.iter_mut().find(|(_, r)| r.profile == c.profile) {
+            Some(r) if t < r.0 => *r = (t, c.clone()),
+            Some(_) => {}
+            None => rivals.push((t, c.clone())),
+        }
+    }
+    rivals.retain(|(_, r)| saving(&terms(r), &terms(&binary), decisive_pct).total <= 0.0);
+    rivals.sort_by(|a, b| {
+        a.0.total_cmp(&b.0)
+            .then_with(|| a.1.label().cmp(&b.1.label()))
+    });
+    let saving = saving(&terms(&json), &terms(&binary), decisive_pct);
     Some(Answer {
         role,
         unit,
@@ -428,6 +463,7 @@ pub fn answer_in(
         json,
         binary,
         saving,
+        rivals: rivals.into_iter().map(|(_, c)| c).collect(),
     })
 }
 
@@ -486,6 +522,21 @@ impl Unit {
         match self {
             Unit::Seconds => "seconds",
             Unit::Dollars => "dollars",
+        }
+    }
+
+    /// `s per million events at R Mbit/s` or `$ per million events at
+    /// E $/GB and C $/core-hour`, and the decimals its values print with.
+    pub fn words(self, p: &Prices) -> (String, usize) {
+        match self {
+            Unit::Seconds => (format!("s per million events at {} Mbit/s", p.link_mbit), 1),
+            Unit::Dollars => (
+                format!(
+                    "$ per million events at {} $/GB and {} $/core-hour",
+                    p.egress_usd_per_gb, p.cpu_usd_per_core_hour
+                ),
+                4,
+            ),
         }
     }
 
@@ -762,6 +813,37 @@ mod tests {
         )
         .unwrap();
         assert!(!strict.switch);
+    }
+
+    #[test]
+    fn rivals_are_the_binary_profiles_the_model_does_not_tell_apart() {
+        let cands = [
+            candidate("json", "deflate", terms(900.0, 900.0, 30_000.0, 20_000.0)),
+            candidate("bin", "deflate", terms(800.0, 800.0, 33_000.0, 11_000.0)),
+            // 0.5 % more bytes: under the decisive share, a rival.
+            candidate("near", "deflate", terms(804.0, 804.0, 33_000.0, 11_000.0)),
+            // Its plain mode is dearer and does not list it twice.
+            candidate("near", "none", terms(1000.0, 1000.0, 1_000.0, 4_000.0)),
+            // 10 % more bytes: `bin` saves a decisive term over it.
+            candidate("far", "deflate", terms(880.0, 880.0, 33_000.0, 11_000.0)),
+        ];
+        let a = answer_in(
+            Unit::Dollars,
+            &cands,
+            Role::RelayToClient,
+            &|p: &str| p == "json",
+            &Prices::default(),
+            1.0,
+            10.0,
+        )
+        .unwrap();
+        assert_eq!(a.binary.label(), "bin deflate (zlib-1)");
+        let rivals: Vec<String> = a.rivals.iter().map(Candidate::label).collect();
+        assert_eq!(rivals, ["near deflate (zlib-1)"]);
+        assert!(
+            a.text(&Prices::default())
+                .contains("does not tell it apart from `near`")
+        );
     }
 
     #[test]

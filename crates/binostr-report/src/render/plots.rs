@@ -647,25 +647,6 @@ fn sensitivity(c: &Campaign, g: &crate::model::sensitivity::Grid) -> Bars {
     }
 }
 
-/// Each role's pick map, from the links rows of the gated profiles.
-fn cost_maps(a: &Analysis) -> Vec<cost::CostMap> {
-    use crate::model::cost::{Role, admitted, pick_map};
-    let is_json = |id: &str| crate::model::cost::is_json(a.campaign, id);
-    Role::ALL
-        .into_iter()
-        .filter_map(|role| {
-            let cands = admitted(&a.campaign.links, role, &|id| a.admits(role, id));
-            let map = pick_map(&cands, role, &is_json, 49)?;
-            let json = cands
-                .iter()
-                .filter(|k| is_json(&k.profile))
-                .map(|k| k.label())
-                .collect();
-            Some(cost::CostMap { map, json })
-        })
-        .collect()
-}
-
 /// Draws every plot whose inputs exist into `dir`; returns the files written.
 pub fn write_all(a: &Analysis, dir: &Path) -> Result<Vec<PathBuf>> {
     let c = a.campaign;
@@ -698,7 +679,8 @@ pub fn write_all(a: &Analysis, dir: &Path) -> Result<Vec<PathBuf>> {
     if let Some(l) = links::plot(c) {
         plots.push(("links".into(), Plot::Links(l)));
     }
-    for m in cost_maps(a) {
+    for (map, json) in a.pick_maps(49) {
+        let m = cost::CostMap { map, json };
         plots.push((cost::name(m.map.role), Plot::Cost(m)));
     }
     if let Some(b) = ratios(c) {

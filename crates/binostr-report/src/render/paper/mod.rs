@@ -1,6 +1,7 @@
 //! `paper/generated/`: `macros.tex` and the pgfplots tables, for the primary
 //! host (see [`crate::Campaign::primary_host`]).
 
+mod costmap;
 mod facts;
 mod links;
 mod macros;
@@ -19,9 +20,9 @@ use tables::{
 };
 
 /// File name and contents of every file in `paper/generated/`.
-pub fn render(a: &Analysis) -> Result<Vec<(&'static str, String)>> {
+pub fn render(a: &Analysis) -> Result<Vec<(String, String)>> {
     let (c, decisions) = (a.campaign, &a.decisions);
-    Ok(vec![
+    let files: Vec<(&str, String)> = vec![
         ("macros.tex", macros(c, decisions)?),
         (
             "recommendation.tex",
@@ -50,5 +51,11 @@ pub fn render(a: &Analysis) -> Result<Vec<(&'static str, String)>> {
         ("composed.csv", strata::composed_csv(c)),
         ("sensitivity.csv", strata::sensitivity_csv(c)),
         ("sensitivity-spans.csv", strata::sensitivity_spans_csv(c)),
-    ])
+    ];
+    let mut out: Vec<(String, String)> = files
+        .into_iter()
+        .map(|(name, text)| (name.to_owned(), text))
+        .collect();
+    out.extend(costmap::files(a));
+    Ok(out)
 }
