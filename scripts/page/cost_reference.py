@@ -92,14 +92,19 @@ def total(c: dict, unit: str, p: dict) -> float:
     return sum(t[0] for t in terms(c, unit, p))
 
 
-def saving_pct(json_terms, bin_terms, decisive_pct: float) -> float:
+def saving_pct(json_terms, bin_terms, decisive_pct: float) -> tuple[float, float]:
+    """The saving in % of JSON's total, and its least value within the
+    counted terms' intervals (JSON's low minus the binary's high)."""
     whole = sum(t[0] for t in json_terms)
-    saved = 0.0
+    saved = low = 0.0
     for (jv, jlo, jhi), (bv, blo, bhi) in zip(json_terms, bin_terms):
         d = jv - bv
         if (jhi < blo or bhi < jlo) and abs(d) * 100.0 >= decisive_pct * whole:
             saved += d
-    return saved / whole * 100.0 if whole > 0 else 0.0
+            low += jlo - bhi
+    if whole <= 0:
+        return 0.0, 0.0
+    return saved / whole * 100.0, low / whole * 100.0
 
 
 def break_even_mbit(j: dict, b: dict) -> float | None:
@@ -127,9 +132,10 @@ def decide(cands: list[dict], unit: str, p: dict) -> dict | None:
     j, b = cheapest(True), cheapest(False)
     if j is None or b is None:
         return None
-    pct = saving_pct(terms(j, unit, p), terms(b, unit, p), p["decisive_pct"])
-    switch = pct > p["switch_pct"]
-    return dict(json=j, binary=b, saving_pct=pct, switch=switch, pick=(b if switch else j)["label"])
+    pct, low = saving_pct(terms(j, unit, p), terms(b, unit, p), p["decisive_pct"])
+    switch = low > p["switch_pct"]
+    return dict(json=j, binary=b, saving_pct=pct, saving_pct_low=low, switch=switch,
+                pick=(b if switch else j)["label"])
 
 
 def answers(cands: dict[str, list[dict]], p: dict) -> dict[str, dict]:
@@ -143,7 +149,8 @@ def answers(cands: dict[str, list[dict]], p: dict) -> dict[str, dict]:
         other = decide(cands[role], next(u for u in UNITS if u != unit), p)
         both = {k: dict(label=a[k]["label"], seconds=total(a[k], "seconds", p),
                         dollars=total(a[k], "dollars", p)) for k in ("json", "binary")}
-        out[role] = dict(unit=unit, **both, saving_pct=a["saving_pct"], switch=a["switch"], pick=a["pick"],
+        out[role] = dict(unit=unit, **both, saving_pct=a["saving_pct"],
+                         saving_pct_low=a["saving_pct_low"], switch=a["switch"], pick=a["pick"],
                          pick_other_unit=other["pick"],
                          break_even_mbit=break_even_mbit(a["json"], a["binary"]),
                          break_even_egress=break_even_egress(a["json"], a["binary"], p["cpu_usd_per_core_hour"]))

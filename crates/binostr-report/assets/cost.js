@@ -25,7 +25,9 @@
  *   saving  = sum over terms of (json - binary), a term counting only when
  *             |json - binary| * 100 >= decisive_pct * json's total and the
  *             two terms' CIs do not overlap; pct = saving / json's total * 100
- *   switch  = pct > switch_pct; the pick is binary when it switches
+ *   low     = the same sum of each counted term's (json lo - binary hi);
+ *             pct_low = low / json's total * 100
+ *   switch  = pct_low > switch_pct; the pick is binary when it switches
  *   break-even link   = (L_j - L_b) * 8 / ((r_b + c_b - r_j - c_j) * 1e-9) / 1e6
  *   break-even egress = ((r_b - r_j) * 1e6 * 1e-9 / 3600 * cpu_usd_per_core_hour)
  *                       / ((E_j - E_b) * 1e6 / 1e9)
@@ -74,15 +76,18 @@
   /** What `candidate` saves over `baseline`, decisive and resolved terms only. */
   function saving(baseline, candidate, decisivePct) {
     const whole = sum(baseline);
+    let low = 0.0;
     const counted = baseline.map((b, i) => {
       const c = candidate[i];
       const d = b.value - c.value;
       const resolved = b.hi < c.lo || c.hi < b.lo;
       const counts = resolved && Math.abs(d) * 100.0 >= decisivePct * whole;
+      if (counts) low += b.lo - c.hi;
       return { name: b.name, value: counts ? d : 0.0 };
     });
     const t = sum(counted);
-    return { counted, total: t, pct: whole > 0.0 ? (t / whole) * 100.0 : 0.0, whole };
+    const pct = (x) => (whole > 0.0 ? (x / whole) * 100.0 : 0.0);
+    return { counted, total: t, pct: pct(t), pct_low: pct(low), whole };
   }
 
   function breakEvenMbit(a, b) {
@@ -116,7 +121,7 @@
     const binary = cheapest(role.candidates, false, unit, p);
     if (json === null || binary === null) return null;
     const s = saving(terms(json.terms, unit, p), terms(binary.terms, unit, p), p.decisive_pct);
-    const sw = s.pct > p.switch_pct;
+    const sw = s.pct_low > p.switch_pct;
     return {
       json,
       binary,

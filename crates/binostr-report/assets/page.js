@@ -113,7 +113,8 @@
         ? "Cannot compute: " + out.error + "."
         : out.roles
             .map((r) => r.name + ": " + (r.switch ? "switch to " + r.binary.label : "keep JSON (" + r.json.label + ")") +
-              ", saving " + r.saving.pct.toFixed(1) + "\u00a0% of JSON's " + r.unit + " against a threshold of " +
+              ", saving " + r.saving.pct.toFixed(1) + "\u00a0% of JSON's " + r.unit + " (at least " +
+              r.saving.pct_low.toFixed(1) + "\u00a0% within the intervals) against a threshold of " +
               out.params.switch_pct + "\u00a0%.")
             .join(" ");
     };

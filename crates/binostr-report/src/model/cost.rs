@@ -15,7 +15,8 @@
 //! $/GB + relay CPU-hours * $/core-hour`. A term whose difference from
 //! json's is under [`DECISIVE`] of json's total cannot decide: it counts as
 //! no difference. A candidate replaces json only when it saves more than
-//! [`SWITCH`] of json's cost.
+//! [`SWITCH`] of json's cost at the low ends of the counted terms'
+//! intervals.
 
 use crate::fmt::fixed;
 use crate::interval::{Ci, Interval};
@@ -179,6 +180,10 @@ pub struct Saving {
     pub total: f64,
     /// The sum in % of the baseline's total.
     pub pct: f64,
+    /// The least the counted terms save within their intervals (each
+    /// term's baseline low minus the candidate's high), in % of the
+    /// baseline's total: a switch must clear the threshold with it.
+    pub pct_low: f64,
     /// The baseline's total.
     pub whole: f64,
 }
@@ -188,6 +193,7 @@ pub struct Saving {
 /// total that the two terms' intervals resolve (they do not overlap).
 pub fn saving(baseline: &[Term], candidate: &[Term], decisive_pct: f64) -> Saving {
     let whole: f64 = baseline.iter().map(|t| t.value).sum();
+    let mut low = 0.0;
     let counted: Vec<Term> = baseline
         .iter()
         .zip(candidate)
@@ -195,16 +201,17 @@ pub fn saving(baseline: &[Term], candidate: &[Term], decisive_pct: f64) -> Savin
             let d = b.value - c.value;
             let resolved = b.ci.hi < c.ci.lo || c.ci.hi < b.ci.lo;
             let counts = resolved && d.abs() * 100.0 >= decisive_pct * whole;
+            if counts {
+                low += b.ci.lo - c.ci.hi;
+            }
             Term::exact(b.name, if counts { d } else { 0.0 })
         })
         .collect();
     let total = counted.iter().map(|t| t.value).sum();
+    let pct = |x: f64| if whole > 0.0 { x / whole * 100.0 } else { 0.0 };
     Saving {
-        pct: if whole > 0.0 {
-            total / whole * 100.0
-        } else {
-            0.0
-        },
+        pct: pct(total),
+        pct_low: pct(low),
         counted,
         total,
         whole,
@@ -309,6 +316,17 @@ pub struct Answer {
     pub rivals: Vec<Candidate>,
 }
 
+/// A saving in % with one decimal, or two where one would round it onto
+/// the switching threshold `switch_pct`.
+pub fn pct_text(x: f64, switch_pct: f64) -> String {
+    let one = fixed(x, 1);
+    if one.parse::<f64>().is_ok_and(|r| r == switch_pct) && x != switch_pct {
+        fixed(x, 2)
+    } else {
+        one
+    }
+}
+
 impl Answer {
     /// The candidate it picks: the binary one when it switches.
     pub fn pick(&self) -> &Candidate {
@@ -394,8 +412,9 @@ impl Answer {
                 });
         format!(
             "Decided in {unit}: {verdict}. The cheapest JSON candidate is {} at {}, the \
-             cheapest binary one {} at {}; the binary one saves {} ({} % of JSON's; {}) against \
-             a switching threshold of {} %. On the byte term alone it saves {} %. Break-even \
+             cheapest binary one {} at {}; the binary one saves {} ({} % of JSON's, at least {} % \
+             within the intervals; {}) against a switching threshold of {} %, which the least \
+             saving must exceed. On the byte term alone it saves {} %. Break-even \
              link rate: {rate}; break-even egress price: {egress}. Both candidates are the \
              minimum over every measured candidate of their kind, which favours the kind with \
              more candidates when their CPU terms are within noise. {rivals} In {other_unit}, the \
@@ -405,7 +424,8 @@ impl Answer {
             self.binary.code(),
             fixed(total(binary, self.unit, p), decimals),
             fixed(self.saving.total, decimals),
-            fixed(self.saving.pct, 1),
+            pct_text(self.saving.pct, SWITCH.default),
+            pct_text(self.saving.pct_low, SWITCH.default),
             terms.join(", "),
             fixed(SWITCH.default, 0),
             fixed(bytes_only, 1),
@@ -417,6 +437,8 @@ impl Answer {
 
 /// The answer of `role` over `cands` decided in `unit`, `is_json` saying
 /// which profiles are JSON text; `None` without both kinds of candidate.
+/// The binary one switches when its saving's low bound exceeds
+/// `switch_pct`.
 pub fn answer_in(
     unit: Unit,
     cands: &[Candidate],
@@ -457,7 +479,7 @@ pub fn answer_in(
     Some(Answer {
         role,
         unit,
-        switch: saving.pct > switch_pct,
+        switch: saving.pct_low > switch_pct,
         break_even_mbit: break_even_mbit(&json.terms, &binary.terms),
         break_even_egress: break_even_egress(&json.terms, &binary.terms, p.cpu_usd_per_core_hour),
         json,
@@ -813,6 +835,68 @@ mod tests {
         )
         .unwrap();
         assert!(!strict.switch);
+    }
+
+    #[test]
+    fn a_saving_next_to_the_threshold_keeps_its_second_decimal() {
+        assert_eq!(pct_text(9.99, 10.0), "9.99");
+        assert_eq!(pct_text(10.04, 10.0), "10.04");
+        assert_eq!(pct_text(10.0, 10.0), "10.0");
+        assert_eq!(pct_text(15.98, 10.0), "16.0");
+    }
+
+    #[test]
+    fn a_switch_must_clear_the_threshold_within_the_intervals() {
+        let t = |name, value: f64, lo: f64, hi: f64| Term {
+            name,
+            value,
+            ci: Ci { lo, hi },
+        };
+        let json = [
+            Term::exact("transfer", 800.0),
+            t("relay CPU", 200.0, 190.0, 210.0),
+        ];
+        // 11 % saved at the medians, 8 % at the interval ends (190 - 110).
+        let bin = [
+            Term::exact("transfer", 800.0),
+            t("relay CPU", 90.0, 80.0, 110.0),
+        ];
+        let s = saving(&json, &bin, 1.0);
+        assert!((s.pct - 11.0).abs() < 1e-9, "{s:?}");
+        assert!((s.pct_low - 8.0).abs() < 1e-9, "{s:?}");
+        // Exact terms: the least saving is the saving.
+        let exact = saving(&json[..1], &[Term::exact("transfer", 800.0)], 1.0);
+        assert_eq!(exact.pct, exact.pct_low);
+        let cands = [
+            candidate("json", "none", terms(1000.0, 1000.0, 100_000.0, 0.0)),
+            candidate(
+                "bin",
+                "none",
+                Terms {
+                    relay_cpu_ns: Interval {
+                        est: 40_000.0,
+                        lo: 30_000.0,
+                        hi: 95_000.0,
+                    },
+                    ..terms(1000.0, 1000.0, 0.0, 0.0)
+                },
+            ),
+        ];
+        let p = Prices::default();
+        let a = |switch| {
+            answer_in(
+                Unit::Seconds,
+                &cands,
+                Role::ClientToRelay,
+                &|p: &str| p == "json",
+                &p,
+                1.0,
+                switch,
+            )
+            .unwrap()
+        };
+        // 60 of 900 s at the medians (6.7 %), 5 at the ends (0.6 %).
+        assert!(a(0.5).switch && !a(1.0).switch, "{:?}", a(1.0).saving);
     }
 
     #[test]

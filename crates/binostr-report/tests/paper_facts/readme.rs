@@ -84,11 +84,6 @@ fn readme_answer() -> Vec<String> {
                 role.id,
                 c["pick"]
             );
-            let (mine, other) = if switch {
-                ("binary", "json")
-            } else {
-                ("json", "binary")
-            };
             let cost = |side: &str| -> f64 {
                 let col = match c["unit"].as_str() {
                     "dollars" => format!("{side}_usd_per_million"),
@@ -96,25 +91,39 @@ fn readme_answer() -> Vec<String> {
                 };
                 c[&col].parse().unwrap()
             };
-            let (a, b) = (cost(mine), cost(other));
-            let versus = candidate_words(&c[&format!("{other}_candidate")]);
-            let figures = match c["unit"].as_str() {
-                "dollars" => format!(
-                    "${a:.4} against ${b:.4} for {versus} per million events served, at {} \
-                     $/GB egress and {} $/core-hour",
-                    c["egress_usd_per_gb"], c["cpu_usd_per_core_hour"]
+            let (bin, json) = (cost("binary"), cost("json"));
+            let (versus, per) = match c["unit"].as_str() {
+                "dollars" => (
+                    format!("${bin:.4} against ${json:.4}"),
+                    format!(
+                        "per million events served, at {} $/GB egress and {} $/core-hour",
+                        c["egress_usd_per_gb"], c["cpu_usd_per_core_hour"]
+                    ),
                 ),
-                _ => format!(
-                    "{a:.1} against {b:.1} s for {versus} per million events published, at {} \
-                     Mbit/s",
-                    c["link_mbit"]
+                _ => (
+                    format!("{bin:.1} against {json:.1} s"),
+                    format!("per million events published, at {} Mbit/s", c["link_mbit"]),
                 ),
             };
-            format!(
-                "- **{}**: {verdict} {}: {figures}.",
-                role.name,
-                compression_words(&c["pick"]),
-            )
+            // The least saving within the intervals decides the switch.
+            let pct: f64 = c["saving_pct_low"].parse().unwrap();
+            if switch {
+                format!(
+                    "- **{}**: {verdict} {}: {versus} for {} {per}.",
+                    role.name,
+                    compression_words(&c["pick"]),
+                    candidate_words(&c["json_candidate"])
+                )
+            } else {
+                format!(
+                    "- **{}**: {verdict} {}: the cheapest binary candidate, {}, saves {pct:.2} % \
+                     ({versus} {per}), not more than the {} % threshold.",
+                    role.name,
+                    compression_words(&c["pick"]),
+                    candidate_words(&c["binary_candidate"]),
+                    c["switch_pct"]
+                )
+            }
         })
         .collect()
 }

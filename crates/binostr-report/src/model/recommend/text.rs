@@ -315,18 +315,20 @@ pub fn summary(ds: &[Decision]) -> String {
                 };
                 let b = &a.binary;
                 let how = &b.label()[b.profile.len()..];
-                let saves = format!("{} % {what} at {at}", fixed(a.saving.pct, 1));
+                let pct = |x| cost::pct_text(x, cost::SWITCH.default);
+                let saves = format!("{} % {what} at {at}", pct(a.saving.pct));
+                let least = format!("at least {} % within the intervals", pct(a.saving.pct_low));
                 let switch = fixed(cost::SWITCH.default, 0);
                 let _ = if a.switch {
                     write!(
                         s,
-                        " with{how}, saving {saves} (the threshold is {switch} %)"
+                        " with{how}, saving {saves} ({least}; the threshold is {switch} %)"
                     )
                 } else {
                     write!(
                         s,
-                        " (the cheapest binary candidate, {}, saves {saves}, under the \
-                         {switch} % threshold)",
+                        " (the cheapest binary candidate, {}, saves {saves}, {least}, not clear \
+                         of the {switch} % threshold)",
                         b.code()
                     )
                 };

@@ -111,7 +111,7 @@ fn micros(i: Interval) -> String {
 }
 
 /// The header of `summary/cost.csv`.
-pub const COST_HEADER: &str = "role,unit,link_mbit,egress_usd_per_gb,cpu_usd_per_core_hour,json_candidate,json_s_per_million,json_usd_per_million,binary_candidate,binary_s_per_million,binary_usd_per_million,saving_pct,switch_pct,switch,pick,pick_other_unit,break_even_mbit,break_even_egress_usd_per_gb";
+pub const COST_HEADER: &str = "role,unit,link_mbit,egress_usd_per_gb,cpu_usd_per_core_hour,json_candidate,json_s_per_million,json_usd_per_million,binary_candidate,binary_s_per_million,binary_usd_per_million,saving_pct,saving_pct_low,switch_pct,switch,pick,pick_other_unit,break_even_mbit,break_even_egress_usd_per_gb";
 
 /// `summary/cost.csv`: per role, the answer under the defaults in both
 /// units over the gated candidates, the pick, the best binary candidate
@@ -139,6 +139,7 @@ pub fn cost_csv(a: &Analysis) -> String {
             fixed(total(&a.binary, Unit::Seconds), 3),
             fixed(total(&a.binary, Unit::Dollars), 6),
             fixed(a.saving.pct, 2),
+            fixed(a.saving.pct_low, 2),
             cost::SWITCH.default.to_string(),
             if a.switch { "yes" } else { "no" }.to_owned(),
             a.pick().label(),
