@@ -428,7 +428,7 @@ impl Answer {
             pct_text(self.saving.pct_low, SWITCH.default),
             terms.join(", "),
             fixed(SWITCH.default, 0),
-            fixed(bytes_only, 1),
+            pct_text(bytes_only, SWITCH.default),
             in_other(&self.binary),
             in_other(&self.json),
         )
