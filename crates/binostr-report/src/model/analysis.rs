@@ -40,6 +40,16 @@ impl Analysis<'_> {
             .is_some_and(|d| d.admits(profile))
     }
 
+    /// The recommendation's cost answer for the wire `role`, in the
+    /// role's unit at the default prices ([`Decision::cost`]).
+    pub fn wire_answer(&self, role: cost::Role) -> Option<&cost::Answer> {
+        self.decisions
+            .iter()
+            .find(|d| d.role.wire == Some(role))?
+            .cost
+            .as_ref()
+    }
+
     /// Each wire role's [`cost::PickMap`] on an `n` × `n` grid over the
     /// gated candidates, with the labels of its JSON-text candidates; a
     /// role without both kinds of candidate has none.

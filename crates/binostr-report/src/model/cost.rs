@@ -123,19 +123,23 @@ pub struct Candidate {
 }
 
 impl Candidate {
+    /// `` mode (deflater)``: the label after the profile, space first.
+    pub fn setting(&self) -> String {
+        if self.deflater.is_empty() {
+            format!(" {}", self.mode.name())
+        } else {
+            format!(" {} ({})", self.mode.name(), self.deflater)
+        }
+    }
+
     /// `` `profile` mode (deflater) ``: the label with the id as code.
     pub fn code(&self) -> String {
-        let label = self.label();
-        format!("`{}`{}", self.profile, &label[self.profile.len()..])
+        format!("`{}`{}", self.profile, self.setting())
     }
 
     /// `profile mode (deflater)`.
     pub fn label(&self) -> String {
-        if self.deflater.is_empty() {
-            format!("{} {}", self.profile, self.mode.name())
-        } else {
-            format!("{} {} ({})", self.profile, self.mode.name(), self.deflater)
-        }
+        format!("{}{}", self.profile, self.setting())
     }
 }
 
@@ -538,6 +542,20 @@ pub struct PickMap {
     pub cells: Vec<Vec<[String; 2]>>,
 }
 
+impl PickMap {
+    /// The labels picked in the role's own unit, in first-seen order over
+    /// the cells.
+    pub fn picks(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for c in self.cells.iter().flatten() {
+            if !out.contains(&c[0]) {
+                out.push(c[0].clone());
+            }
+        }
+        out
+    }
+}
+
 impl Unit {
     /// Its name in CSVs and text.
     pub fn id(self) -> &'static str {
@@ -570,6 +588,9 @@ impl Unit {
         }
     }
 }
+
+/// Cells per axis of the pick maps the summary's plots and the paper draw.
+pub const MAP_CELLS: usize = 49;
 
 /// `role`'s [`PickMap`] on an `n` × `n` grid at the default thresholds;
 /// `None` without both kinds of candidate.

@@ -29,7 +29,8 @@ pub fn macro_suffix(id: &str) -> String {
 }
 
 /// `s` with LaTeX's special characters escaped, for text inside a macro.
-/// A double hyphen stays two hyphens (`-{}-`), so a copied `--flag` works.
+/// A double hyphen stays two hyphens (`-{}-`), so a copied `--flag` works;
+/// `→`, which pdfLaTeX's utf8 input does not define, is `$\to$`.
 pub fn tex_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -38,6 +39,7 @@ pub fn tex_escape(s: &str) -> String {
             '\\' => out.push_str("\\textbackslash{}"),
             '~' => out.push_str("\\textasciitilde{}"),
             '^' => out.push_str("\\textasciicircum{}"),
+            '→' => out.push_str("$\\to$"),
             '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
                 out.push('\\');
                 out.push(c);
@@ -96,5 +98,6 @@ mod tests {
     fn escapes() {
         assert_eq!(tex_escape("a_b 50% #1"), "a\\_b 50\\% \\#1");
         assert_eq!(tex_escape("host/Intel(R) Xeon"), "host/Intel(R) Xeon");
+        assert_eq!(tex_escape("relay → client"), "relay $\\to$ client");
     }
 }

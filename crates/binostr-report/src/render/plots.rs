@@ -679,7 +679,7 @@ pub fn write_all(a: &Analysis, dir: &Path) -> Result<Vec<PathBuf>> {
     if let Some(l) = links::plot(c) {
         plots.push(("links".into(), Plot::Links(l)));
     }
-    for (map, json) in a.pick_maps(49) {
+    for (map, json) in a.pick_maps(crate::model::cost::MAP_CELLS) {
         let m = cost::CostMap { map, json };
         plots.push((cost::name(m.map.role), Plot::Cost(m)));
     }

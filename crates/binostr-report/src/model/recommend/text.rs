@@ -314,7 +314,7 @@ pub fn summary(ds: &[Decision]) -> String {
                     ),
                 };
                 let b = &a.binary;
-                let how = &b.label()[b.profile.len()..];
+                let how = b.setting();
                 let pct = |x| cost::pct_text(x, cost::SWITCH.default);
                 let saves = format!("{} % {what} at {at}", pct(a.saving.pct));
                 let least = format!("at least {} % within the intervals", pct(a.saving.pct_low));

@@ -6,9 +6,7 @@ use std::fmt::Write as _;
 
 use crate::model::analysis::Analysis;
 use crate::model::cost::{self, PickMap};
-
-/// Cells per axis: the summary's plots use the same grid.
-pub const CELLS: usize = 49;
+use crate::render::names::tex_escape;
 
 /// Fills of the JSON-text picks ("keep JSON").
 const GREYS: [&str; 3] = ["gray!35", "gray!65", "gray!85"];
@@ -27,12 +25,7 @@ const COLOURS: [&str; 8] = [
 
 /// The picks of `map` in the role's unit: JSON-text ones first, then by label.
 fn classes(map: &PickMap, json: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for c in map.cells.iter().flatten() {
-        if !out.contains(&c[0]) {
-            out.push(c[0].clone());
-        }
-    }
+    let mut out = map.picks();
     out.sort_by_key(|l| (!json.contains(l), l.clone()));
     out
 }
@@ -57,7 +50,7 @@ fn file(role: cost::Role) -> String {
 
 /// The files: each role's grid and the figure (empty without links rows).
 pub fn files(a: &Analysis) -> Vec<(String, String)> {
-    let maps = a.pick_maps(CELLS);
+    let maps = a.pick_maps(cost::MAP_CELLS);
     let p = cost::Prices::default();
     let mut tex = String::new();
     let mut out = Vec::new();
@@ -128,11 +121,4 @@ pub fn files(a: &Analysis) -> Vec<(String, String)> {
 fn tex_label(label: &str) -> String {
     let (profile, rest) = label.split_once(' ').unwrap_or((label, ""));
     format!("{{\\prof{{{profile}}} {}}}", tex_escape(rest))
-}
-
-fn tex_escape(s: &str) -> String {
-    s.replace('$', "\\$")
-        .replace('%', "\\%")
-        .replace('_', "\\_")
-        .replace('→', "$\\to$")
 }

@@ -31,14 +31,10 @@ impl CostMap {
 
     /// The picks in first-seen order, each with its fill.
     fn legend(&self) -> Vec<(String, RGBColor)> {
-        let mut seen: Vec<String> = Vec::new();
-        for c in self.map.cells.iter().flatten() {
-            if !seen.contains(&c[0]) {
-                seen.push(c[0].clone());
-            }
-        }
         let mut k = 0;
-        seen.into_iter()
+        self.map
+            .picks()
+            .into_iter()
             .map(|l| {
                 let color = if self.json.contains(&l) {
                     KEEP

@@ -45,7 +45,7 @@ pub(super) fn cost_section(out: &mut String, a: &Analysis) {
     for role in Role::ALL {
         let admit = |id: &str| a.admits(role, id);
         let cands = cost::candidates(&c.links, role);
-        let text = match cost::campaign_answer(c, &admit, role, role.unit(), &p) {
+        let text = match a.wire_answer(role) {
             Some(answer) => answer.text(&p),
             None => {
                 let kind = |json: bool| {
@@ -121,8 +121,8 @@ pub fn cost_csv(a: &Analysis) -> String {
     let mut out = format!("{COST_HEADER}\n");
     for role in Role::ALL {
         let admit = |id: &str| a.admits(role, id);
-        let answer = |unit| cost::campaign_answer(a.campaign, &admit, role, unit, &p);
-        let (Some(a), Some(other)) = (answer(role.unit()), answer(role.unit().other())) else {
+        let other = cost::campaign_answer(a.campaign, &admit, role, role.unit().other(), &p);
+        let (Some(a), Some(other)) = (a.wire_answer(role), other) else {
             continue;
         };
         let total = |k: &cost::Candidate, unit| cost::total(&k.terms, unit, &p);
